@@ -1,0 +1,254 @@
+// Orchestrates the stages for one document: syntax -> facts -> eval -> model -> findings -> fix.
+// Keeps the tree between edits (incremental reparse) and reuses each kernel's results while neither its text nor
+// anything outside the kernels changed.
+import { AnalyzeOptions, ArrayFinding, FileAnalysis, Notice, Range } from './types';
+import { parse, Tree, Node, Edit } from './syntax/parser';
+import { blankInactive } from './syntax/preprocess';
+import { collectFacts, FileFacts, FunctionFact } from './facts/collect';
+import { typeName } from './facts/ctypes';
+import { Interp, BudgetExceeded, DEFAULT_CAPS, Visit } from './eval/interpreter';
+import { instancesOf, Instance } from './eval/contexts';
+import { BankProfile, profileFor, warpRequests } from './model/bankModel';
+import { buildFindings, SiteResult } from './findings/findings';
+import { paddingFix, ArrayInfo } from './fix/padding';
+
+export const DEFAULT_BUDGET_MS = 500;
+
+export function rangeOf(n: Node): Range {
+  return {
+    start: { line: n.startPosition.row, character: n.startPosition.column },
+    end: { line: n.endPosition.row, character: n.endPosition.column },
+  };
+}
+
+interface KernelRun {
+  results: SiteResult[];
+  arrays: ArrayInfo[];
+  notes: string[];
+  /** one entry per instance: re-runs it with other extents (only valid during the analyze call that made it). */
+  instances: Instance[];
+}
+
+/** Evaluates one kernel in one instance, applies the bank model to every visit, and reduces the warps. */
+function runInstance(
+  kernel: FunctionFact, inst: Instance, facts: FileFacts, profile: BankProfile, deadline: number,
+  dimOverrides?: Map<string, number[]>, constOverrides?: Map<number, number>,
+): { results: SiteResult[]; arrays: ArrayInfo[]; notes: string[] } {
+  const it = new Interp({ facts, block: inst.block, values: inst.values, types: inst.types, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides });
+  it.runKernel(kernel);
+  const common = [inst.blockSource, ...it.notes];
+  if (inst.unbound) common.push(inst.unbound);
+  const results = it.visits.map((v) => siteResult(v, kernel, inst, profile, common));
+  const arrays: ArrayInfo[] = it.arrays().map((b) => ({
+    id: b.id,
+    name: b.name,
+    declRange: rangeOf(b.nameNode),
+    typeText: `${typeName(b.elem)}${b.external ? '[]' : b.dims.map((d) => `[${d}]`).join('')}`,
+    external: b.external,
+    dims: b.dims,
+    elementBytes: typeName(b.elem) ? (b.elem.kind === 'int' || b.elem.kind === 'float' || b.elem.kind === 'vector' || b.elem.kind === 'struct' ? b.elem.bytes : 0) : 0,
+    dimTexts: b.dimNodes.map((d) => ({ range: rangeOf(d), text: d.text, isNumber: d.type === 'number_literal', plusLiteral: plusLiteral(d) })),
+  }));
+  return { results, arrays, notes: [...it.notes] };
+}
+
+/** `X + 1` -> { left: 'X', value: 1 } (so padding again edits the literal rather than adding `+ 1 + 1`). */
+function plusLiteral(d: Node): { left: string; value: number } | null {
+  if (d.type !== 'binary_expression') return null;
+  const op = d.childForFieldName('operator')?.text ?? d.child(1)?.text;
+  const right = d.childForFieldName('right');
+  const left = d.childForFieldName('left');
+  if (op !== '+' || !right || !left || right.type !== 'number_literal' || !/^\d+$/.test(right.text)) return null;
+  return { left: left.text, value: Number(right.text) };
+}
+
+function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: BankProfile, common: string[]): SiteResult {
+  const base: SiteResult = {
+    site: v.site,
+    kind: v.kind,
+    name: v.name,
+    range: rangeOf(v.nameNode),
+    exprRange: rangeOf(v.exprNode),
+    declRange: rangeOf(v.base.nameNode),
+    arrayId: v.base.id,
+    arrayName: v.base.name,
+    elementBytes: v.width,
+    kernel: kernel.name,
+    block: inst.block,
+    context: { ...inst.label, ...v.context },
+    figures: null,
+    warp: 0,
+    totalWavefronts: 0,
+    idealTotal: 0,
+    assumptions: [...v.assumptions, ...common, ...profile.notes(v.width)],
+    flat: v.flat,
+  };
+  if (!v.addrs) return { ...base, reason: v.reason ?? 'the address could not be evaluated' };
+  const reqs = warpRequests(v.addrs, v.width, profile);
+  let worst = -1;
+  for (let w = 0; w < reqs.length; w++) {
+    const r = reqs[w];
+    if (!r) continue;
+    base.totalWavefronts += r.wavefronts;
+    base.idealTotal += r.idealWavefronts;
+    const cur = worst >= 0 ? reqs[worst]! : null;
+    if (!cur || r.degree > cur.degree || (r.degree === cur.degree && r.wavefronts > cur.wavefronts)) worst = w;
+  }
+  if (worst < 0) return { ...base, reason: 'no lane of the block reaches this access' };
+  base.figures = reqs[worst];
+  base.warp = worst;
+  if (v.oob) base.oob = { lane: v.oob.thread % 32, warp: Math.floor(v.oob.thread / 32), index: v.oob.index, extent: v.oob.extent };
+  return base;
+}
+
+function hashKey(parts: string[]): string {
+  return parts.join('\u0001');
+}
+
+/** A document the engine keeps between edits: its text, its tree, and per-kernel results for reuse. */
+export class EngineDocument {
+  private tree: Tree | null = null;
+  private parsedText: string | null = null;
+  private cache = new Map<string, KernelRun>();
+
+  constructor(public text: string) {}
+
+  /** Replaces the text; the next analyze() reparses incrementally from the old tree. */
+  update(text: string): void {
+    this.text = text;
+  }
+
+  private reparse(): Tree {
+    const src = blankInactive(this.text);
+    if (this.tree && this.parsedText !== null && this.parsedText !== src) {
+      const old = this.parsedText;
+      // one edit spanning the changed middle: common prefix and suffix are kept
+      let start = 0;
+      const max = Math.min(old.length, src.length);
+      while (start < max && old.charCodeAt(start) === src.charCodeAt(start)) start++;
+      let endOld = old.length;
+      let endNew = src.length;
+      while (endOld > start && endNew > start && old.charCodeAt(endOld - 1) === src.charCodeAt(endNew - 1)) {
+        endOld--;
+        endNew--;
+      }
+      this.tree.edit(new Edit({
+        startIndex: start, oldEndIndex: endOld, newEndIndex: endNew,
+        startPosition: pointAt(old, start), oldEndPosition: pointAt(old, endOld), newEndPosition: pointAt(src, endNew),
+      }));
+      const next = parse(src, this.tree);
+      this.tree.delete();
+      this.tree = next;
+    } else if (!this.tree || this.parsedText !== src) {
+      this.tree?.delete();
+      this.tree = parse(src);
+    }
+    this.parsedText = src;
+    return this.tree;
+  }
+
+  analyze(options: AnalyzeOptions = {}): FileAnalysis {
+    const profile = profileFor(options.arch);
+    if (!profile) throw new Error(`unknown architecture \`${options.arch}\``);
+    const budget = options.budgetMs ?? DEFAULT_BUDGET_MS;
+    const deadline = Date.now() + budget;
+    const tree = this.reparse();
+    const text = this.parsedText!;
+    const facts = collectFacts(tree.rootNode, text);
+    const notices: Notice[] = [];
+    const modelNote = `bank model ${profile.name}: ${profile.describe}`;
+    const optKey = JSON.stringify([profile.name, options.block ?? null]);
+    const nextCache = new Map<string, KernelRun>();
+    const runs: { kernel: FunctionFact; run: KernelRun; fresh: boolean }[] = [];
+    const skipped: FunctionFact[] = [];
+    for (const kernel of facts.kernels) {
+      const key = hashKey([optKey, `${kernel.outer.startPosition.row}:${kernel.outer.startPosition.column}`, kernel.outer.text, facts.signature]);
+      const cached = this.cache.get(key);
+      if (cached) {
+        nextCache.set(key, cached);
+        runs.push({ kernel, run: cached, fresh: false });
+        continue;
+      }
+      try {
+        const { instances, notes } = instancesOf(kernel, facts, options.block, deadline);
+        const run: KernelRun = { results: [], arrays: [], notes: [...notes], instances };
+        for (const inst of instances) {
+          const r = runInstance(kernel, inst, facts, profile, deadline);
+          run.results.push(...r.results);
+          for (const a of r.arrays) if (!run.arrays.some((x) => x.id === a.id)) run.arrays.push(a);
+        }
+        nextCache.set(key, run);
+        runs.push({ kernel, run, fresh: true });
+      } catch (e) {
+        if (!(e instanceof BudgetExceeded)) throw e;
+        skipped.push(kernel);
+      }
+    }
+    this.cache = nextCache;
+    if (skipped.length) {
+      notices.push({
+        range: rangeOf(skipped[0].node.childForFieldName('declarator') ?? skipped[0].node),
+        severity: 'information',
+        message: `analysis budget of ${budget} ms exceeded: ${skipped.length} of ${facts.kernels.length} kernels were not analysed (${skipped.slice(0, 5).map((k) => k.name).join(', ')}${skipped.length > 5 ? ', ...' : ''})`,
+      });
+    }
+    const results = runs.flatMap((r) => r.run.results);
+    const accesses = buildFindings(results, modelNote);
+    // arrays: every __shared__ declaration seen by any run, with its accesses and its fix
+    const arrayInfos = new Map<string, ArrayInfo>();
+    for (const r of runs) for (const a of r.run.arrays) if (!arrayInfos.has(a.id)) arrayInfos.set(a.id, a);
+    const idOfSite = new Map<string, string>();
+    for (const r of results) idOfSite.set(r.site, r.arrayId);
+    const arrays: ArrayFinding[] = [];
+    for (const info of arrayInfos.values()) {
+      const idx: number[] = [];
+      accesses.forEach((a, i) => {
+        const site = results.find((r) => r.range.start.line === a.range.start.line && r.range.start.character === a.range.start.character && r.kind === a.kind);
+        if (site && site.arrayId === info.id) idx.push(i);
+      });
+      const known = idx.map((i) => accesses[i]).filter((a) => a.degree !== null);
+      const worstDegree = known.length ? Math.max(...known.map((a) => a.degree!)) : null;
+      const af: ArrayFinding = { name: info.name, declRange: info.declRange, typeText: info.typeText, external: info.external, accesses: idx, worstDegree };
+      if (options.fixes !== false && known.some((a) => a.status === 'conflict')) {
+        const involved = runs.filter((r) => r.run.results.some((x) => x.arrayId === info.id));
+        const fix = paddingFix(info, results.filter((r) => r.arrayId === info.id), (dims) => {
+          const over = new Map([[info.id, dims]]);
+          const out: SiteResult[] = [];
+          for (const { kernel, run } of involved)
+            for (const inst of run.instances) out.push(...runInstance(kernel, inst, facts, profile, Infinity, over).results.filter((x) => x.arrayId === info.id));
+          return out;
+        });
+        if (fix.fix) af.fix = fix.fix;
+        else af.noFixReason = fix.reason;
+      }
+      arrays.push(af);
+    }
+    arrays.sort((a, b) => a.declRange.start.line - b.declRange.start.line || a.declRange.start.character - b.declRange.start.character);
+    return { model: profile.name, accesses, arrays, notices };
+  }
+
+  dispose(): void {
+    this.tree?.delete();
+    this.tree = null;
+    this.cache.clear();
+  }
+}
+
+function pointAt(text: string, index: number): { row: number; column: number } {
+  let row = 0;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) {
+    row++;
+    lineStart = i + 1;
+  }
+  return { row, column: index - lineStart };
+}
+
+export function analyzeText(text: string, options: AnalyzeOptions = {}): FileAnalysis {
+  const doc = new EngineDocument(text);
+  try {
+    return doc.analyze(options);
+  } finally {
+    doc.dispose();
+  }
+}

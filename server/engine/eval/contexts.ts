@@ -1,0 +1,150 @@
+// Which (template instance, block shape) pairs a kernel runs with, in the order of the issue: a
+// `// bank-lens: block=...` directive, launches in the same file, the caller's --block / setting, else 32 threads.
+import type { Node } from '../syntax/parser';
+import { FileFacts, FunctionFact, named, declaratorName } from '../facts/collect';
+import { CType, typeName } from '../facts/ctypes';
+import { Interp, DEFAULT_CAPS, Caps } from './interpreter';
+import { Value, uniformValue } from './values';
+
+export interface Instance {
+  values: Map<string, Value>;
+  types: Map<string, CType>;
+  block: [number, number, number];
+  /** where the block shape comes from, for the assumptions. */
+  blockSource: string;
+  /** template bindings as a context label, e.g. { blockSize: 256 }. */
+  label: Record<string, number | string>;
+  /** set when the kernel cannot be evaluated in this instance (a template parameter nobody binds). */
+  unbound?: string;
+}
+
+const fmt = (b: [number, number, number]) => b.join('x');
+
+/** An evaluator for host code: constants, macros, and the caller's local declarations before `at`. */
+function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, deadline: number, caps: Caps): Interp {
+  const visiting = new Set<string>();
+  const it: Interp = new Interp({
+    facts, block: [1, 1, 1], values: new Map(), types: new Map(), deadline, caps, host: true,
+    fallback: (name) => {
+      if (!caller || visiting.has(name)) return null;
+      const decl = findDeclaration(caller.body, name, at);
+      if (!decl) return null;
+      visiting.add(name);
+      try {
+        return it.valueOfDeclaration(decl, name);
+      } finally {
+        visiting.delete(name);
+      }
+    },
+  });
+  it.frames.push({ scopes: [new Map()], exited: new Uint8Array(1), ret: undefined, fn: caller });
+  return it;
+}
+
+/** The last declaration of `name` in `body` that starts before `before`. */
+function findDeclaration(body: Node, name: string, before: number): Node | null {
+  let found: Node | null = null;
+  const stack: Node[] = [body];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.startIndex >= before) continue;
+    if (n.type === 'declaration') {
+      for (const d of n.childrenForFieldName('declarator')) if (d && declaratorName(d)?.text === name && (!found || n.startIndex > found.startIndex)) found = n;
+    }
+    for (const c of named(n)) stack.push(c);
+  }
+  return found;
+}
+
+function blockOf(v: Value): [number, number, number] | null {
+  if (v.k === 'dim3') {
+    const x = uniformValue(v.x), y = uniformValue(v.y), z = uniformValue(v.z);
+    if (x === null || y === null || z === null) return null;
+    return valid([x, y, z]);
+  }
+  const u = uniformValue(v);
+  return u === null ? null : valid([u, 1, 1]);
+}
+const valid = (b: [number, number, number]): [number, number, number] | null =>
+  b.every((x) => Number.isInteger(x) && x >= 1) && b[0] * b[1] * b[2] <= 1024 ? b : null;
+
+function bindTemplate(kernel: FunctionFact, args: Node[] | null, it: Interp): { values: Map<string, Value>; types: Map<string, CType>; label: Record<string, number | string>; unbound?: string } {
+  const values = new Map<string, Value>();
+  const types = new Map<string, CType>();
+  const label: Record<string, number | string> = {};
+  let unbound: string | undefined;
+  kernel.templateParams.forEach((tp, i) => {
+    const a = args?.[i] ?? tp.defaultNode;
+    if (!a) {
+      unbound ??= `the template parameter \`${tp.name}\` of \`${kernel.name}\` is not bound by any launch or explicit instantiation in this file`;
+      return;
+    }
+    if (tp.isType) {
+      const t = it.resolveType(a.type === 'type_descriptor' ? (a.childForFieldName('type') ?? a) : a);
+      types.set(tp.name, t);
+      label[tp.name] = typeName(t);
+      if (t.kind === 'unknown') unbound ??= `the type \`${a.text}\` bound to \`${tp.name}\` is not known`;
+    } else {
+      const v = it.rvalue(a);
+      const u = uniformValue(v);
+      if (u === null) unbound ??= `the template argument \`${a.text}\` for \`${tp.name}\` could not be evaluated`;
+      else label[tp.name] = u;
+      values.set(tp.name, v);
+    }
+  });
+  return { values, types, label, unbound };
+}
+
+export function instancesOf(
+  kernel: FunctionFact, facts: FileFacts, fallbackBlock: [number, number, number] | undefined, deadline: number, caps: Caps = DEFAULT_CAPS,
+): { instances: Instance[]; notes: string[] } {
+  const notes: string[] = [];
+  const row = kernel.outer.startPosition.row;
+  const directive = facts.directives.find((d) => d.line < row && d.line >= row - 3);
+  const out: Instance[] = [];
+  const seen = new Set<string>();
+  const push = (inst: Instance) => {
+    const key = JSON.stringify([inst.label, inst.block]);
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(inst);
+  };
+  const launches = facts.launches.filter((l) => l.kernel === kernel.name);
+  const bound: { b: ReturnType<typeof bindTemplate>; block: [number, number, number] | null; source: string }[] = [];
+  for (const l of launches) {
+    const it = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps);
+    const b = bindTemplate(kernel, l.templateArgs, it);
+    const line = l.node.startPosition.row + 1;
+    let block: [number, number, number] | null = null;
+    if (l.block) {
+      block = blockOf(it.rvalue(l.block));
+      if (!block) notes.push(`the block shape \`${l.block.text}\` of the launch at line ${line} could not be evaluated`);
+    }
+    bound.push({ b, block, source: `the launch at line ${line}` });
+  }
+  for (const inst of facts.instantiations.filter((x) => x.kernel === kernel.name)) {
+    const it = hostInterp(facts, null, 0, deadline, caps);
+    bound.push({ b: bindTemplate(kernel, inst.args, it), block: null, source: `the explicit instantiation at line ${inst.node.startPosition.row + 1}` });
+  }
+  if (bound.length === 0) bound.push({ b: bindTemplate(kernel, null, hostInterp(facts, null, 0, deadline, caps)), block: null, source: '' });
+
+  const fallback = (): { blocks: [number, number, number][]; source: (b: [number, number, number]) => string } => {
+    if (directive) return { blocks: directive.blocks, source: (b) => `block ${fmt(b)} from the \`bank-lens: block\` comment at line ${directive.line + 1}` };
+    if (fallbackBlock) return { blocks: [fallbackBlock], source: (b) => `block ${fmt(b)} from the configured default block shape` };
+    return {
+      blocks: [[32, 1, 1]],
+      source: () => `no launch of \`${kernel.name}\` with a known block shape in this file: assumed a one-dimensional block of 32 threads (one full warp)`,
+    };
+  };
+  const anyKnown = bound.some((x) => x.block);
+  for (const { b, block, source } of bound) {
+    if (!block && anyKnown && source.startsWith('the launch')) continue; // another launch gives the shape
+    if (block && !directive) {
+      push({ values: b.values, types: b.types, block, blockSource: `block ${fmt(block)} from ${source}`, label: b.label, unbound: b.unbound });
+      continue;
+    }
+    const fb = fallback();
+    for (const blk of fb.blocks) push({ values: b.values, types: b.types, block: blk, blockSource: fb.source(blk), label: b.label, unbound: b.unbound });
+  }
+  return { instances: out, notes };
+}

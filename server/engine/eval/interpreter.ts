@@ -1,0 +1,1352 @@
+// The lane-by-lane evaluator: runs a kernel body once for a whole block (every thread at once, SIMT style, with
+// masks for guards and divergent loops), enumerating loop iterations, and records every shared-memory access with
+// the byte address of each active thread. No bank arithmetic here: `model/` turns addresses into wavefronts.
+import type { Node } from '../syntax/parser';
+import { parseExpression } from '../syntax/parser';
+import { substitute } from '../syntax/preprocess';
+import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName } from '../facts/collect';
+import { CType, BUILTINS, INT, UINT, FLOAT, sizeOf, member, layoutStruct, typeName } from '../facts/ctypes';
+import {
+  Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, binary, unary, convert, select, uniformValue, laneAt,
+  isUniform, symText,
+} from './values';
+
+export class BudgetExceeded extends Error {}
+
+export interface Caps {
+  loopIterations: number;
+  callDepth: number;
+  exprDepth: number;
+  macroDepth: number;
+  visitsPerAccess: number;
+}
+export const DEFAULT_CAPS: Caps = { loopIterations: 1024, callDepth: 16, exprDepth: 400, macroDepth: 32, visitsPerAccess: 4096 };
+
+export type AccessKind = 'load' | 'store' | 'atomic';
+
+/** One execution of one access site in one context: the per-thread byte addresses (or why they are unknown). */
+export interface Visit {
+  site: string;
+  kind: AccessKind;
+  name: string;
+  nameNode: Node;
+  exprNode: Node;
+  base: SharedBase;
+  width: number;
+  elemType: string;
+  context: Record<string, number | string>;
+  /** per thread of the block: byte address relative to the array, NaN when inactive. Null when unknown. */
+  addrs: Float64Array | null;
+  reason?: string;
+  assumptions: string[];
+  oob?: { thread: number; index: number; extent: number };
+  /** the padding fix would be wrong for this access (flattened or pointer arithmetic), with why. */
+  flat: string | null;
+}
+
+export interface RunConfig {
+  facts: FileFacts;
+  block: [number, number, number];
+  /** template parameter bindings: values and types. */
+  values: Map<string, Value>;
+  types: Map<string, CType>;
+  /** array id -> extents that replace the declared ones (padding search). */
+  dimOverrides?: Map<string, number[]>;
+  /** declaration node start index -> value replacing a constant's initializer (padding a leading dimension). */
+  constOverrides?: Map<number, number>;
+  deadline: number;
+  caps: Caps;
+  /** the lookup of last resort (launch sites: the caller's local declarations). */
+  fallback?: (name: string, it: Interp) => Value | null;
+  /** the analysis is of a single host thread (block shapes, template arguments): no threadIdx. */
+  host?: boolean;
+}
+
+interface Var {
+  value: Value;
+  type: CType;
+  decl?: Node;
+}
+
+interface Frame {
+  scopes: Map<string, Var | SharedBase>[];
+  exited: Uint8Array;
+  ret: Value | undefined;
+  fn: FunctionFact | null;
+}
+
+interface LoopState {
+  brk: Uint8Array;
+  cont: Uint8Array;
+}
+
+const ATOMICS = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$/;
+
+export class Interp {
+  readonly n: number;
+  readonly tx: Float64Array;
+  readonly ty: Float64Array;
+  readonly tz: Float64Array;
+  mask: Uint8Array | null = null;
+  frames: Frame[] = [];
+  loops: LoopState[] = [];
+  ctx: Record<string, number | string> = {};
+  assumptions: string[] = [];
+  visits: Visit[] = [];
+  /** extra assumptions that hold for every access of the run (template bindings, symbolic loops...). */
+  notes = new Set<string>();
+  private steps = 0;
+  private depth = 0;
+  private macroDepth = 0;
+  private truncated: string | null = null;
+  private constCache = new Map<string, Value>();
+  private visitCount = new Map<string, number>();
+  private bases = new Map<string, SharedBase>();
+  private globals = new Map<string, Var | SharedBase>();
+
+  constructor(readonly cfg: RunConfig) {
+    const [bx, by, bz] = cfg.block;
+    this.n = cfg.host ? 1 : bx * by * bz;
+    this.tx = new Float64Array(this.n);
+    this.ty = new Float64Array(this.n);
+    this.tz = new Float64Array(this.n);
+    if (!cfg.host)
+      for (let t = 0; t < this.n; t++) {
+        this.tx[t] = t % bx;
+        this.ty[t] = Math.floor(t / bx) % by;
+        this.tz[t] = Math.floor(t / (bx * by));
+      }
+  }
+
+  // ---------------------------------------------------------------- running
+
+  runKernel(fn: FunctionFact): void {
+    this.frames.push(this.newFrame(fn));
+    for (const p of fn.params) {
+      const t = this.declType(p.node);
+      const v: Value = t.kind === 'pointer' ? { k: 'other', what: `pointer parameter ${p.name}` } : atom(p.name, t.kind === 'int' ? t : INT);
+      this.scope().set(p.name, { value: v, type: t });
+    }
+    for (const d of this.cfg.facts.fileShared) this.declare(d, this.globals);
+    this.execBlock(fn.body);
+    this.frames.pop();
+  }
+
+  private newFrame(fn: FunctionFact | null): Frame {
+    return { scopes: [new Map()], exited: new Uint8Array(this.n), ret: undefined, fn };
+  }
+  private frame(): Frame {
+    return this.frames[this.frames.length - 1];
+  }
+  private scope(): Map<string, Var | SharedBase> {
+    const f = this.frame();
+    return f.scopes[f.scopes.length - 1];
+  }
+
+  /** the threads that execute the current statement. */
+  active(): Uint8Array {
+    const out = new Uint8Array(this.n);
+    const ex = this.frame()?.exited;
+    const lp = this.loops[this.loops.length - 1];
+    for (let i = 0; i < this.n; i++) {
+      out[i] = (this.mask ? this.mask[i] : 1) & (ex ? 1 - ex[i] : 1) & (lp ? (1 - lp.brk[i]) & (1 - lp.cont[i]) : 1);
+    }
+    return out;
+  }
+  private anyActive(m: Uint8Array): boolean {
+    for (let i = 0; i < m.length; i++) if (m[i]) return true;
+    return false;
+  }
+  private tick(): void {
+    if ((++this.steps & 63) === 0 && Date.now() > this.cfg.deadline) throw new BudgetExceeded('analysis budget exceeded');
+  }
+
+  private withMask<T>(m: Uint8Array, f: () => T): T {
+    const saved = this.mask;
+    this.mask = m;
+    try {
+      return f();
+    } finally {
+      this.mask = saved;
+    }
+  }
+  private withAssumption<T>(a: string | null, f: () => T): T {
+    if (a) this.assumptions.push(a);
+    try {
+      return f();
+    } finally {
+      if (a) this.assumptions.pop();
+    }
+  }
+
+  // ---------------------------------------------------------------- statements
+
+  execBlock(node: Node): void {
+    this.frame().scopes.push(new Map());
+    try {
+      for (const c of named(node)) this.exec(c);
+    } finally {
+      this.frame().scopes.pop();
+    }
+  }
+
+  exec(node: Node): void {
+    this.tick();
+    if (!this.anyActive(this.active())) return;
+    if (node.type === 'ERROR' || node.isMissing) {
+      this.notes.add(`the kernel has a syntax error at line ${node.startPosition.row + 1}; the code there is skipped`);
+      return;
+    }
+    switch (node.type) {
+      case 'compound_statement':
+        return this.execBlock(node);
+      case 'declaration':
+        if (isSharedDecl(node)) this.declare(node);
+        else this.declareLocals(node);
+        return;
+      case 'expression_statement': {
+        const e = named(node)[0];
+        if (e) this.rvalue(e);
+        return;
+      }
+      case 'if_statement':
+        return this.execIf(node);
+      case 'for_statement':
+      case 'while_statement':
+      case 'do_statement':
+        return this.execLoop(node);
+      case 'return_statement': {
+        const e = named(node)[0];
+        const f = this.frame();
+        const act = this.active();
+        if (e) {
+          const v = this.rvalue(e);
+          f.ret = f.ret === undefined ? v : select(act, v, f.ret, this.n);
+        }
+        for (let i = 0; i < this.n; i++) if (act[i]) f.exited[i] = 1;
+        return;
+      }
+      case 'break_statement':
+      case 'continue_statement': {
+        const lp = this.loops[this.loops.length - 1];
+        if (!lp) return;
+        const act = this.active();
+        const target = node.type === 'break_statement' ? lp.brk : lp.cont;
+        for (let i = 0; i < this.n; i++) if (act[i]) target[i] = 1;
+        return;
+      }
+      case 'labeled_statement':
+      case 'preproc_if':
+      case 'preproc_ifdef':
+      case 'preproc_else':
+      case 'preproc_elif':
+        for (const c of named(node)) if (c.type !== 'preproc_arg' && c.type !== 'identifier' && !c.type.startsWith('preproc_defined')) this.exec(c);
+        return;
+      case 'switch_statement': {
+        const cond = node.childForFieldName('condition');
+        if (cond) this.rvalue(cond);
+        const body = node.childForFieldName('body');
+        if (body)
+          this.withAssumption(`the cases of the switch at line ${node.startPosition.row + 1} are each assumed to run for every lane`, () => {
+            for (const c of named(body)) for (const s of named(c)) if (s.type.endsWith('statement') || s.type === 'declaration') this.exec(s);
+          });
+        return;
+      }
+      default:
+        return; // asm, goto, type definitions, preprocessor lines: nothing to evaluate
+    }
+  }
+
+  private condValue(node: Node): Value {
+    const c = node.type === 'condition_clause' ? (node.childForFieldName('value') ?? named(node)[0]) : node;
+    return c ? this.rvalue(c) : unk('empty condition');
+  }
+
+  private execIf(node: Node): void {
+    const condNode = node.childForFieldName('condition')!;
+    const cons = node.childForFieldName('consequence');
+    const alt = node.childForFieldName('alternative');
+    const altStmt = alt ? (alt.type === 'else_clause' ? named(alt)[0] : alt) : null;
+    const cond = this.condValue(condNode);
+    const act = this.active();
+    if (cond.k !== 'num' || cond.sym) {
+      const why = cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : 'it is not a number';
+      const line = node.startPosition.row + 1;
+      const text = condNode.text.replace(/^\(|\)$/g, '').trim();
+      if (cons) this.withAssumption(`the guard \`${text}\` at line ${line} could not be evaluated per lane (${why}); assumed true for every lane`, () => this.exec(cons));
+      if (altStmt) this.withAssumption(`the guard \`${text}\` at line ${line} could not be evaluated per lane (${why}); its else branch assumed to run for every lane`, () => this.exec(altStmt));
+      return;
+    }
+    const t = new Uint8Array(this.n);
+    const f = new Uint8Array(this.n);
+    for (let i = 0; i < this.n; i++) {
+      if (!act[i]) continue;
+      if (laneAt(cond.v, i) !== 0) t[i] = 1;
+      else f[i] = 1;
+    }
+    if (cons && this.anyActive(t)) this.withMask(this.and(t), () => this.exec(cons));
+    if (altStmt && this.anyActive(f)) this.withMask(this.and(f), () => this.exec(altStmt));
+  }
+
+  private and(m: Uint8Array): Uint8Array {
+    if (!this.mask) return m;
+    const out = new Uint8Array(this.n);
+    for (let i = 0; i < this.n; i++) out[i] = m[i] & this.mask[i];
+    return out;
+  }
+
+  /** Names assigned anywhere inside a subtree (plain identifiers only). */
+  private assignedNames(nodes: (Node | null)[]): Map<string, boolean> {
+    // name -> true when every assignment is additive (`+=`, `-=`, `++`, `--`)
+    const out = new Map<string, boolean>();
+    const stack = nodes.filter((n): n is Node => !!n);
+    while (stack.length) {
+      const n = stack.pop()!;
+      let target: Node | null = null;
+      let additive = false;
+      if (n.type === 'assignment_expression') {
+        target = n.childForFieldName('left');
+        const op = n.childForFieldName('operator')?.text ?? kids(n)[1]?.text;
+        additive = op === '+=' || op === '-=';
+      } else if (n.type === 'update_expression') {
+        target = n.childForFieldName('argument');
+        additive = true;
+      }
+      if (target && target.type === 'identifier') out.set(target.text, (out.get(target.text) ?? true) && additive);
+      for (const c of named(n)) stack.push(c);
+    }
+    return out;
+  }
+
+  private lookupVar(name: string): Var | null {
+    const f = this.frame();
+    if (!f) return null;
+    for (let i = f.scopes.length - 1; i >= 0; i--) {
+      const v = f.scopes[i].get(name);
+      if (v) return isBase(v) ? null : v;
+    }
+    return null;
+  }
+
+  /** the innermost binding of a name: a local, a parameter, or a __shared__ array (file scope last). */
+  private binding(name: string): Var | SharedBase | null {
+    const f = this.frame();
+    if (f)
+      for (let i = f.scopes.length - 1; i >= 0; i--) {
+        const v = f.scopes[i].get(name);
+        if (v) return v;
+      }
+    return this.globals.get(name) ?? null;
+  }
+
+  private execLoop(node: Node): void {
+    const line = node.startPosition.row + 1;
+    const isFor = node.type === 'for_statement';
+    const isDo = node.type === 'do_statement';
+    const init = isFor ? node.childForFieldName('initializer') : null;
+    const condNode = node.childForFieldName('condition');
+    const update = isFor ? node.childForFieldName('update') : null;
+    const body = node.childForFieldName('body');
+    this.frame().scopes.push(new Map());
+    const savedMask = this.mask;
+    const savedCtx = this.ctx;
+    try {
+      if (init) {
+        if (init.type === 'declaration') this.declareLocals(init);
+        else this.rvalue(init);
+      }
+      const assigned = this.assignedNames([update, body]);
+      const induction = [...this.assignedNames([update]).keys()];
+      if (induction.length === 0 && condNode) for (const id of this.identifiersIn(condNode)) if (assigned.has(id)) induction.push(id);
+      let alive = this.active();
+      const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
+      for (let iter = 0; ; iter++) {
+        this.tick();
+        for (let i = 0; i < this.n; i++) alive[i] &= 1 - lp.brk[i];
+        if (!this.anyActive(alive)) break;
+        let cond: Value = num(1);
+        if (condNode && !(isDo && iter === 0)) cond = this.withMask(alive, () => this.condValue(condNode));
+        if (cond.k !== 'num' || cond.sym) {
+          const why = cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : '';
+          this.symbolicLoop(node, line, alive, assigned, induction, body, update, iter, why);
+          break;
+        }
+        const next = new Uint8Array(this.n);
+        for (let i = 0; i < this.n; i++) next[i] = alive[i] && laneAt(cond.v, i) !== 0 ? 1 : 0;
+        alive = next;
+        if (!this.anyActive(alive)) break;
+        if (iter >= this.cfg.caps.loopIterations) {
+          this.truncated = `the loop at line ${line} runs more than ${this.cfg.caps.loopIterations.toLocaleString('en-US')} iterations`;
+          this.markTruncated(node);
+          break;
+        }
+        this.ctx = { ...savedCtx };
+        for (const name of induction) {
+          const v = this.lookupVar(name)?.value;
+          const u = v ? uniformValue(v, alive) : null;
+          this.ctx[u !== null ? name : `iteration (line ${line})`] = u !== null ? u : iter;
+        }
+        if (induction.length === 0) this.ctx[`iteration (line ${line})`] = iter;
+        lp.cont.fill(0);
+        this.loops.push(lp);
+        try {
+          if (body) this.withMask(alive, () => this.exec(body));
+        } finally {
+          this.loops.pop();
+        }
+        for (let i = 0; i < this.n; i++) alive[i] &= (1 - lp.brk[i]) & (1 - this.frame().exited[i]);
+        if (update) this.withMask(alive, () => this.rvalue(update));
+      }
+    } finally {
+      this.mask = savedMask;
+      this.ctx = savedCtx;
+      this.frame().scopes.pop();
+    }
+  }
+
+  private identifiersIn(n: Node): string[] {
+    const out: string[] = [];
+    const stack = [n];
+    while (stack.length) {
+      const c = stack.pop()!;
+      if (c.type === 'identifier') out.push(c.text);
+      for (const k of named(c)) stack.push(k);
+    }
+    return out;
+  }
+
+  /** A loop whose trip count cannot be computed: run the body once with the changed variables as uniform unknowns. */
+  private symbolicLoop(
+    node: Node, line: number, alive: Uint8Array, assigned: Map<string, boolean>, induction: string[],
+    body: Node | null, update: Node | null, iter: number, why: string,
+  ): void {
+    const generalise = (suffix: string) => {
+      for (const [name, additive] of assigned) {
+        const v = this.lookupVar(name);
+        if (!v) continue;
+        if (additive && v.value.k === 'num') {
+          const a = atom(`${name}${suffix}`, v.value.t);
+          v.value = binary('+', v.value, a, name, null);
+        } else v.value = unk(`\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`);
+      }
+    };
+    generalise(`@${line}`);
+    const cond = node.childForFieldName('condition');
+    const condText = cond ? cond.text.replace(/^\(|\)$/g, '').trim() : '';
+    const names = induction.filter((n) => assigned.has(n));
+    const note = `the loop at line ${line} has a trip count that cannot be computed (\`${condText}\`: ${why})` +
+      (iter > 0 ? ` after ${iter} iterations` : '') +
+      (names.length ? `; \`${names.join('`, `')}\` treated as an unknown warp-uniform value` : '');
+    this.ctx = { ...this.ctx };
+    for (const n of names) this.ctx[n] = 'any';
+    const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
+    this.loops.push(lp);
+    try {
+      this.withAssumption(note, () => {
+        if (body) this.withMask(alive, () => this.exec(body));
+        if (update) this.withMask(alive, () => this.rvalue(update));
+      });
+    } finally {
+      this.loops.pop();
+    }
+    generalise(`@${line}'`);
+  }
+
+  private markTruncated(node: Node): void {
+    const reason = this.truncated!;
+    for (const v of this.visits) {
+      if (v.exprNode.startIndex >= node.startIndex && v.exprNode.endIndex <= node.endIndex) {
+        v.addrs = null;
+        v.reason = reason;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- declarations and types
+
+  /** Declares a __shared__ array (or scalar) of this context. */
+  declare(node: Node, into?: Map<string, Var | SharedBase>): void {
+    const target = into ?? this.scope();
+    const typeNode = node.childForFieldName('type');
+    const external = kids(node).some((c) => c.type === 'storage_class_specifier' && c.text === 'extern');
+    for (const d of node.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
+      const nameNode = declaratorName(d);
+      if (!nameNode) continue;
+      const id = String(nameNode.startIndex);
+      const elem = typeNode ? this.resolveType(typeNode) : { kind: 'unknown' as const, name: '?' };
+      const dimNodes: Node[] = [];
+      let cur: Node | null = d.type === 'init_declarator' ? d.childForFieldName('declarator') : d;
+      while (cur && cur.type === 'array_declarator') {
+        const size = cur.childForFieldName('size');
+        if (size) dimNodes.unshift(size);
+        else if (!external) dimNodes.unshift(cur);
+        cur = cur.childForFieldName('declarator');
+      }
+      let dims: number[] = [];
+      let bad: string | null = null;
+      for (const s of dimNodes) {
+        const v = s.type === 'array_declarator' ? unk('no extent') : this.rvalue(s);
+        const u = uniformValue(v);
+        if (u === null || u < 0) {
+          bad = `the extent \`${s.text}\` of \`${nameNode.text}\` could not be evaluated` + (v.k === 'unk' ? ` (${v.reason})` : '');
+          break;
+        }
+        dims.push(u);
+      }
+      const over = this.cfg.dimOverrides?.get(id);
+      if (over) dims = over;
+      const base: SharedBase = { id, name: nameNode.text, decl: node, nameNode, elem, dims: bad ? [] : dims, external, dimNodes, ...(bad ? { unresolved: bad } : {}) };
+      if (cur && cur.type === 'pointer_declarator') {
+        target.set(nameNode.text, { value: { k: 'other', what: 'shared pointer' }, type: { kind: 'pointer', to: elem } });
+        continue;
+      }
+      this.bases.set(id, base);
+      target.set(nameNode.text, base);
+    }
+  }
+
+  private declType(decl: Node): CType {
+    const typeNode = decl.childForFieldName('type');
+    let t: CType = typeNode ? this.resolveType(typeNode) : { kind: 'unknown', name: '?' };
+    let d = decl.childForFieldName('declarator');
+    if (d?.type === 'init_declarator') d = d.childForFieldName('declarator');
+    for (let i = 0; d && i < 16; i++) {
+      if (d.type === 'pointer_declarator' || d.type === 'abstract_pointer_declarator') t = { kind: 'pointer', to: t };
+      else if (d.type === 'reference_declarator') {
+        /* a reference has the type it refers to */
+      } else break;
+      d = d.childForFieldName('declarator') ?? named(d).find((c) => c.type.endsWith('declarator') || c.type === 'identifier') ?? null;
+    }
+    return t;
+  }
+
+  /** The value a local declaration gives `name` (host code: a launch's `dim3 block(32, 8)`). */
+  valueOfDeclaration(decl: Node, name: string): Value | null {
+    this.frame().scopes.push(new Map());
+    try {
+      this.declareLocals(decl);
+      const v = this.scope().get(name);
+      return v && !isBase(v) ? v.value : null;
+    } finally {
+      this.frame().scopes.pop();
+    }
+  }
+
+  private declareLocals(node: Node): void {
+    const typeNode = node.childForFieldName('type');
+    const base = typeNode ? this.resolveType(typeNode) : ({ kind: 'unknown', name: '?' } as CType);
+    const isDim3 = typeNode?.text === 'dim3';
+    for (const d of node.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
+      const nameNode = declaratorName(d);
+      if (!nameNode) continue;
+      let t = base;
+      let inner: Node | null = d.type === 'init_declarator' ? d.childForFieldName('declarator') : d;
+      let isArray = false;
+      for (let i = 0; inner && i < 16; i++) {
+        if (inner.type === 'pointer_declarator') t = { kind: 'pointer', to: t };
+        else if (inner.type === 'array_declarator') isArray = true;
+        else if (inner.type !== 'reference_declarator') break;
+        inner = inner.childForFieldName('declarator') ?? named(inner).find((c) => c.type.endsWith('declarator') || c.type === 'identifier') ?? null;
+      }
+      let value: Value = unk(`\`${nameNode.text}\` has no initial value`);
+      if (d.type === 'function_declarator') {
+        // `dim3 threads(BLOCK_SIZE, BLOCK_SIZE);` parses as a function declaration: read it as a constructor call
+        const args = named(d.childForFieldName('parameters')).map((p) => this.expandMacro(p.text, nameNode.text));
+        value = isDim3 ? this.dim3(args) : args.length === 1 ? args[0] : { k: 'other', what: 'aggregate' };
+      } else if (d.type === 'init_declarator') {
+        const init = d.childForFieldName('value');
+        const override = this.cfg.constOverrides?.get(d.startIndex);
+        if (override !== undefined) value = num(override, t.kind === 'int' ? t : INT);
+        else if (init && (init.type === 'argument_list' || init.type === 'initializer_list')) {
+          const args = named(init).map((a) => this.rvalue(a));
+          value = isDim3 ? this.dim3(args) : args.length === 1 && !isArray ? args[0] : { k: 'other', what: 'aggregate' };
+        } else if (init) value = this.rvalue(init);
+      } else if (isDim3) value = this.dim3([]);
+      if (isArray) value = { k: 'other', what: `local array ${nameNode.text}` };
+      if (value.k === 'num' && (t.kind === 'int' || t.kind === 'float')) value = convert(value, t);
+      if (value.k === 'ptr' && t.kind === 'pointer' && t.to.kind !== 'unknown' && t.to.kind !== 'void') {
+        value = this.castPtr(value, t.to, nameNode);
+      }
+      if (value.k === 'ptr') value = { ...value, name: nameNode.text };
+      this.scope().set(nameNode.text, { value, type: t, decl: d });
+    }
+  }
+
+  private dim3(args: Value[]): Value {
+    const one = num(1, UINT);
+    return { k: 'dim3', x: args[0] ?? one, y: args[1] ?? one, z: args[2] ?? one };
+  }
+
+  private typeCache = new Map<string, CType>();
+
+  resolveType(node: Node): CType {
+    const text = node.text.replace(/\s+/g, ' ').replace(/\b(const|volatile|__restrict__|struct|class|union|typename|signed(?= (?:char|int|short|long)))\b/g, '').trim();
+    return this.resolveTypeName(text, node);
+  }
+
+  resolveTypeName(text: string, node?: Node): CType {
+    const clean = text.replace(/\s+/g, ' ').replace(/^(?:::)?(?:std|cuda|cute)::/, '').trim();
+    const b = BUILTINS[clean];
+    if (b) return b;
+    const tv = this.cfg.types.get(clean);
+    if (tv) return tv;
+    if (clean === 'void') return { kind: 'void' };
+    if (clean.endsWith('*')) return { kind: 'pointer', to: this.resolveTypeName(clean.slice(0, -1)) };
+    const cached = this.typeCache.get(clean);
+    if (cached) return cached;
+    let out: CType = { kind: 'unknown', name: clean };
+    const declNode = this.cfg.facts.typeDecls.get(clean);
+    this.typeCache.set(clean, out); // guards recursive definitions
+    if (declNode) out = this.typeFromDecl(clean, declNode);
+    else if (node && (node.type === 'struct_specifier' || node.type === 'class_specifier') && node.childForFieldName('body'))
+      out = this.typeFromDecl(clean, node);
+    this.typeCache.set(clean, out);
+    return out;
+  }
+
+  private typeFromDecl(name: string, decl: Node): CType {
+    if (decl.type === 'struct_specifier' || decl.type === 'class_specifier' || decl.type === 'union_specifier') {
+      const body = decl.childForFieldName('body');
+      const members: { name: string; type: CType }[] = [];
+      for (const f of named(body)) {
+        if (f.type !== 'field_declaration') continue;
+        const ft = f.childForFieldName('type');
+        if (!ft) continue;
+        const base = this.resolveType(ft);
+        for (const d of f.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
+          let t = base;
+          let cur: Node | null = d;
+          const dims: number[] = [];
+          while (cur && (cur.type === 'array_declarator' || cur.type === 'pointer_declarator')) {
+            if (cur.type === 'pointer_declarator') t = { kind: 'pointer', to: t };
+            else {
+              const u = uniformValue(this.rvalue(cur.childForFieldName('size')!));
+              dims.unshift(u ?? 0);
+            }
+            cur = cur.childForFieldName('declarator');
+          }
+          if (dims.length) t = { kind: 'array', elem: t, dims };
+          const n = declaratorName(d);
+          if (n) members.push({ name: n.text, type: t });
+        }
+      }
+      if (decl.type === 'union_specifier') {
+        const bytes = Math.max(0, ...members.map((m) => sizeOf(m.type) ?? 0));
+        return { kind: 'struct', name, bytes, align: Math.max(1, ...members.map((m) => (sizeOf(m.type) ?? 1))), fields: members.map((m) => ({ ...m, offset: 0 })) };
+      }
+      return layoutStruct(name, members);
+    }
+    if (decl.type === 'type_definition') {
+      const tn = decl.childForFieldName('type');
+      if (!tn) return { kind: 'unknown', name };
+      let t = this.resolveType(tn);
+      for (const d of decl.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
+        if (declaratorName(d)?.text !== name) continue;
+        if (d.type === 'pointer_declarator') t = { kind: 'pointer', to: t };
+      }
+      return t;
+    }
+    if (decl.type === 'alias_declaration') {
+      const tn = decl.childForFieldName('type');
+      return tn ? this.resolveType(tn) : { kind: 'unknown', name };
+    }
+    return { kind: 'unknown', name };
+  }
+
+  // ---------------------------------------------------------------- expressions
+
+  /** Evaluates an expression as a value: a shared lvalue used as a value is a load (recorded). */
+  rvalue(node: Node): Value {
+    const v = this.eval(node);
+    return this.load(v, node);
+  }
+
+  private load(v: Value, node: Node): Value {
+    if (v.k !== 'ref') return v;
+    if (v.t.kind === 'array') return this.decay(v, node);
+    this.access(v, 'load', node);
+    return unk(`\`${node.text}\` is a value loaded from shared memory`);
+  }
+
+  /** An array used as a value decays to a pointer to its first element. */
+  private decay(r: Ref, node: Node): Ptr {
+    const t = r.t as Extract<CType, { kind: 'array' }>;
+    const to: CType = t.dims.length > 1 ? { kind: 'array', elem: t.elem, dims: t.dims.slice(1) } : t.elem;
+    void node;
+    return { k: 'ptr', base: r.base, off: r.off, to, name: r.name, flat: r.flat };
+  }
+
+  eval(node: Node): Value {
+    this.tick();
+    if (++this.depth > this.cfg.caps.exprDepth) {
+      this.depth--;
+      return unk(`the expression is nested deeper than ${this.cfg.caps.exprDepth} levels`);
+    }
+    try {
+      return this.evalInner(node);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private evalInner(node: Node): Value {
+    switch (node.type) {
+      case 'number_literal':
+        return this.literal(node.text);
+      case 'char_literal': {
+        const m = /^'(\\?)(.*)'$/.exec(node.text);
+        if (!m) return unk('character literal');
+        const esc: Record<string, number> = { n: 10, t: 9, '0': 0, r: 13, '\\': 92, "'": 39 };
+        return num(m[1] ? (esc[m[2]] ?? 0) : m[2].charCodeAt(0), INT);
+      }
+      case 'true':
+        return num(1, INT);
+      case 'false':
+      case 'null':
+      case 'nullptr':
+        return num(0, INT);
+      case 'identifier':
+        return this.identifier(node);
+      case 'parenthesized_expression':
+      case 'condition_clause': {
+        const inner = named(node).filter((c) => c.type !== 'comment');
+        return inner.length ? this.eval(inner[inner.length - 1]) : unk('empty parentheses');
+      }
+      case 'field_expression':
+        return this.field(node);
+      case 'subscript_expression':
+        return this.subscript(node);
+      case 'pointer_expression': {
+        const op = kids(node)[0]?.text;
+        const arg = node.childForFieldName('argument')!;
+        if (op === '&') {
+          const r = this.eval(arg);
+          if (r.k === 'ref') return { k: 'ptr', base: r.base, off: r.off, to: r.t, name: r.name, flat: r.flat };
+          return r.k === 'unk' ? r : { k: 'other', what: 'address' };
+        }
+        const p = this.rvalue(arg);
+        if (p.k === 'ptr') return this.deref(p, num(0), node, arg);
+        return p.k === 'unk' ? p : { k: 'other', what: 'dereference' };
+      }
+      case 'binary_expression':
+        return this.binaryExpr(node);
+      case 'unary_expression': {
+        const op = kids(node)[0]?.text ?? '';
+        return unary(op, this.rvalue(node.childForFieldName('argument')!), node.text, this.active());
+      }
+      case 'update_expression':
+        return this.update(node);
+      case 'assignment_expression':
+        return this.assign(node);
+      case 'conditional_expression':
+        return this.conditional(node);
+      case 'cast_expression': {
+        const tn = node.childForFieldName('type');
+        const v = this.rvalue(node.childForFieldName('value')!);
+        return tn ? this.cast(v, this.typeDescriptor(tn), node) : v;
+      }
+      case 'sizeof_expression': {
+        const tn = node.childForFieldName('type');
+        if (tn) {
+          const s = sizeOf(this.typeDescriptor(tn));
+          return s === null ? unk(`size of \`${tn.text}\` is not known`) : num(s, { kind: 'int', bytes: 8, signed: false, name: 'size_t' });
+        }
+        const v = node.childForFieldName('value');
+        if (v) {
+          const e = this.eval(v);
+          const s = e.k === 'ref' ? sizeOf(e.t) : e.k === 'num' ? sizeOf(e.t) : null;
+          return s === null ? unk(`size of \`${v.text}\` is not known`) : num(s, { kind: 'int', bytes: 8, signed: false, name: 'size_t' });
+        }
+        return unk('sizeof');
+      }
+      case 'call_expression':
+        return this.call(node);
+      case 'comma_expression': {
+        this.rvalue(node.childForFieldName('left')!);
+        return this.rvalue(node.childForFieldName('right')!);
+      }
+      case 'initializer_list':
+        for (const c of named(node)) this.rvalue(c);
+        return { k: 'other', what: 'initializer list' };
+      case 'qualified_identifier': {
+        const name = node.childForFieldName('name');
+        if (name && /^(std|cuda)$/.test(node.childForFieldName('scope')?.text ?? '')) return this.eval(name);
+        return unk(`\`${node.text}\` is not known here`);
+      }
+      default:
+        for (const c of named(node)) this.rvalue(c); // still find accesses inside
+        return unk(`\`${node.type.replace(/_/g, ' ')}\` is not evaluated`);
+    }
+  }
+
+  private literal(text: string): Value {
+    const t = text.replace(/'/g, '');
+    if (/^0[xX][0-9a-fA-F]+[uUlL]*$/.test(t) || /^(0|[1-9]\d*)[uUlL]*$/.test(t) || /^0[0-7]+[uUlL]*$/.test(t) || /^0[bB][01]+[uUlL]*$/.test(t)) {
+      const suffix = /[uUlL]*$/.exec(t)![0].toLowerCase();
+      const digits = t.slice(0, t.length - suffix.length);
+      const v = /^0[0-7]+$/.test(digits) ? parseInt(digits, 8) : Number(digits);
+      if (!Number.isSafeInteger(v)) return unk(`the literal ${text} is too large to evaluate exactly`);
+      const unsigned = suffix.includes('u');
+      const long = suffix.includes('l') || v > 0x7fffffff;
+      const ty: CType = long ? { kind: 'int', bytes: 8, signed: !unsigned, name: unsigned ? 'unsigned long long' : 'long long' } : unsigned ? UINT : INT;
+      return num(v, ty);
+    }
+    const f = parseFloat(t.replace(/[fFlL]$/, ''));
+    if (Number.isFinite(f)) return num(f, /[fF]$/.test(t) ? FLOAT : { kind: 'float', bytes: 8, name: 'double' });
+    return unk(`the literal ${text} is not understood`);
+  }
+
+  private identifier(node: Node): Value {
+    const name = node.text;
+    const bound = this.binding(name);
+    if (bound) return isBase(bound) ? this.arrayRef(bound, node) : bound.value;
+    const tv = this.cfg.values.get(name);
+    if (tv) return tv;
+    if (name === 'warpSize') return num(32, INT);
+    const c = this.constant(name, node);
+    if (c) return c;
+    const fb = this.cfg.fallback?.(name, this);
+    if (fb) return fb;
+    if (this.cfg.facts.functions.has(name)) return { k: 'other', what: `function ${name}` };
+    return unk(`\`${name}\` is not known here`);
+  }
+
+  private arrayRef(base: SharedBase, node: Node): Value {
+    if (base.unresolved) {
+      const t: CType = { kind: 'array', elem: base.elem, dims: base.dimNodes.map(() => 1) };
+      return this.unknownRef({ k: 'ref', base, off: num(0), t, name: base.name, nameNode: node, bounds: [], flat: null }, t, base.unresolved);
+    }
+    const t: CType = base.external || base.dims.length === 0 ? { kind: 'array', elem: base.elem, dims: [0] } : { kind: 'array', elem: base.elem, dims: base.dims };
+    if (!base.external && base.dims.length === 0) return { k: 'ref', base, off: num(0), t: base.elem, name: base.name, nameNode: node, bounds: [], flat: null };
+    return { k: 'ref', base, off: num(0), t, name: base.name, nameNode: node, bounds: [], flat: null };
+  }
+
+  /** enum values, file-scope constants and object-like macros, evaluated once per name. */
+  private constant(name: string, node: Node): Value | null {
+    const cached = this.constCache.get(name);
+    if (cached) return cached;
+    const facts = this.cfg.facts;
+    let v: Value | null = null;
+    const en = facts.enums.get(name);
+    const cst = facts.constants.get(name);
+    const mac = facts.macros.get(name);
+    if (en) v = this.enumValue(en);
+    else if (cst) {
+      const init = cst.childForFieldName('value');
+      const override = this.cfg.constOverrides?.get(cst.startIndex);
+      v = override !== undefined ? num(override) : init ? this.withHost(() => this.rvalue(init)) : null;
+    } else if (mac && mac.params === null) {
+      v = this.expandMacro(mac.body, name);
+    }
+    if (v) this.constCache.set(name, v);
+    void node;
+    return v;
+  }
+
+  private withHost<T>(f: () => T): T {
+    // constants are the same for every thread: evaluate with the whole block active
+    const saved = this.mask;
+    this.mask = null;
+    try {
+      return f();
+    } finally {
+      this.mask = saved;
+    }
+  }
+
+  private enumValue(en: Node): Value {
+    const list = en.parent;
+    let next = 0;
+    for (const e of named(list)) {
+      if (e.type !== 'enumerator') continue;
+      const val = e.childForFieldName('value');
+      if (val) {
+        const u = uniformValue(this.rvalue(val));
+        if (u === null) return unk(`the enumerator \`${e.text}\` is not a constant`);
+        next = u;
+      }
+      if (e === en || e.startIndex === en.startIndex) return num(next, INT);
+      next++;
+    }
+    return unk('enumerator');
+  }
+
+  private expandMacro(text: string, name: string): Value {
+    if (this.macroDepth >= this.cfg.caps.macroDepth) return unk(`the macro \`${name}\` expands deeper than ${this.cfg.caps.macroDepth} levels`);
+    if (!text.trim()) return unk(`the macro \`${name}\` is empty`);
+    const parsed = parseExpression(text);
+    if (!parsed) return unk(`the macro \`${name}\` is not an expression`);
+    this.macroDepth++;
+    try {
+      return this.macroEval(parsed.expr, name);
+    } finally {
+      this.macroDepth--;
+      parsed.tree.delete();
+    }
+  }
+
+  /** Evaluates a parsed macro body: its accesses would point into a temporary tree, so they are not recorded. */
+  private macroEval(expr: Node, name: string): Value {
+    const v = this.eval(expr);
+    if (v.k === 'ref' || v.k === 'ptr') return unk(`the macro \`${name}\` names shared memory; write the access in the kernel`);
+    return v;
+  }
+
+  private field(node: Node): Value {
+    const arg = node.childForFieldName('argument')!;
+    const fieldName = node.childForFieldName('field')?.text ?? '';
+    const arrow = kids(node).some((c) => c.type === '->');
+    const builtin = arg.type === 'identifier' ? arg.text : null;
+    if (builtin === 'threadIdx' || builtin === 'blockDim' || builtin === 'blockIdx' || builtin === 'gridDim') {
+      if (!this.lookupVar(builtin)) return this.builtinIndex(builtin, fieldName);
+    }
+    let base = this.eval(arg);
+    if (arrow) {
+      base = this.load(base, arg);
+      if (base.k === 'ptr') base = this.deref(base, num(0), node, arg);
+    }
+    if (base.k === 'dim3') {
+      const c = fieldName === 'x' ? base.x : fieldName === 'y' ? base.y : fieldName === 'z' ? base.z : null;
+      return c ?? unk(`\`${node.text}\` is not a dim3 component`);
+    }
+    if (base.k === 'ref') {
+      const m = member(base.t, fieldName);
+      if (!m) return unk(`\`${node.text}\`: the member \`${fieldName}\` is not known`);
+      return { ...base, off: binary('+', base.off, num(m.offset), node.text, null) as Num, t: m.type };
+    }
+    return base.k === 'unk' ? base : unk(`\`${node.text}\` is not evaluated`);
+  }
+
+  private builtinIndex(which: string, c: string): Value {
+    const axis: number = c === 'x' ? 0 : c === 'y' ? 1 : c === 'z' ? 2 : -1;
+    if (axis < 0) return unk(`\`${which}.${c}\` is not a component`);
+    if (which === 'blockDim') return num(this.cfg.block[axis], UINT);
+    if (which === 'threadIdx') {
+      if (this.cfg.host) return unk('threadIdx in host code');
+      return num([this.tx, this.ty, this.tz][axis], UINT);
+    }
+    return atom(`${which}.${c}`, UINT);
+  }
+
+  private subscript(node: Node): Value {
+    const argNode = node.childForFieldName('argument')!;
+    const idxList = node.childForFieldName('indices');
+    const idxNode = idxList ? named(idxList).filter((c) => c.type !== 'comment')[0] : node.childForFieldName('index');
+    const baseV = this.eval(argNode);
+    const idx = idxNode ? this.rvalue(idxNode) : unk('empty subscript');
+    if (baseV.k === 'ref' && baseV.t.kind === 'array') {
+      const t = baseV.t;
+      const elemT: CType = t.dims.length > 1 ? { kind: 'array', elem: t.elem, dims: t.dims.slice(1) } : t.elem;
+      const es = sizeOf(elemT);
+      if (es === null) return unk(`the element size of \`${baseV.name}\` is not known (\`${typeName(t.elem)}\`)`);
+      if (idx.k !== 'num') return this.unknownRef(baseV, elemT, idx.k === 'unk' ? idx.reason : 'the subscript is not a number');
+      if (idx.t.kind === 'float') return unk(`the subscript \`${idxNode!.text}\` is not an integer`);
+      const off = binary('+', baseV.off, binary('*', idx, num(es, LONGT), idxNode!.text, null), node.text, null);
+      const extent = baseV.base.external ? 0 : t.dims[0];
+      const bounds = extent > 0 ? [...baseV.bounds, { index: idx, extent }] : baseV.bounds;
+      if (off.k !== 'num') return this.unknownRef(baseV, elemT, off.k === 'unk' ? off.reason : '');
+      return { ...baseV, off, t: elemT, bounds };
+    }
+    if (baseV.k === 'ptr' || (baseV.k === 'ref' && baseV.t.kind === 'pointer')) {
+      const p = baseV.k === 'ptr' ? baseV : this.load(baseV, argNode);
+      if (p.k !== 'ptr') return p;
+      if (idx.k !== 'num') return this.unknownRef({ ...p, k: 'ref', t: p.to, nameNode: this.nameNodeOf(argNode), bounds: [] } as Ref, p.to, idx.k === 'unk' ? idx.reason : '');
+      return this.deref(p, idx, node, argNode);
+    }
+    if (baseV.k === 'ref' && baseV.t.kind !== 'array') return unk(`\`${argNode.text}\` is not an array`);
+    return baseV.k === 'unk' && baseV.reason.includes('shared') ? baseV : unk(`\`${node.text}\` is not in shared memory`);
+  }
+
+  private unknownRef(r: Ref, t: CType, reason: string): Ref {
+    return { ...r, t, off: { k: 'num', t: INT, v: NaN, sym: { [UNKNOWN + reason]: 1 } } };
+  }
+
+  private nameNodeOf(n: Node): Node {
+    let cur: Node | null = n;
+    for (let i = 0; cur && i < 32; i++) {
+      if (cur.type === 'identifier') return cur;
+      cur = cur.childForFieldName('argument') ?? cur.childForFieldName('value') ?? cur.childForFieldName('arguments') ?? named(cur).find((c) => c.type !== 'type_descriptor' && c.type !== 'template_argument_list') ?? null;
+      if (cur?.type === 'argument_list') cur = named(cur)[0] ?? null;
+    }
+    return n;
+  }
+
+  /** `p[idx]` / `*p`: the place idx elements after p. */
+  private deref(p: Ptr, idx: Num, node: Node, argNode: Node): Value {
+    const es = sizeOf(p.to);
+    if (es === null) return unk(`the size of \`${typeName(p.to)}\` is not known`);
+    const off = binary('+', p.off, binary('*', idx, num(es, LONGT), node.text, null), node.text, null);
+    const nameNode = this.nameNodeOf(argNode);
+    if (off.k !== 'num') return this.unknownRef({ k: 'ref', base: p.base, off: p.off, t: p.to, name: p.name, nameNode, bounds: [], flat: p.flat }, p.to, off.k === 'unk' ? off.reason : '');
+    const flat = p.flat ?? (p.base.dims.length > 1 && !(typeof idx.v === 'number' && idx.v === 0 && !idx.sym) && p.to.kind !== 'array'
+      ? `\`${node.text}\` at line ${node.startPosition.row + 1} indexes \`${p.base.name}\` through a pointer` : null);
+    return { k: 'ref', base: p.base, off, t: p.to, name: p.name, nameNode, bounds: [], flat };
+  }
+
+  private binaryExpr(node: Node): Value {
+    const op = node.childForFieldName('operator')?.text ?? kids(node)[1]?.text ?? '';
+    const left = node.childForFieldName('left')!;
+    const right = node.childForFieldName('right')!;
+    const a = this.rvalue(left);
+    const b = this.rvalue(right);
+    if (a.k === 'ptr' || b.k === 'ptr') {
+      const p = (a.k === 'ptr' ? a : b) as Ptr;
+      const o = a.k === 'ptr' ? b : a;
+      if ((op === '+' || (op === '-' && a.k === 'ptr')) && o.k === 'num') {
+        const es = sizeOf(p.to) ?? 1;
+        const delta = binary('*', o, num(op === '-' ? -es : es, LONGT), node.text, null);
+        const off = binary('+', p.off, delta, node.text, null);
+        if (off.k !== 'num') return off;
+        const flat = p.flat ?? (p.base.dims.length > 1 ? `\`${node.text}\` at line ${node.startPosition.row + 1} does pointer arithmetic on \`${p.base.name}\`` : null);
+        return { ...p, off, flat };
+      }
+      if (op === '-' && a.k === 'ptr' && b.k === 'ptr') {
+        const es = sizeOf(a.to) ?? 1;
+        return binary('/', binary('-', a.off, b.off, node.text, null), num(es), node.text, null);
+      }
+      return unk(`\`${node.text}\` compares or combines pointers`);
+    }
+    return binary(op, a, b, node.text, this.active());
+  }
+
+  private assignTo(target: Node, value: Value, node: Node): void {
+    if (target.type === 'identifier') {
+      const v = this.lookupVar(target.text);
+      if (v) {
+        let nv = value;
+        if (nv.k === 'num' && (v.type.kind === 'int' || v.type.kind === 'float')) nv = convert(nv, v.type);
+        if (nv.k === 'ptr') nv = { ...nv, name: target.text };
+        v.value = select(this.active(), nv, v.value, this.n);
+      }
+      return;
+    }
+    if (target.type === 'parenthesized_expression') {
+      const inner = named(target)[0];
+      if (inner) this.assignTo(inner, value, node);
+      return;
+    }
+    if (target.type === 'field_expression') {
+      const arg = target.childForFieldName('argument');
+      if (arg?.type === 'identifier') {
+        const v = this.lookupVar(arg.text);
+        if (v && v.value.k === 'dim3') {
+          const c = target.childForFieldName('field')?.text;
+          if (c === 'x' || c === 'y' || c === 'z') v.value = { ...v.value, [c]: value };
+          return;
+        }
+      }
+    }
+    const r = this.eval(target);
+    if (r.k === 'ref') this.access(r, 'store', node);
+  }
+
+  private assign(node: Node): Value {
+    const left = node.childForFieldName('left')!;
+    const right = node.childForFieldName('right')!;
+    const op = node.childForFieldName('operator')?.text ?? kids(node)[1]?.text ?? '=';
+    const rhs = this.rvalue(right);
+    if (op === '=') {
+      this.assignTo(left, rhs, node);
+      return rhs;
+    }
+    // compound: one load and one store of the same place
+    const target = this.eval(left);
+    if (target.k === 'ref') {
+      this.access(target, 'load', node);
+      this.access(target, 'store', node);
+      return unk('compound assignment to shared memory');
+    }
+    const bop = op.slice(0, -1);
+    const cur = target;
+    const res = cur.k === 'ptr' ? this.ptrStep(cur, rhs, bop, node) : binary(bop, cur, rhs, node.text, this.active());
+    this.assignTo(left, res, node);
+    return res;
+  }
+
+  private ptrStep(p: Ptr, by: Value, op: string, node: Node): Value {
+    if (by.k !== 'num' || (op !== '+' && op !== '-')) return unk(`\`${node.text}\` is not evaluated`);
+    const es = sizeOf(p.to) ?? 1;
+    const off = binary('+', p.off, binary('*', by, num(op === '-' ? -es : es, LONGT), node.text, null), node.text, null);
+    if (off.k !== 'num') return off;
+    return { ...p, off, flat: p.flat ?? (p.base.dims.length > 1 ? `\`${node.text}\` at line ${node.startPosition.row + 1} does pointer arithmetic on \`${p.base.name}\`` : null) };
+  }
+
+  private update(node: Node): Value {
+    const arg = node.childForFieldName('argument')!;
+    const op = kids(node).find((c) => c.type === '++' || c.type === '--')?.type ?? '++';
+    const target = this.eval(arg);
+    if (target.k === 'ref') {
+      this.access(target, 'load', node);
+      this.access(target, 'store', node);
+      return unk('increment of shared memory');
+    }
+    const prefix = kids(node)[0]?.type === op;
+    const next = target.k === 'ptr' ? this.ptrStep(target, num(1), op === '++' ? '+' : '-', node) : binary(op === '++' ? '+' : '-', target, num(1), node.text, this.active());
+    this.assignTo(arg, next, node);
+    return prefix ? next : target;
+  }
+
+  private conditional(node: Node): Value {
+    const cond = this.rvalue(node.childForFieldName('condition')!);
+    const cons = node.childForFieldName('consequence');
+    const alt = node.childForFieldName('alternative')!;
+    const act = this.active();
+    if (cond.k === 'num' && !cond.sym) {
+      const u = uniformValue(cond, act);
+      if (u !== null) return u !== 0 ? (cons ? this.rvalue(cons) : cond) : this.rvalue(alt);
+      const t = new Uint8Array(this.n);
+      const f = new Uint8Array(this.n);
+      for (let i = 0; i < this.n; i++) if (act[i]) (laneAt(cond.v, i) !== 0 ? t : f)[i] = 1;
+      const a = this.withMask(this.and(t), () => (cons ? this.rvalue(cons) : cond));
+      const b = this.withMask(this.and(f), () => this.rvalue(alt));
+      return select(t, a, b, this.n);
+    }
+    const a = cons ? this.rvalue(cons) : cond;
+    const b = this.rvalue(alt);
+    if (a.k === 'num' && b.k === 'num' && JSON.stringify(a) === JSON.stringify(b)) return a;
+    return unk(`the condition of \`${node.text}\` could not be evaluated per lane`);
+  }
+
+  private typeDescriptor(tn: Node): CType {
+    const base = tn.childForFieldName('type');
+    let t: CType = base ? this.resolveType(base) : this.resolveTypeName(tn.text);
+    let d = tn.childForFieldName('declarator');
+    for (let i = 0; d && i < 16; i++) {
+      if (d.type === 'abstract_pointer_declarator') t = { kind: 'pointer', to: t };
+      d = d.childForFieldName('declarator') ?? named(d).find((c) => c.type.startsWith('abstract')) ?? null;
+    }
+    return t;
+  }
+
+  private castPtr(p: Ptr, to: CType, node: Node): Ptr {
+    const same = typeName(to) === typeName(p.to);
+    const flat = p.flat ?? (!same && p.base.dims.length > 1 ? `a cast of \`${p.base.name}\` to \`${typeName(to)}*\` at line ${node.startPosition.row + 1}` : null);
+    return { ...p, to, flat };
+  }
+
+  private cast(v: Value, t: CType, node: Node): Value {
+    if (t.kind === 'pointer') {
+      if (v.k === 'ptr') return this.castPtr(v, t.to, node);
+      return v.k === 'unk' ? v : { k: 'other', what: 'pointer' };
+    }
+    if ((t.kind === 'int' || t.kind === 'float') && v.k === 'num') return convert(v, t);
+    return v;
+  }
+
+  private call(node: Node): Value {
+    const fnNode = node.childForFieldName('function')!;
+    const argsNode = node.childForFieldName('arguments');
+    const argNodes = named(argsNode).filter((c) => c.type !== 'comment');
+    if (kids(node).some((c) => c.type === 'kernel_call_syntax')) {
+      for (const a of argNodes) this.rvalue(a);
+      return { k: 'other', what: 'launch' };
+    }
+    // reinterpret_cast<T*>(x) and friends
+    if (fnNode.type === 'template_function') {
+      const name = fnNode.childForFieldName('name')?.text ?? '';
+      if (/^(reinterpret|static|const|dynamic)_cast$/.test(name)) {
+        const td = named(fnNode.childForFieldName('arguments'))[0];
+        const v = argNodes[0] ? this.rvalue(argNodes[0]) : unk('cast of nothing');
+        return td ? this.cast(v, this.typeDescriptor(td), node) : v;
+      }
+    }
+    const name = fnNode.type === 'identifier' ? fnNode.text : fnNode.type === 'template_function' ? fnNode.childForFieldName('name')?.text ?? '' : fnNode.type === 'qualified_identifier' ? fnNode.childForFieldName('name')?.text ?? '' : '';
+    if (ATOMICS.test(name)) {
+      const p = argNodes[0] ? this.rvalue(argNodes[0]) : unk('no argument');
+      for (const a of argNodes.slice(1)) this.rvalue(a);
+      if (p.k === 'ptr') {
+        const r = this.deref(p, num(0), node, argNodes[0]);
+        if (r.k === 'ref') this.access(r, 'atomic', node);
+      }
+      return unk(`the result of \`${name}\``);
+    }
+    const mac = this.cfg.facts.macros.get(name);
+    if (mac && mac.params !== null && fnNode.type === 'identifier') {
+      // evaluate the arguments where they stand (their accesses are real sites), then the expansion
+      if (this.macroDepth >= this.cfg.caps.macroDepth) return unk(`the macro \`${name}\` expands deeper than ${this.cfg.caps.macroDepth} levels`);
+      const text = substitute(mac, argNodes.map((a) => a.text));
+      const touchesShared = argNodes.some((a) => this.mentionsShared(a));
+      if (touchesShared) {
+        for (const a of argNodes) this.rvalue(a);
+        return unk(`the macro \`${name}\` is applied to shared memory`);
+      }
+      return this.expandMacro(text, name);
+    }
+    const args = argNodes.map((a) => this.rvalue(a));
+    if (name === 'dim3') return this.dim3(args);
+    const builtin = this.builtinCall(name, args, node);
+    if (builtin) return builtin;
+    const defs = this.cfg.facts.functions.get(name);
+    const def = defs?.find((d) => d.params.length === args.length && !d.isKernel) ?? defs?.find((d) => !d.isKernel);
+    if (def) return this.inline(def, args, fnNode, node);
+    return unk(`the result of \`${name || fnNode.text}(...)\``);
+  }
+
+  private mentionsShared(n: Node): boolean {
+    for (const id of this.identifiersIn(n)) {
+      const b = this.binding(id);
+      if (b && (isBase(b) || b.value.k === 'ptr')) return true;
+    }
+    return false;
+  }
+
+  private builtinCall(name: string, args: Value[], node: Node): Value | null {
+    const two = (op: (x: number, y: number) => number): Value => {
+      const [a, b] = args;
+      if (!a || !b) return unk(`\`${name}\` needs two arguments`);
+      if (a.k !== 'num' || b.k !== 'num') return a.k === 'unk' ? a : b.k === 'unk' ? b : unk(`\`${node.text}\``);
+      if (a.sym || b.sym) return isUniform(a.v) && isUniform(b.v) ? atom(node.text) : unk(`\`${node.text}\` combines an unknown warp-uniform value with per-lane values`);
+      const t = a.t.kind === 'float' || b.t.kind === 'float' ? FLOAT : a.t;
+      const out = new Float64Array(this.n);
+      for (let i = 0; i < this.n; i++) out[i] = op(laneAt(a.v, i), laneAt(b.v, i));
+      return num(isUniform(out) ? out[0] : out, t);
+    };
+    switch (name) {
+      case 'min':
+      case 'umin':
+      case 'fminf':
+      case 'fmin':
+        return two(Math.min);
+      case 'max':
+      case 'umax':
+      case 'fmaxf':
+      case 'fmax':
+        return two(Math.max);
+      case '__mul24':
+      case '__umul24':
+        return two((x, y) => x * y);
+      case 'abs':
+        return args[0] ? unary('-', args[0], node.text, null).k === 'num' && args[0].k === 'num' && !args[0].sym
+          ? num(mapAbs(args[0].v), args[0].t) : unk(`\`${node.text}\``) : null;
+      case '__syncthreads':
+      case '__syncwarp':
+      case '__threadfence':
+      case '__threadfence_block':
+      case 'printf':
+      case 'assert':
+        return { k: 'other', what: name };
+      case 'laneid':
+        return null;
+    }
+    return null;
+  }
+
+  private inline(def: FunctionFact, args: Value[], fnNode: Node, node: Node): Value {
+    if (this.frames.length >= this.cfg.caps.callDepth) return unk(`calls nest deeper than ${this.cfg.caps.callDepth} levels at \`${def.name}\``);
+    const act = this.active();
+    const frame = this.newFrame(def);
+    // threads inactive at the call site stay inactive in the callee
+    for (let i = 0; i < this.n; i++) frame.exited[i] = act[i] ? 0 : 1;
+    const savedMask = this.mask;
+    const savedLoops = this.loops;
+    const savedValues = this.cfg.values;
+    const savedTypes = this.cfg.types;
+    // explicit template arguments of the callee: f<16>(...)
+    if (fnNode.type === 'template_function' && def.templateParams.length) {
+      const targs = named(fnNode.childForFieldName('arguments'));
+      const values = new Map(savedValues);
+      const types = new Map(savedTypes);
+      def.templateParams.forEach((tp, i) => {
+        const a = targs[i];
+        if (!a) return;
+        if (tp.isType) types.set(tp.name, this.typeDescriptor(a));
+        else values.set(tp.name, this.rvalue(a));
+      });
+      this.cfg.values = values;
+      this.cfg.types = types;
+    }
+    this.frames.push(frame);
+    this.loops = [];
+    this.mask = null;
+    try {
+      def.params.forEach((p, i) => {
+        const t = this.declType(p.node);
+        let v = args[i] ?? unk(`\`${p.name}\` has no argument`);
+        if (v.k === 'num' && (t.kind === 'int' || t.kind === 'float')) v = convert(v, t);
+        if (v.k === 'ptr') {
+          v = { ...v, name: p.name };
+          if (t.kind === 'pointer' && t.to.kind !== 'unknown' && t.to.kind !== 'void') v = this.castPtr(v, t.to, node);
+        }
+        this.scope().set(p.name, { value: v, type: t });
+      });
+      this.execBlock(def.body);
+      return frame.ret ?? { k: 'other', what: 'void' };
+    } finally {
+      this.frames.pop();
+      this.loops = savedLoops;
+      this.mask = savedMask;
+      this.cfg.values = savedValues;
+      this.cfg.types = savedTypes;
+    }
+  }
+
+  // ---------------------------------------------------------------- accesses
+
+  private access(r: Ref, kind: AccessKind, exprNode: Node): void {
+    const nameNode = r.nameNode;
+    const site = `${nameNode.startIndex}:${kind}`;
+    const count = (this.visitCount.get(site) ?? 0) + 1;
+    this.visitCount.set(site, count);
+    const width = sizeOf(r.t);
+    const visit: Visit = {
+      site, kind, name: r.name, nameNode, exprNode, base: r.base, width: width ?? 0, elemType: typeName(r.t),
+      context: { ...this.ctx }, addrs: null, assumptions: [...this.assumptions], flat: r.flat,
+    };
+    if (count > this.cfg.caps.visitsPerAccess) {
+      visit.reason = `the access is reached in more than ${this.cfg.caps.visitsPerAccess.toLocaleString('en-US')} contexts`;
+      this.visits.push(visit);
+      return;
+    }
+    if (this.cfg.host) return;
+    if (width === null || ![1, 2, 4, 8, 16].includes(width)) {
+      visit.reason = width === null
+        ? `the size of \`${typeName(r.t)}\` is not known`
+        : `a ${width}-byte \`${typeName(r.t)}\` is copied with instructions the compiler chooses`;
+      this.visits.push(visit);
+      return;
+    }
+    const off = r.off;
+    const why = off.sym && Object.keys(off.sym).find((k) => k.startsWith(UNKNOWN));
+    if (why) {
+      visit.reason = why.slice(UNKNOWN.length) || 'the address could not be evaluated';
+      this.visits.push(visit);
+      return;
+    }
+    if (off.sym) visit.assumptions.push(`\`${symText(off.sym)}\` adds the same offset to every lane; it does not change the degree (bank model rule 6)`);
+    const act = this.active();
+    const addrs = new Float64Array(this.n);
+    for (let i = 0; i < this.n; i++) addrs[i] = act[i] ? laneAt(off.v, i) : NaN;
+    visit.addrs = addrs;
+    // out of bounds: the first active thread whose index at some level leaves its extent
+    for (const b of r.bounds) {
+      if (b.index.sym) continue;
+      for (let i = 0; i < this.n; i++) {
+        if (!act[i]) continue;
+        const x = laneAt(b.index.v, i);
+        if (x < 0 || x >= b.extent) {
+          visit.oob = { thread: i, index: x, extent: b.extent };
+          break;
+        }
+      }
+      if (visit.oob) break;
+    }
+    this.visits.push(visit);
+  }
+
+  /** Shared arrays declared during the run. */
+  arrays(): SharedBase[] {
+    return [...this.bases.values()];
+  }
+}
+
+/** marks an address that could not be evaluated; the rest of the key is the reason. */
+const UNKNOWN = '\u0000';
+
+const isBase = (v: Var | SharedBase): v is SharedBase => !('value' in v);
+
+const LONGT: CType = { kind: 'int', bytes: 8, signed: true, name: 'long long' };
+
+function mapAbs(v: Lanes): Lanes {
+  if (typeof v === 'number') return Math.abs(v);
+  return v.map(Math.abs);
+}

@@ -1,0 +1,359 @@
+// Values of the lane-by-lane evaluator. A number is known per thread of the block (or one scalar when uniform),
+// plus a linear sum of warp-uniform unknowns (`blockIdx.x * 32 + n`): such a sum adds the same offset to every lane,
+// which never changes a degree (bank model rule 6). Anything else unresolvable is `unk`, with its reason.
+import type { Node } from '../syntax/parser';
+import { CType, INT, UINT, LONG, ULONG, FLOAT, DOUBLE } from '../facts/ctypes';
+
+export type Lanes = number | Float64Array;
+export type Sym = Record<string, number>;
+
+export interface Num {
+  k: 'num';
+  t: CType;
+  v: Lanes;
+  sym: Sym | null;
+}
+export interface Unk {
+  k: 'unk';
+  reason: string;
+}
+
+/** A __shared__ array as the evaluator sees it (dimensions resolved for this context). */
+export interface SharedBase {
+  id: string;
+  name: string;
+  decl: Node;
+  nameNode: Node;
+  elem: CType;
+  /** declared extents, outermost first; [] for `extern __shared__ T s[]`. */
+  dims: number[];
+  external: boolean;
+  /** text range of each extent's expression, for the padding fix. */
+  dimNodes: Node[];
+  /** why the extents could not be evaluated (a template parameter nobody binds, say). */
+  unresolved?: string;
+}
+
+/** A pointer into shared memory: base, byte offset, pointee type, the name it is reached by. */
+export interface Ptr {
+  k: 'ptr';
+  base: SharedBase;
+  off: Num;
+  to: CType;
+  name: string;
+  /** true once arithmetic or a cast assumes the array's flat layout (the padding fix must not be offered). */
+  flat: string | null;
+}
+/** An lvalue in shared memory: the place an access reads or writes. */
+export interface Ref {
+  k: 'ref';
+  base: SharedBase;
+  off: Num;
+  t: CType;
+  name: string;
+  nameNode: Node;
+  /** per subscript level: index value and the extent it must stay under (for out-of-bounds). */
+  bounds: { index: Num; extent: number }[];
+  flat: string | null;
+}
+export interface Other {
+  k: 'other';
+  what: string;
+}
+export interface Dim3 {
+  k: 'dim3';
+  x: Value;
+  y: Value;
+  z: Value;
+}
+export type Value = Num | Unk | Ptr | Ref | Other | Dim3;
+
+export const unk = (reason: string): Unk => ({ k: 'unk', reason });
+export const num = (v: Lanes, t: CType = INT, sym: Sym | null = null): Num => ({ k: 'num', t, v, sym });
+
+export function isUniform(v: Lanes, mask?: Uint8Array | null): boolean {
+  if (typeof v === 'number') return true;
+  let first: number | undefined;
+  for (let i = 0; i < v.length; i++) {
+    if (mask && !mask[i]) continue;
+    if (first === undefined) first = v[i];
+    else if (v[i] !== first) return false;
+  }
+  return true;
+}
+
+export function laneAt(v: Lanes, i: number): number {
+  return typeof v === 'number' ? v : v[i];
+}
+
+/** The uniform value under `mask`, or null. */
+export function uniformValue(x: Value, mask?: Uint8Array | null): number | null {
+  if (x.k !== 'num' || x.sym) return null;
+  if (typeof x.v === 'number') return x.v;
+  let first: number | null = null;
+  for (let i = 0; i < x.v.length; i++) {
+    if (mask && !mask[i]) continue;
+    if (first === null) first = x.v[i];
+    else if (x.v[i] !== first) return null;
+  }
+  return first;
+}
+
+const isInt = (t: CType) => t.kind === 'int';
+
+/** The C usual arithmetic conversions (enough of them for index arithmetic). */
+export function promote(a: CType, b: CType): CType {
+  if (a.kind === 'float' || b.kind === 'float') {
+    const bytes = Math.max(a.kind === 'float' ? a.bytes : 0, b.kind === 'float' ? b.bytes : 0);
+    return bytes >= 8 ? DOUBLE : FLOAT;
+  }
+  const ab = a.kind === 'int' ? a.bytes : 4;
+  const bb = b.kind === 'int' ? b.bytes : 4;
+  const as = a.kind === 'int' ? a.signed : true;
+  const bs = b.kind === 'int' ? b.signed : true;
+  const bytes = Math.max(ab, bb, 4);
+  if (bytes === 8) {
+    if (ab === 8 && !as) return ULONG;
+    if (bb === 8 && !bs) return ULONG;
+    return LONG;
+  }
+  return (ab === 4 && !as) || (bb === 4 && !bs) ? UINT : INT;
+}
+
+const TWO64 = 18446744073709551616;
+
+/** Wraps x to type t; returns NaN when a 64-bit value leaves the exactly representable range. */
+export function wrap(x: number, t: CType): number {
+  if (t.kind === 'float') return t.bytes === 4 ? Math.fround(x) : x;
+  if (t.kind !== 'int') return x;
+  if (!Number.isFinite(x)) return NaN;
+  x = Math.trunc(x);
+  switch (t.bytes) {
+    case 1:
+      return t.signed ? (x << 24) >> 24 : x & 0xff;
+    case 2:
+      return t.signed ? (x << 16) >> 16 : x & 0xffff;
+    case 4:
+      if (!Number.isSafeInteger(x)) return NaN;
+      return t.signed ? x | 0 : x >>> 0;
+    default:
+      if (!Number.isSafeInteger(x)) return NaN;
+      if (!t.signed && x < 0) return NaN; // 2^64 - k is not exact in a double
+      return x;
+  }
+}
+
+function map1(a: Lanes, f: (x: number) => number): Lanes {
+  if (typeof a === 'number') return f(a);
+  const out = new Float64Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = f(a[i]);
+  return out;
+}
+function map2(a: Lanes, b: Lanes, f: (x: number, y: number) => number): Lanes {
+  if (typeof a === 'number' && typeof b === 'number') return f(a, b);
+  const n = typeof a === 'number' ? (b as Float64Array).length : a.length;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = f(typeof a === 'number' ? a : a[i], typeof b === 'number' ? b : b[i]);
+  return out;
+}
+function hasNaN(v: Lanes, mask: Uint8Array | null): boolean {
+  if (typeof v === 'number') return Number.isNaN(v);
+  for (let i = 0; i < v.length; i++) if ((!mask || mask[i]) && Number.isNaN(v[i])) return true;
+  return false;
+}
+
+function addSym(a: Sym | null, b: Sym | null, sb = 1): Sym | null {
+  if (!a && !b) return null;
+  const out: Sym = { ...(a ?? {}) };
+  for (const [k, c] of Object.entries(b ?? {})) {
+    out[k] = (out[k] ?? 0) + sb * c;
+    if (out[k] === 0) delete out[k];
+  }
+  return Object.keys(out).length ? out : null;
+}
+function scaleSym(a: Sym | null, c: number): Sym | null {
+  if (!a || c === 0) return null;
+  const out: Sym = {};
+  for (const [k, v] of Object.entries(a)) out[k] = v * c;
+  return out;
+}
+export function symText(s: Sym): string {
+  return Object.entries(s)
+    .map(([k, c]) => (c === 1 ? k : `${c} * ${k}`))
+    .join(' + ');
+}
+
+/** A fresh warp-uniform unknown (kernel parameter, blockIdx, a uniform value we cannot compute). */
+export const atom = (name: string, t: CType = INT): Num => num(0, t, { [name]: 1 });
+
+/**
+ * Binary operator on numbers. `label` names the expression (used for a new uniform unknown when both operands are
+ * warp-uniform but the operator is not additive).
+ */
+export function binary(op: string, a: Value, b: Value, label: string, mask: Uint8Array | null): Value {
+  if (a.k === 'unk') return a;
+  if (b.k === 'unk') return b;
+  if (a.k !== 'num' || b.k !== 'num') return unk(`\`${label}\` is not integer arithmetic`);
+  const cmp = ['<', '>', '<=', '>=', '==', '!=', '&&', '||'].includes(op);
+  const t = cmp ? INT : op === '<<' || op === '>>' ? promote(a.t, INT) : promote(a.t, b.t);
+  if (a.sym || b.sym) {
+    const aU = isUniform(a.v, mask);
+    const bU = isUniform(b.v, mask);
+    if (op === '+' || op === '-') {
+      const v = map2(a.v, b.v, op === '+' ? (x, y) => x + y : (x, y) => x - y);
+      return num(v, t, addSym(a.sym, b.sym, op === '+' ? 1 : -1));
+    }
+    if (op === '*' && !a.sym && aU) return num(map2(a.v, b.v, (x, y) => x * y), t, scaleSym(b.sym, laneAt(a.v, firstActive(mask))));
+    if (op === '*' && !b.sym && bU) return num(map2(a.v, b.v, (x, y) => x * y), t, scaleSym(a.sym, laneAt(b.v, firstActive(mask))));
+    if (op === '<<' && !b.sym && bU) {
+      const s = laneAt(b.v, firstActive(mask));
+      if (s >= 0 && s < 31) return num(map1(a.v, (x) => x * 2 ** s), t, scaleSym(a.sym, 2 ** s));
+    }
+    if (aU && bU && !cmp) return atom(label, t);
+    if (cmp) return unk(`\`${label}\` depends on the unknown warp-uniform value \`${symText(a.sym ?? b.sym!)}\``);
+    const which = symText(a.sym ?? b.sym!);
+    return unk(`\`${label}\` combines the unknown warp-uniform value \`${which}\` with per-lane values`);
+  }
+  let f: (x: number, y: number) => number;
+  let divZero = false;
+  let badShift = false;
+  const bits = t.kind === 'int' ? t.bytes * 8 : 32;
+  switch (op) {
+    case '+': f = (x, y) => x + y; break;
+    case '-': f = (x, y) => x - y; break;
+    case '*': f = t.kind === 'int' && t.bytes === 4 ? (x, y) => Math.imul(x, y) : (x, y) => x * y; break;
+    case '/':
+      f = (x, y) => {
+        if (y === 0) { divZero = true; return NaN; }
+        return t.kind === 'float' ? x / y : Math.trunc(x / y);
+      };
+      break;
+    case '%':
+      f = (x, y) => {
+        if (y === 0) { divZero = true; return NaN; }
+        return x % y;
+      };
+      break;
+    case '<<':
+      f = (x, y) => {
+        if (y < 0 || y >= bits) { badShift = true; return NaN; }
+        return x * 2 ** y;
+      };
+      break;
+    case '>>':
+      f = (x, y) => {
+        if (y < 0 || y >= bits) { badShift = true; return NaN; }
+        return Math.floor(x / 2 ** y);
+      };
+      break;
+    case '&': f = bitop((x, y) => x & y); break;
+    case '|': f = bitop((x, y) => x | y); break;
+    case '^': f = bitop((x, y) => x ^ y); break;
+    case '<': f = (x, y) => +(x < y); break;
+    case '>': f = (x, y) => +(x > y); break;
+    case '<=': f = (x, y) => +(x <= y); break;
+    case '>=': f = (x, y) => +(x >= y); break;
+    case '==': f = (x, y) => +(x === y); break;
+    case '!=': f = (x, y) => +(x !== y); break;
+    case '&&': f = (x, y) => +(x !== 0 && y !== 0); break;
+    case '||': f = (x, y) => +(x !== 0 || y !== 0); break;
+    default:
+      return unk(`operator \`${op}\` is not evaluated`);
+  }
+  if ((op === '&' || op === '|' || op === '^' || op === '%' || op === '<<' || op === '>>') && (!isInt(a.t) || !isInt(b.t)))
+    return unk(`\`${label}\` applies \`${op}\` to a floating-point value`);
+  // compare in the promoted type (unsigned comparisons of negative ints wrap)
+  const ca = cmp && op !== '&&' && op !== '||' ? convert(a, promote(a.t, b.t)).v : a.v;
+  const cb = cmp && op !== '&&' && op !== '||' ? convert(b, promote(a.t, b.t)).v : b.v;
+  const raw = map2(cmp ? ca : convert(a, t).v, cmp ? cb : convert(b, t).v, f);
+  if (divZero) return unk(`\`${label}\` divides by zero for some lane`);
+  if (badShift) return unk(`\`${label}\` shifts by a negative count or past the width of the type`);
+  const v = map1(raw, (x) => wrap(x, t));
+  if (hasNaN(v, mask)) return unk(`\`${label}\` overflows the range that can be evaluated exactly`);
+  return num(v, t);
+}
+
+function bitop(f: (x: number, y: number) => number): (x: number, y: number) => number {
+  return (x, y) => {
+    if (Math.abs(x) < 2 ** 31 && Math.abs(y) < 2 ** 31) return f(x, y);
+    if (x >= 0 && y >= 0 && x < 2 ** 32 && y < 2 ** 32) return f(x | 0, y | 0) >>> 0;
+    // 64-bit: split in halves
+    const hx = Math.floor(x / 2 ** 32), lx = x - hx * 2 ** 32;
+    const hy = Math.floor(y / 2 ** 32), ly = y - hy * 2 ** 32;
+    return (f(hx | 0, hy | 0)) * 2 ** 32 + (f(lx | 0, ly | 0) >>> 0);
+  };
+}
+
+function firstActive(mask: Uint8Array | null): number {
+  if (!mask) return 0;
+  for (let i = 0; i < mask.length; i++) if (mask[i]) return i;
+  return 0;
+}
+
+export function unary(op: string, a: Value, label: string, mask: Uint8Array | null): Value {
+  if (a.k !== 'num') return a.k === 'unk' ? a : unk(`\`${label}\` is not integer arithmetic`);
+  if (a.sym) {
+    if (op === '-') return num(map1(a.v, (x) => -x), a.t, scaleSym(a.sym, -1));
+    if (op === '+') return a;
+    if (isUniform(a.v, mask)) return atom(label, a.t);
+    return unk(`\`${label}\` applies \`${op}\` to the unknown warp-uniform value \`${symText(a.sym)}\``);
+  }
+  const t = op === '!' ? INT : promote(a.t, INT);
+  let f: (x: number) => number;
+  switch (op) {
+    case '-': f = (x) => -x; break;
+    case '+': f = (x) => x; break;
+    case '!': f = (x) => +(x === 0); break;
+    case '~':
+      if (!isInt(a.t)) return unk(`\`${label}\` applies \`~\` to a floating-point value`);
+      f = (x) => -x - 1;
+      break;
+    default:
+      return unk(`operator \`${op}\` is not evaluated`);
+  }
+  const v = map1(convert(a, t).v, (x) => wrap(f(x), t));
+  if (hasNaN(v, mask)) return unk(`\`${label}\` overflows the range that can be evaluated exactly`);
+  return num(v, t);
+}
+
+/** Converts a number to type t (C casts and implicit conversions). */
+export function convert(a: Num, t: CType): Num {
+  if (t.kind !== 'int' && t.kind !== 'float') return a;
+  if (a.t === t) return a;
+  if (a.sym) return num(a.v, t, a.sym);
+  if (t.kind === 'int' && a.t.kind === 'float') return num(map1(a.v, (x) => wrap(Math.trunc(x), t)), t);
+  return num(map1(a.v, (x) => wrap(x, t)), t);
+}
+
+export function truthy(a: Num, i: number): boolean {
+  return laneAt(a.v, i) !== 0;
+}
+
+/** Per-thread select: mask ? a : b (for assignments under divergent control flow). */
+export function select(mask: Uint8Array | null, a: Value, b: Value | undefined, n: number): Value {
+  if (!mask || !b) return a;
+  let all = true;
+  let none = true;
+  for (let i = 0; i < n; i++) {
+    if (mask[i]) none = false;
+    else all = false;
+  }
+  if (all) return a;
+  if (none) return b;
+  if (a.k === 'num' && b.k === 'num') {
+    const symEq = JSON.stringify(a.sym) === JSON.stringify(b.sym);
+    if (!symEq) return unk('a variable holds different unknown values on different lanes');
+    const out = new Float64Array(n);
+    for (let i = 0; i < n; i++) out[i] = mask[i] ? laneAt(a.v, i) : laneAt(b.v, i);
+    return num(out, a.t, a.sym);
+  }
+  if (a.k === 'ptr' && b.k === 'ptr' && a.base === b.base) {
+    const off = select(mask, a.off, b.off, n);
+    if (off.k === 'num') return { ...a, off };
+  }
+  if (a.k === 'unk') return a;
+  if (b.k === 'unk') return b;
+  return unk('a variable holds values of different kinds on different lanes');
+}
+
+export { INT, UINT, LONG, ULONG, FLOAT, DOUBLE };

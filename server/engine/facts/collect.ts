@@ -1,0 +1,258 @@
+// Facts of one file, read off the syntax tree: functions and kernels, macros, types, enums, file-scope constants
+// and __shared__ declarations, launch sites, explicit instantiations and block-shape directives.
+import type { Node } from '../syntax/parser';
+import { Macro, readMacro, readDirectives } from '../syntax/preprocess';
+
+export interface TemplateParam {
+  name: string;
+  isType: boolean;
+  defaultNode: Node | null;
+}
+
+export interface FunctionFact {
+  name: string;
+  node: Node; // function_definition
+  /** the top-level node (template_declaration or the function itself), for ranges and cache keys. */
+  outer: Node;
+  isKernel: boolean;
+  isDevice: boolean;
+  templateParams: TemplateParam[];
+  params: { name: string; node: Node }[];
+  body: Node;
+  launchBounds: number | null;
+}
+
+export interface LaunchFact {
+  kernel: string;
+  templateArgs: Node[] | null;
+  grid: Node | null;
+  block: Node | null;
+  node: Node;
+  /** the function the launch sits in (for dim3 and const locals). */
+  caller: FunctionFact | null;
+}
+
+export interface FileFacts {
+  macros: Map<string, Macro>;
+  functions: Map<string, FunctionFact[]>;
+  kernels: FunctionFact[];
+  /** struct/class/union specifiers and typedef/using aliases by name, resolved lazily by eval. */
+  typeDecls: Map<string, Node>;
+  enums: Map<string, Node>; // enumerator name -> enumerator node
+  constants: Map<string, Node>; // file-scope `const`/`constexpr` variables -> init_declarator
+  fileShared: Node[]; // file-scope declarations with __shared__
+  launches: LaunchFact[];
+  instantiations: { kernel: string; args: Node[]; node: Node }[];
+  directives: { line: number; blocks: [number, number, number][] }[];
+  /** text of everything outside the kernels: a change there can change any kernel's result. */
+  signature: string;
+}
+
+export const named = (n: Node | null | undefined): Node[] =>
+  n ? (n.namedChildren.filter((c) => c !== null) as Node[]) : [];
+export const kids = (n: Node): Node[] => n.children.filter((c) => c !== null) as Node[];
+
+export function hasToken(n: Node, tok: string): boolean {
+  for (const c of kids(n)) {
+    if (c.type === tok || (c.type === 'type_qualifier' && c.text === tok)) return true;
+    if (c.type === 'storage_class_specifier' && c.text === tok) return true;
+  }
+  return false;
+}
+
+export function isSharedDecl(n: Node): boolean {
+  return n.type === 'declaration' && kids(n).some((c) => c.type === 'type_qualifier' && c.text === '__shared__');
+}
+
+/** The name identifier inside a declarator chain (pointer, array, function, init, reference, qualified). */
+export function declaratorName(d: Node | null): Node | null {
+  let cur = d;
+  for (let i = 0; cur && i < 64; i++) {
+    if (cur.type === 'identifier' || cur.type === 'field_identifier') return cur;
+    if (cur.type === 'qualified_identifier') cur = cur.childForFieldName('name');
+    else if (cur.type === 'template_function') cur = cur.childForFieldName('name');
+    else if (cur.type === 'destructor_name' || cur.type === 'operator_name') return cur;
+    else cur = cur.childForFieldName('declarator') ?? named(cur).find((c) => c.type.endsWith('declarator') || c.type === 'identifier') ?? null;
+  }
+  return null;
+}
+
+function readFunction(fn: Node, outer: Node, templateParams: TemplateParam[]): FunctionFact | null {
+  const body = fn.childForFieldName('body');
+  const decl = fn.childForFieldName('declarator');
+  let fdecl: Node | null = decl;
+  for (let i = 0; fdecl && fdecl.type !== 'function_declarator' && i < 16; i++) fdecl = fdecl.childForFieldName('declarator');
+  if (!body || !fdecl) return null;
+  const nameNode = declaratorName(fdecl.childForFieldName('declarator'));
+  if (!nameNode) return null;
+  const params: { name: string; node: Node }[] = [];
+  for (const p of named(fdecl.childForFieldName('parameters'))) {
+    const n = declaratorName(p.childForFieldName('declarator'));
+    if (n) params.push({ name: n.text, node: p });
+  }
+  const lb = kids(fn).find((c) => c.type === 'launch_bounds');
+  const lbNum = lb ? Number(named(lb)[0]?.text) : NaN;
+  return {
+    name: nameNode.text,
+    node: fn,
+    outer,
+    isKernel: hasToken(fn, '__global__'),
+    isDevice: hasToken(fn, '__device__'),
+    templateParams,
+    params,
+    body,
+    launchBounds: Number.isFinite(lbNum) ? lbNum : null,
+  };
+}
+
+function readTemplateParams(list: Node | null): TemplateParam[] {
+  const out: TemplateParam[] = [];
+  for (const p of named(list)) {
+    const isType = p.type.includes('type_parameter');
+    let nameNode: Node | null = null;
+    if (isType) nameNode = p.childForFieldName('name') ?? named(p).find((c) => c.type === 'type_identifier') ?? null;
+    else nameNode = declaratorName(p.childForFieldName('declarator'));
+    if (!nameNode) continue;
+    out.push({ name: nameNode.text, isType, defaultNode: p.childForFieldName('default_value') ?? p.childForFieldName('default_type') });
+  }
+  return out;
+}
+
+export function collectFacts(root: Node, text: string): FileFacts {
+  const facts: FileFacts = {
+    macros: new Map(),
+    functions: new Map(),
+    kernels: [],
+    typeDecls: new Map(),
+    enums: new Map(),
+    constants: new Map(),
+    fileShared: [],
+    launches: [],
+    instantiations: [],
+    directives: readDirectives(text),
+    signature: '',
+  };
+  const sig: Node[] = [];
+  const addFn = (f: FunctionFact) => {
+    const list = facts.functions.get(f.name) ?? [];
+    list.push(f);
+    facts.functions.set(f.name, list);
+    if (f.isKernel) facts.kernels.push(f);
+    else sig.push(f.outer);
+  };
+  // explicit stack: deep input must not overflow the JS stack
+  const stack: { node: Node; fn: FunctionFact | null; depth: number }[] = [{ node: root, fn: null, depth: 0 }];
+  while (stack.length) {
+    const { node, fn, depth } = stack.pop()!;
+    if (depth > 2000) continue;
+    const push = (n: Node, f: FunctionFact | null) => stack.push({ node: n, fn: f, depth: depth + 1 });
+    switch (node.type) {
+      case 'preproc_def':
+      case 'preproc_function_def': {
+        const m = readMacro(node);
+        if (m) facts.macros.set(m.name, m);
+        if (!fn) sig.push(node);
+        continue;
+      }
+      case 'template_declaration': {
+        const tp = readTemplateParams(node.childForFieldName('parameters'));
+        const inner = named(node).find((c) => c.type === 'function_definition');
+        if (inner) {
+          const f = readFunction(inner, node, tp);
+          if (f) {
+            addFn(f);
+            push(f.body, f);
+          }
+        } else {
+          for (const c of named(node)) push(c, fn);
+          if (!fn) sig.push(node);
+        }
+        continue;
+      }
+      case 'function_definition': {
+        const f = readFunction(node, node, []);
+        if (f) {
+          addFn(f);
+          push(f.body, f);
+        }
+        continue;
+      }
+      case 'template_instantiation': {
+        const d = node.childForFieldName('declarator');
+        let fd: Node | null = d;
+        for (let i = 0; fd && fd.type !== 'function_declarator' && i < 8; i++) fd = fd.childForFieldName('declarator');
+        const tf = fd?.childForFieldName('declarator');
+        if (tf && tf.type === 'template_function') {
+          const name = tf.childForFieldName('name')?.text;
+          const args = named(tf.childForFieldName('arguments'));
+          if (name) facts.instantiations.push({ kernel: name, args, node });
+        }
+        if (!fn) sig.push(node);
+        continue;
+      }
+      case 'struct_specifier':
+      case 'class_specifier':
+      case 'union_specifier': {
+        const n = node.childForFieldName('name');
+        if (n && node.childForFieldName('body')) facts.typeDecls.set(n.text, node);
+        break; // nested definitions and enums inside
+      }
+      case 'type_definition': {
+        for (const d of node.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
+          const n = declaratorName(d);
+          if (n) facts.typeDecls.set(n.text, node);
+        }
+        break;
+      }
+      case 'alias_declaration': {
+        const n = node.childForFieldName('name');
+        if (n) facts.typeDecls.set(n.text, node);
+        if (!fn) sig.push(node);
+        continue;
+      }
+      case 'enumerator': {
+        const n = node.childForFieldName('name');
+        if (n) facts.enums.set(n.text, node);
+        continue;
+      }
+      case 'declaration': {
+        if (!fn) {
+          sig.push(node);
+          if (isSharedDecl(node)) facts.fileShared.push(node);
+          else if (/\b(const|constexpr)\b/.test(node.text.split('=')[0] ?? '')) {
+            for (const d of node.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
+              const n = declaratorName(d);
+              if (n && d.type === 'init_declarator') facts.constants.set(n.text, d);
+            }
+          }
+        }
+        break;
+      }
+      case 'call_expression': {
+        const cfg = kids(node).find((c) => c.type === 'kernel_call_syntax');
+        if (cfg) {
+          const f = node.childForFieldName('function');
+          let name: string | null = null;
+          let targs: Node[] | null = null;
+          if (f?.type === 'template_function') {
+            name = f.childForFieldName('name')?.text ?? null;
+            targs = named(f.childForFieldName('arguments'));
+          } else if (f) name = f.text.replace(/^.*::/, '');
+          const cargs = named(cfg);
+          if (name) facts.launches.push({ kernel: name, templateArgs: targs, grid: cargs[0] ?? null, block: cargs[1] ?? null, node, caller: fn });
+        }
+        break;
+      }
+      case 'comment':
+        continue;
+    }
+    if (!fn && node !== root && node.type !== 'declaration' && !node.type.startsWith('preproc_if') &&
+      node.type !== 'namespace_definition' && node.type !== 'declaration_list' && node.type !== 'linkage_specification') {
+      if (node.parent === root) sig.push(node);
+    }
+    const cs = named(node);
+    for (let i = cs.length - 1; i >= 0; i--) push(cs[i], fn);
+  }
+  facts.signature = sig.map((n) => `${n.startPosition.row}:${n.text}`).join('\n');
+  return facts;
+}

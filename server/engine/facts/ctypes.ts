@@ -1,0 +1,181 @@
+// C/CUDA type layouts: sizes and alignments of built-in, CUDA vector, struct and alias types.
+
+export type CType =
+  | { kind: 'int'; bytes: number; signed: boolean; name: string }
+  | { kind: 'float'; bytes: number; name: string }
+  | { kind: 'vector'; name: string; comp: CType; count: number; bytes: number; align: number }
+  | { kind: 'struct'; name: string; bytes: number; align: number; fields: Field[] }
+  | { kind: 'pointer'; to: CType }
+  | { kind: 'array'; elem: CType; dims: number[] }
+  | { kind: 'void' }
+  | { kind: 'unknown'; name: string };
+
+export interface Field {
+  name: string;
+  offset: number;
+  type: CType;
+}
+
+export const INT: CType = { kind: 'int', bytes: 4, signed: true, name: 'int' };
+export const UINT: CType = { kind: 'int', bytes: 4, signed: false, name: 'unsigned int' };
+export const LONG: CType = { kind: 'int', bytes: 8, signed: true, name: 'long long' };
+export const ULONG: CType = { kind: 'int', bytes: 8, signed: false, name: 'unsigned long long' };
+export const BOOL: CType = { kind: 'int', bytes: 1, signed: false, name: 'bool' };
+export const FLOAT: CType = { kind: 'float', bytes: 4, name: 'float' };
+export const DOUBLE: CType = { kind: 'float', bytes: 8, name: 'double' };
+
+const int = (bytes: number, signed: boolean, name: string): CType => ({ kind: 'int', bytes, signed, name });
+const flt = (bytes: number, name: string): CType => ({ kind: 'float', bytes, name });
+
+export const BUILTINS: Record<string, CType> = {
+  char: int(1, true, 'char'),
+  'signed char': int(1, true, 'signed char'),
+  'unsigned char': int(1, false, 'unsigned char'),
+  bool: BOOL,
+  short: int(2, true, 'short'),
+  'short int': int(2, true, 'short'),
+  'unsigned short': int(2, false, 'unsigned short'),
+  'unsigned short int': int(2, false, 'unsigned short'),
+  int: INT,
+  'signed int': INT,
+  signed: INT,
+  unsigned: UINT,
+  'unsigned int': UINT,
+  long: LONG,
+  'long int': LONG,
+  'unsigned long': ULONG,
+  'unsigned long int': ULONG,
+  'long long': LONG,
+  'long long int': LONG,
+  'unsigned long long': ULONG,
+  'unsigned long long int': ULONG,
+  float: FLOAT,
+  double: DOUBLE,
+  'long double': DOUBLE,
+  size_t: ULONG,
+  ptrdiff_t: LONG,
+  int8_t: int(1, true, 'int8_t'),
+  uint8_t: int(1, false, 'uint8_t'),
+  int16_t: int(2, true, 'int16_t'),
+  uint16_t: int(2, false, 'uint16_t'),
+  int32_t: INT,
+  uint32_t: UINT,
+  int64_t: LONG,
+  uint64_t: ULONG,
+  half: flt(2, 'half'),
+  __half: flt(2, '__half'),
+  __nv_bfloat16: flt(2, '__nv_bfloat16'),
+  nv_bfloat16: flt(2, 'nv_bfloat16'),
+  __nv_fp8_e4m3: int(1, false, '__nv_fp8_e4m3'),
+  __nv_fp8_e5m2: int(1, false, '__nv_fp8_e5m2'),
+  half2: { kind: 'vector', name: 'half2', comp: flt(2, 'half'), count: 2, bytes: 4, align: 4 },
+  __half2: { kind: 'vector', name: '__half2', comp: flt(2, '__half'), count: 2, bytes: 4, align: 4 },
+  __nv_bfloat162: { kind: 'vector', name: '__nv_bfloat162', comp: flt(2, '__nv_bfloat16'), count: 2, bytes: 4, align: 4 },
+  nv_bfloat162: { kind: 'vector', name: 'nv_bfloat162', comp: flt(2, '__nv_bfloat16'), count: 2, bytes: 4, align: 4 },
+};
+
+// CUDA vector types: <base><n> with the alignments of vector_types.h
+const VECTOR_BASES: [string, CType][] = [
+  ['char', int(1, true, 'char')],
+  ['uchar', int(1, false, 'unsigned char')],
+  ['short', int(2, true, 'short')],
+  ['ushort', int(2, false, 'unsigned short')],
+  ['int', INT],
+  ['uint', UINT],
+  ['long', LONG],
+  ['ulong', ULONG],
+  ['longlong', LONG],
+  ['ulonglong', ULONG],
+  ['float', FLOAT],
+  ['double', DOUBLE],
+];
+for (const [base, comp] of VECTOR_BASES) {
+  const c = comp as { bytes: number };
+  for (const n of [1, 2, 3, 4]) {
+    const bytes = c.bytes * n;
+    // 3-component vectors align as their component; 2 and 4 align to their size, capped at 16 bytes
+    const align = n === 3 ? c.bytes : Math.min(bytes, 16);
+    const name = `${base}${n}`;
+    BUILTINS[name] = { kind: 'vector', name, comp, count: n, bytes, align };
+  }
+}
+
+export function sizeOf(t: CType): number | null {
+  switch (t.kind) {
+    case 'int':
+    case 'float':
+    case 'vector':
+    case 'struct':
+      return t.bytes;
+    case 'pointer':
+      return 8;
+    case 'array': {
+      const e = sizeOf(t.elem);
+      return e === null ? null : t.dims.reduce((a, d) => a * d, e);
+    }
+    default:
+      return null;
+  }
+}
+
+export function alignOf(t: CType): number {
+  switch (t.kind) {
+    case 'int':
+    case 'float':
+      return t.bytes;
+    case 'vector':
+    case 'struct':
+      return t.align;
+    case 'pointer':
+      return 8;
+    case 'array':
+      return alignOf(t.elem);
+    default:
+      return 1;
+  }
+}
+
+/** C layout of a struct: each field at the next multiple of its alignment; size rounded to the struct's alignment. */
+export function layoutStruct(name: string, members: { name: string; type: CType }[]): CType {
+  let off = 0;
+  let align = 1;
+  const fields: Field[] = [];
+  for (const m of members) {
+    const a = alignOf(m.type);
+    const s = sizeOf(m.type);
+    if (s === null) return { kind: 'unknown', name };
+    off = Math.ceil(off / a) * a;
+    fields.push({ name: m.name, offset: off, type: m.type });
+    off += s;
+    align = Math.max(align, a);
+  }
+  return { kind: 'struct', name, bytes: Math.ceil(off / align) * align || 0, align, fields };
+}
+
+export function typeName(t: CType): string {
+  switch (t.kind) {
+    case 'int':
+    case 'float':
+    case 'vector':
+    case 'struct':
+    case 'unknown':
+      return t.name;
+    case 'pointer':
+      return `${typeName(t.to)}*`;
+    case 'array':
+      return `${typeName(t.elem)}${t.dims.map((d) => `[${d}]`).join('')}`;
+    case 'void':
+      return 'void';
+  }
+}
+
+/** Member of a struct or component of a vector type (`.x`, `.y`, `.z`, `.w`). */
+export function member(t: CType, name: string): Field | null {
+  if (t.kind === 'struct') return t.fields.find((f) => f.name === name) ?? null;
+  if (t.kind === 'vector') {
+    const i = ['x', 'y', 'z', 'w'].indexOf(name);
+    const cs = sizeOf(t.comp)!;
+    if (i >= 0 && i < t.count) return { name, offset: i * cs, type: t.comp };
+  }
+  return null;
+}

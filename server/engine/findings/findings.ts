@@ -1,0 +1,153 @@
+// From evaluated sites to findings: the worst case of each access over every context, the cases where they
+// differ, the assumptions, and the message in the bank model's words (a degree is a wavefront count, not a time).
+import { AccessCase, AccessFinding, AccessKind, AccessStatus, Range, RequestFigures } from '../types';
+
+/** One access site evaluated in one context (kernel instance x block x loop iteration), all warps reduced. */
+export interface SiteResult {
+  site: string;
+  kind: AccessKind;
+  name: string;
+  range: Range;
+  exprRange: Range;
+  declRange: Range;
+  arrayId: string;
+  arrayName: string;
+  elementBytes: number;
+  kernel: string;
+  block: [number, number, number];
+  context: Record<string, number | string>;
+  /** the worst warp's request; null when the addresses are unknown. */
+  figures: RequestFigures | null;
+  warp: number;
+  /** wavefronts summed over every warp of the block (the padding search minimises this). */
+  totalWavefronts: number;
+  idealTotal: number;
+  reason?: string;
+  assumptions: string[];
+  oob?: { lane: number; warp: number; index: number; extent: number };
+  flat: string | null;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export function statusOf(f: RequestFigures): AccessStatus {
+  if (f.broadcast) return 'broadcast';
+  return f.degree >= 2 ? 'conflict' : 'conflict-free';
+}
+
+function better(a: SiteResult, b: SiteResult): boolean {
+  // is a worse than b (the one to report)?
+  const fa = a.figures!, fb = b.figures!;
+  return fa.degree > fb.degree || (fa.degree === fb.degree && fa.wavefronts > fb.wavefronts);
+}
+
+function contextText(c: Record<string, number | string>): string {
+  return Object.entries(c).map(([k, v]) => `${k} = ${v}`).join(', ');
+}
+
+export function message(name: string, kind: AccessKind, f: RequestFigures, worstContext: string | null): string {
+  const wf = `served in ${plural(f.wavefronts, 'wavefront')} (ideal ${f.idealWavefronts})`;
+  const where = worstContext ? ` (worst case: ${worstContext})` : '';
+  const status = statusOf(f);
+  if (status === 'conflict') {
+    const col = f.worstPhase.banks.find((b) => b.bank === f.worstBank);
+    const lanes = new Set<number>();
+    for (const w of col?.words ?? []) for (const l of w.lanes) lanes.add(l);
+    return `${name}: ${f.degree}-way bank conflict: ${lanes.size} lanes need ${f.degree} distinct words from bank ${f.worstBank}; ${wf}${where}`;
+  }
+  if (status === 'broadcast') {
+    const verb = kind === 'load' ? 'read' : kind === 'store' ? 'write' : 'update';
+    return `${name}: broadcast: ${f.activeLanes} lanes ${verb} 1 ${f.distinctWords === 1 ? 'word' : `${f.requestedBytes}-byte location`} (${f.requestedBytes} bytes requested, ${f.resultBytes} bytes of results); ${wf}`;
+  }
+  return `${name}: conflict-free: ${plural(f.activeLanes, 'lane')} ${f.activeLanes === 1 ? 'needs' : 'need'} ${plural(f.distinctWords, 'distinct word')} from ${plural(f.banksUsed, 'bank')}; ${wf}${where}`;
+}
+
+/** Groups site results by (site, kind) and builds one finding each, in source order. */
+export function buildFindings(results: SiteResult[], modelNote: string): AccessFinding[] {
+  const groups = new Map<string, SiteResult[]>();
+  for (const r of results) {
+    const list = groups.get(r.site);
+    if (list) list.push(r);
+    else groups.set(r.site, [r]);
+  }
+  const out: AccessFinding[] = [];
+  for (const list of groups.values()) out.push(finding(list, modelNote));
+  out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || kindOrder(a.kind) - kindOrder(b.kind));
+  return out;
+}
+
+const kindOrder = (k: AccessKind) => (k === 'load' ? 0 : k === 'store' ? 1 : 2);
+
+function finding(list: SiteResult[], modelNote: string): AccessFinding {
+  const first = list[0];
+  const known = list.filter((r) => r.figures);
+  const unknown = list.filter((r) => !r.figures);
+  const assumptions: string[] = [];
+  const addA = (a: string) => {
+    if (!assumptions.includes(a)) assumptions.push(a);
+  };
+  const base = {
+    array: first.name,
+    sharedArray: first.arrayName,
+    range: first.range,
+    exprRange: first.exprRange,
+    declRange: first.declRange,
+    kind: first.kind,
+    elementBytes: first.elementBytes,
+  };
+  const oobHit = list.find((r) => r.oob);
+  const outOfBounds = oobHit?.oob
+    ? {
+        ...oobHit.oob,
+        message: `${first.name}: index ${oobHit.oob.index} is outside the extent ${oobHit.oob.extent} for lane ${oobHit.oob.lane} of warp ${oobHit.oob.warp}` +
+          (Object.keys(oobHit.context).length ? ` (${contextText(oobHit.context)})` : '') + ` in block ${oobHit.block.join('x')}`,
+      }
+    : undefined;
+  if (known.length === 0) {
+    const reason = first.reason ?? 'the address could not be evaluated';
+    for (const r of list) for (const a of r.assumptions) addA(a);
+    return {
+      ...base, status: 'unknown', degree: null, wavefronts: null, idealWavefronts: null, worst: null,
+      kernel: first.kernel, block: first.block, cases: [], assumptions, message: `${first.name}: unknown: ${reason}`, reason,
+      ...(outOfBounds ? { outOfBounds } : {}),
+    };
+  }
+  let worst = known[0];
+  for (const r of known) if (better(r, worst)) worst = r;
+  // cases: one per context (worst warp), listed only when the degree differs between them
+  const byCtx = new Map<string, SiteResult>();
+  for (const r of known) {
+    const key = JSON.stringify([r.kernel, r.block, r.context]);
+    const cur = byCtx.get(key);
+    if (!cur || better(r, cur)) byCtx.set(key, r);
+  }
+  const degrees = new Set([...byCtx.values()].map((r) => r.figures!.degree));
+  const blocks = new Set(known.map((r) => r.block.join('x')));
+  const kernels = new Set(known.map((r) => r.kernel));
+  const cases: AccessCase[] = degrees.size > 1
+    ? [...byCtx.values()].map((r) => ({
+        context: { ...(kernels.size > 1 ? { kernel: r.kernel } : {}), ...(blocks.size > 1 ? { block: r.block.join('x') } : {}), ...r.context },
+        block: r.block, warp: r.warp, degree: r.figures!.degree, wavefronts: r.figures!.wavefronts, figures: r.figures!,
+      }))
+    : [];
+  for (const a of worst.assumptions) addA(a);
+  for (const r of known) for (const a of r.assumptions) addA(a);
+  addA(modelNote);
+  if (unknown.length) addA(`in ${plural(unknown.length, 'other context')} the access could not be evaluated: ${unknown[0].reason}`);
+  const f = worst.figures!;
+  const worstCtx = degrees.size > 1 ? contextText({ ...(kernels.size > 1 ? { kernel: worst.kernel } : {}), ...(blocks.size > 1 ? { block: worst.block.join('x') } : {}), ...worst.context }) || null : null;
+  return {
+    ...base,
+    status: statusOf(f),
+    degree: f.degree,
+    wavefronts: f.wavefronts,
+    idealWavefronts: f.idealWavefronts,
+    worst: f,
+    kernel: worst.kernel,
+    block: worst.block,
+    cases,
+    assumptions,
+    message: message(first.name, first.kind, f, worstCtx),
+    ...(outOfBounds ? { outOfBounds } : {}),
+  };
+}

@@ -1,0 +1,201 @@
+// The bank model of ../shared/bank-model.md as code: one warp request in (a byte address per lane, or null for an
+// inactive lane, and the access width), the CM-306 figures out. Profiles for cc 5.x+ (default), 1.x, 2.x, 3.x.
+import { BankColumn, RequestFigures } from '../types';
+
+export interface BankProfile {
+  /** the name printed in output, e.g. `sm_50+`. */
+  name: string;
+  banks: number;
+  /** one-line description for hover text and assumptions. */
+  describe: string;
+  /** lanes per phase for an access of `width` bytes. */
+  phaseLanes(width: number): number;
+  /** ideal wavefronts for a full request of `width` bytes. */
+  /** the bank units a lane's access touches: one entry per bank it needs (its bank and the key that must be distinct). */
+  units(addr: number, width: number): { bank: number; key: number }[];
+  /** notes that must accompany any figure from this profile (inferred rules). */
+  notes(width: number): string[];
+}
+
+const words = (addr: number, width: number) => {
+  const out: number[] = [];
+  const first = Math.floor(addr / 4);
+  const last = Math.floor((addr + Math.max(width, 1) - 1) / 4);
+  for (let w = first; w <= last; w++) out.push(w);
+  return out;
+};
+
+/** cc 5.x and newer (the Programming Guide: 6.x up to 12.x behave the same way). */
+const sm50: BankProfile = {
+  name: 'sm_50+',
+  banks: 32,
+  describe: 'cc 5.x and newer: 32 banks of 4 bytes; lanes on the same 32-bit word never conflict',
+  phaseLanes: (w) => (w <= 4 ? 32 : w <= 8 ? 16 : 8),
+  units: (addr, width) => words(addr, width).map((w) => ({ bank: ((w % 32) + 32) % 32, key: w })),
+  notes: (w) =>
+    w > 4
+      ? [`${w}-byte accesses are served in phases of ${w <= 8 ? 16 : 8} lanes (inferred for cc 5.x and newer, not documented)`]
+      : [],
+};
+
+/** cc 2.x: 32 banks; 64-bit conflicts only within a half-warp; 128-bit in quarter-warps. */
+const sm20: BankProfile = {
+  ...sm50,
+  name: 'sm_2x',
+  describe: 'cc 2.x: 32 banks of 4 bytes; 64-bit accesses conflict only within a half-warp, 128-bit within a quarter-warp',
+  notes: () => [],
+};
+
+/** cc 1.x: 16 banks; each half-warp is its own request; bytes of one word conflict; 64-bit split in two 32-bit. */
+const sm1x: BankProfile = {
+  name: 'sm_1x',
+  banks: 16,
+  describe: 'cc 1.x: 16 banks of 4 bytes; each half-warp is served on its own; different bytes of one word conflict',
+  phaseLanes: () => 16,
+  // distinct byte addresses in a bank conflict on cc 1.x; a wide access is split into 32-bit accesses (see request())
+  units: (addr) => [{ bank: ((Math.floor(addr / 4) % 16) + 16) % 16, key: addr }],
+  notes: () => [],
+};
+
+/** cc 3.x in 4-byte bank mode: 32 banks, each 64 bits wide: words i and i+32 of one 64-word segment do not conflict. */
+const sm3x: BankProfile = {
+  name: 'sm_3x',
+  banks: 32,
+  describe: 'cc 3.x, 4-byte bank mode: 32 banks; words i and i+32 of one 64-word segment do not conflict',
+  phaseLanes: (w) => (w <= 8 ? 32 : 16),
+  units: (addr, width) => words(addr, width).map((w) => ({ bank: ((w % 32) + 32) % 32, key: Math.floor(w / 64) })),
+  notes: () => [],
+};
+
+/** cc 3.x in 8-byte bank mode: successive 64-bit words in successive banks. */
+const sm3x8: BankProfile = {
+  name: 'sm_3x-8B',
+  banks: 32,
+  describe: 'cc 3.x, 8-byte bank mode: successive 64-bit words in successive banks; one 64-bit word never conflicts',
+  phaseLanes: (w) => (w <= 8 ? 32 : 16),
+  units: (addr, width) => {
+    const out: { bank: number; key: number }[] = [];
+    const first = Math.floor(addr / 8);
+    const last = Math.floor((addr + Math.max(width, 1) - 1) / 8);
+    for (let d = first; d <= last; d++) out.push({ bank: ((d % 32) + 32) % 32, key: d });
+    return out;
+  },
+  notes: () => [],
+};
+
+export const PROFILES: Record<string, BankProfile> = {
+  'sm_50+': sm50,
+  sm_2x: sm20,
+  sm_1x: sm1x,
+  sm_3x: sm3x,
+  'sm_3x-8B': sm3x8,
+};
+
+/** Maps `--arch` spellings to a profile: sm_XX, compute_XX, sm_1x, sm_35:8B, sm_3x-8B, sm_50+. Null if unknown. */
+export function profileFor(arch: string | undefined): BankProfile | null {
+  if (!arch) return sm50;
+  const a = arch.trim().toLowerCase();
+  if (PROFILES[arch]) return PROFILES[arch];
+  const m = /^(?:sm|compute)_?(\d)(\d|x)[a-z]?\+?(?:[:-](4|8)b(?:yte)?)?$/.exec(a);
+  if (!m) return null;
+  const major = Number(m[1]);
+  if (major === 1) return sm1x;
+  if (major === 2) return sm20;
+  if (major === 3) return m[3] === '8' ? sm3x8 : sm3x;
+  if (major >= 5 || major === 0) return sm50;
+  return null;
+}
+
+/** Builds one warp request's figures. `addrs[l]` is lane l's byte address, or null when the lane is inactive. */
+export function request(addrs: (number | null)[], width: number, profile: BankProfile): RequestFigures {
+  // cc 1.x serves a wide access as separate 32-bit accesses, each per half-warp
+  const split = profile === sm1x && width > 4 ? width / 4 : 1;
+  const partWidth = width / split;
+  const per = profile.phaseLanes(width);
+  const nPhases = Math.ceil(32 / per);
+  let wavefronts = 0;
+  let ideal = 0;
+  let degree = 0;
+  let worst: { index: number; lanes: number[]; banks: BankColumn[]; bank: number; count: number } | null = null;
+  const allWords = new Set<number>();
+  const allBanks = new Set<number>();
+  const addrSet = new Set<number>();
+  let active = 0;
+  for (const a of addrs) {
+    if (a === null) continue;
+    active++;
+    addrSet.add(a);
+    for (const w of words(a, width)) allWords.add(w);
+  }
+  for (let part = 0; part < split; part++) {
+    for (let p = 0; p < nPhases; p++) {
+      const byBank = new Map<number, Map<number, number[]>>();
+      const lanes: number[] = [];
+      for (let l = p * per; l < Math.min(32, (p + 1) * per); l++) {
+        const a = addrs[l];
+        if (a === null || a === undefined) continue;
+        lanes.push(l);
+        for (const u of profile.units(a + part * partWidth, partWidth)) {
+          allBanks.add(u.bank);
+          let m = byBank.get(u.bank);
+          if (!m) byBank.set(u.bank, (m = new Map()));
+          const ls = m.get(u.key);
+          if (ls) {
+            if (ls[ls.length - 1] !== l) ls.push(l);
+          } else m.set(u.key, [l]);
+        }
+      }
+      if (lanes.length === 0) continue;
+      ideal++;
+      let phaseWf = 0;
+      let phaseBank = 0;
+      for (const [b, m] of byBank) {
+        if (m.size > phaseWf || (m.size === phaseWf && b < phaseBank)) {
+          phaseWf = m.size;
+          phaseBank = b;
+        }
+      }
+      wavefronts += phaseWf;
+      if (phaseWf > degree || worst === null) {
+        degree = Math.max(degree, phaseWf);
+        const banks: BankColumn[] = [...byBank.entries()]
+          .sort((x, y) => x[0] - y[0])
+          .map(([bank, m]) => ({ bank, words: [...m.entries()].map(([word, ls]) => ({ word, lanes: ls })) }));
+        worst = { index: p + part * nPhases, lanes, banks, bank: phaseBank, count: phaseWf };
+      }
+    }
+  }
+  const broadcast = active >= 2 && addrSet.size === 1;
+  return {
+    activeLanes: active,
+    distinctWords: allWords.size,
+    requestedBytes: allWords.size * 4,
+    resultBytes: active * width,
+    banksUsed: allBanks.size,
+    wavefronts,
+    idealWavefronts: Math.max(ideal, 1),
+    degree: Math.max(degree, active ? 1 : 0),
+    broadcast,
+    phases: nPhases * split,
+    lanesPerPhase: per,
+    worstPhase: worst ? { index: worst.index, lanes: worst.lanes, banks: worst.banks } : { index: 0, lanes: [], banks: [] },
+    worstBank: worst ? worst.bank : 0,
+  };
+}
+
+/** Cuts a block's per-thread addresses (NaN = inactive) into warps and builds each warp's request. */
+export function warpRequests(addrs: Float64Array, width: number, profile: BankProfile): (RequestFigures | null)[] {
+  const out: (RequestFigures | null)[] = [];
+  const lanes: (number | null)[] = new Array(32);
+  for (let w = 0; w * 32 < addrs.length; w++) {
+    let any = false;
+    for (let l = 0; l < 32; l++) {
+      const t = w * 32 + l;
+      const a = t < addrs.length ? addrs[t] : NaN;
+      lanes[l] = Number.isNaN(a) ? null : a;
+      if (lanes[l] !== null) any = true;
+    }
+    out.push(any ? request(lanes, width, profile) : null);
+  }
+  return out;
+}

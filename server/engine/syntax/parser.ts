@@ -1,0 +1,75 @@
+// Owns tree-sitter: loads web-tree-sitter and the CUDA grammar once, parses text (incrementally when asked).
+import * as fs from 'fs';
+import * as path from 'path';
+import { Parser, Language, Tree, Node, Edit } from 'web-tree-sitter';
+
+export type { Tree, Node };
+export { Edit };
+
+let language: Language | null = null;
+let initPromise: Promise<void> | null = null;
+
+const GRAMMAR = 'tree-sitter-cuda.wasm';
+const RUNTIME = 'web-tree-sitter.wasm';
+
+/** Folders searched for the two .wasm files: next to the bundle (dist/), then node_modules. */
+function candidates(file: string, extra?: string): string[] {
+  const dirs = [extra, __dirname, path.join(__dirname, '..'), path.join(__dirname, '..', 'dist'),
+    path.join(__dirname, '..', '..', '..', 'dist')].filter((d): d is string => !!d);
+  const out = dirs.map((d) => path.join(d, file));
+  try {
+    out.push(require.resolve(file === GRAMMAR ? 'tree-sitter-cuda/tree-sitter-cuda.wasm' : 'web-tree-sitter/web-tree-sitter.wasm'));
+  } catch {
+    /* not installed: bundled use */
+  }
+  return out;
+}
+
+function find(file: string, extra?: string): string {
+  for (const c of candidates(file, extra)) if (fs.existsSync(c)) return c;
+  throw new Error(`cannot find ${file} (looked in: ${candidates(file, extra).join(', ')})`);
+}
+
+/** Loads the runtime and grammar once; later calls return the same promise. */
+export function initParser(options: { wasmDir?: string } = {}): Promise<void> {
+  if (!initPromise) {
+    initPromise = (async () => {
+      const runtime = find(RUNTIME, options.wasmDir);
+      await Parser.init({ locateFile: () => runtime });
+      language = await Language.load(fs.readFileSync(find(GRAMMAR, options.wasmDir)));
+    })();
+  }
+  return initPromise;
+}
+
+let shared: Parser | null = null;
+
+export function parse(text: string, old?: Tree | null): Tree {
+  if (!language) throw new Error('initEngine() must finish before parsing');
+  if (!shared) {
+    shared = new Parser();
+    shared.setLanguage(language);
+  }
+  const tree = shared.parse(text, old ?? null);
+  if (!tree) throw new Error('tree-sitter returned no tree');
+  return tree;
+}
+
+/** Parses a standalone expression (a macro body, a directive value); null when it does not parse cleanly. */
+export function parseExpression(text: string): { tree: Tree; expr: Node } | null {
+  const tree = parse(`int __bank_lens_x = (${text});`);
+  const decl = tree.rootNode.firstNamedChild;
+  if (!decl || tree.rootNode.hasError) {
+    tree.delete();
+    return null;
+  }
+  const init = decl.childForFieldName('declarator');
+  const value = init?.childForFieldName('value');
+  if (!value) {
+    tree.delete();
+    return null;
+  }
+  // unwrap the parentheses we added
+  const expr = value.type === 'parenthesized_expression' && value.namedChildCount === 1 ? value.namedChild(0)! : value;
+  return { tree, expr };
+}

@@ -1,0 +1,99 @@
+// Our own small preprocessor pass: `#if 0` / `#if 1 ... #else` regions are blanked (offsets kept, so every
+// position still maps to the user's text); `#define`s are collected from the tree and expanded lazily by eval.
+import type { Node } from './parser';
+
+export interface Macro {
+  name: string;
+  params: string[] | null;
+  body: string;
+  line: number;
+}
+
+/**
+ * Replaces the text of inactive `#if 0` regions (and the `#else` of `#if 1`) with spaces, keeping line breaks, and
+ * spells CUDA's `__align__(n)` as the `alignas(n)` the grammar knows (same length, so every offset still holds).
+ */
+export function blankInactive(text: string): string {
+  if (text.includes('__align__')) text = text.replace(/__align__(\s*)\(/g, (_m, ws: string) => `alignas  ${ws}(`);
+  if (!/^[ \t]*#[ \t]*if/m.test(text)) return text;
+  const lines = text.split('\n');
+  const stack: { ours: boolean; taking: boolean; parentBlank: boolean }[] = [];
+  let blank = false;
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$/.exec(lines[i]);
+    let blankLine = blank;
+    if (m) {
+      const [, kw, rest] = m;
+      const top = stack[stack.length - 1];
+      if (kw === 'if' || kw === 'ifdef' || kw === 'ifndef') {
+        const cond = rest.replace(/\/\/.*|\/\*.*?\*\//g, '').trim();
+        const ours = kw === 'if' && /^(0|1|false|true)$/.test(cond);
+        stack.push({ ours, taking: !ours || cond === '1' || cond === 'true', parentBlank: blank });
+        if (ours) blankLine = true;
+        blank = blank || !stack[stack.length - 1].taking;
+      } else if ((kw === 'else' || kw === 'elif') && top?.ours) {
+        top.taking = !top.taking;
+        blankLine = true;
+        blank = top.parentBlank || !top.taking;
+      } else if (kw === 'endif' && top) {
+        stack.pop();
+        if (top.ours) blankLine = true;
+        blank = top.parentBlank;
+      }
+    }
+    if (blankLine) lines[i] = lines[i].replace(/[^\s]/g, ' ');
+  }
+  return lines.join('\n');
+}
+
+/** Reads a `preproc_def` or `preproc_function_def` node. */
+export function readMacro(node: Node): Macro | null {
+  const name = node.childForFieldName('name')?.text;
+  if (!name) return null;
+  const value = node.childForFieldName('value');
+  const body = (value?.text ?? '').replace(/\\\r?\n/g, ' ').replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '').trim();
+  let params: string[] | null = null;
+  if (node.type === 'preproc_function_def') {
+    const p = node.childForFieldName('parameters');
+    params = p ? p.namedChildren.filter((c): c is Node => !!c).map((c) => c.text) : [];
+  }
+  return { name, params, body, line: node.startPosition.row };
+}
+
+/** Substitutes a function-like macro's parameters (whole identifiers only) by the parenthesised arguments. */
+export function substitute(macro: Macro, args: string[]): string {
+  if (!macro.params || macro.params.length === 0) return macro.body;
+  const map = new Map(macro.params.map((p, i) => [p, args[i] ?? '']));
+  return macro.body.replace(/#?#?\b[A-Za-z_]\w*\b/g, (tok) => {
+    if (tok.startsWith('#')) return tok; // stringising and pasting are not expanded
+    const a = map.get(tok);
+    return a === undefined ? tok : `(${a})`;
+  });
+}
+
+/** `// bank-lens: block=16x16` (also `32`, `32x8x1`, several separated by commas) on each line. */
+export function readDirectives(text: string): { line: number; blocks: [number, number, number][] }[] {
+  const out: { line: number; blocks: [number, number, number][] }[] = [];
+  if (!text.includes('bank-lens:')) return out;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /bank-lens:\s*block\s*=\s*([0-9xX, ]+)/.exec(lines[i]);
+    if (!m) continue;
+    const blocks: [number, number, number][] = [];
+    for (const part of m[1].split(',')) {
+      const b = parseBlock(part.trim());
+      if (b) blocks.push(b);
+    }
+    if (blocks.length) out.push({ line: i, blocks });
+  }
+  return out;
+}
+
+/** `32`, `16x16`, `32x8x1` -> [x, y, z]; null if malformed or over 1,024 threads. */
+export function parseBlock(s: string): [number, number, number] | null {
+  const m = /^(\d+)(?:[xX](\d+))?(?:[xX](\d+))?$/.exec(s);
+  if (!m) return null;
+  const b: [number, number, number] = [Number(m[1]), Number(m[2] ?? 1), Number(m[3] ?? 1)];
+  if (b.some((v) => v < 1) || b[0] * b[1] * b[2] > 1024) return null;
+  return b;
+}

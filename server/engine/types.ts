@@ -1,0 +1,142 @@
+// The engine's public data: what `analyze` returns. Pure data, no behaviour, no LSP or VS Code types.
+// Positions are 0-based (line, character in UTF-16 code units), like LSP; the CLI adds 1 when it prints.
+
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+export type AccessKind = 'load' | 'store' | 'atomic';
+export type AccessStatus = 'conflict' | 'conflict-free' | 'broadcast' | 'unknown';
+
+/** One bank's column in the bank map of one phase: the distinct words it must supply, each with its lanes. */
+export interface BankColumn {
+  bank: number;
+  words: { word: number; lanes: number[] }[];
+}
+
+/** The CM-306 figures of one warp request (model/), plus the picture of its worst phase. */
+export interface RequestFigures {
+  activeLanes: number;
+  distinctWords: number;
+  requestedBytes: number;
+  resultBytes: number;
+  banksUsed: number;
+  wavefronts: number;
+  idealWavefronts: number;
+  /** worst phase's wavefront count (1 = conflict-free). */
+  degree: number;
+  broadcast: boolean;
+  phases: number;
+  lanesPerPhase: number;
+  /** the worst phase: its index, its lanes, and the banks it touches (only banks with at least one word). */
+  worstPhase: { index: number; lanes: number[]; banks: BankColumn[] };
+  /** the bank that needs the most distinct words in the worst phase. */
+  worstBank: number;
+}
+
+/** One evaluated context of an access: template instance x block shape x loop iteration x warp. */
+export interface AccessCase {
+  /** e.g. { s: 1 } for a loop variable, { BLOCK: 16 } for a template parameter. */
+  context: Record<string, number | string>;
+  block: [number, number, number];
+  warp: number;
+  degree: number;
+  wavefronts: number;
+  figures: RequestFigures;
+}
+
+export interface AccessFinding {
+  /** the name at the access site (an alias reports its own name). */
+  array: string;
+  /** the underlying __shared__ declaration's name. */
+  sharedArray: string;
+  /** range of the array name at the access site. */
+  range: Range;
+  /** range of the whole access expression (e.g. `tile[tx][ty]`). */
+  exprRange: Range;
+  /** range of the declaration's name. */
+  declRange: Range;
+  kind: AccessKind;
+  elementBytes: number;
+  status: AccessStatus;
+  degree: number | null;
+  wavefronts: number | null;
+  idealWavefronts: number | null;
+  /** figures of the worst case (null when unknown). */
+  worst: RequestFigures | null;
+  kernel: string;
+  block: [number, number, number] | null;
+  /** every distinct (context, degree); more than one entry when degree differs across contexts. */
+  cases: AccessCase[];
+  assumptions: string[];
+  message: string;
+  /** why the access is `unknown`. */
+  reason?: string;
+  /** set when some active lane indexes outside the declared extent. */
+  outOfBounds?: { lane: number; warp: number; index: number; extent: number; message: string };
+}
+
+export interface TextEdit {
+  range: Range;
+  newText: string;
+}
+
+export interface PaddingFix {
+  title: string;
+  /** true when every conflicting access of the array becomes conflict-free. */
+  preferred: boolean;
+  edits: TextEdit[];
+  /** the new declaration text of the padded extent, e.g. `[TILE_DIM][TILE_DIM + 1]`. */
+  newShape: string;
+  padding: number;
+  totalWavefrontsBefore: number;
+  totalWavefrontsAfter: number;
+  conflictingBefore: number;
+  conflictingAfter: number;
+  accessesChecked: number;
+}
+
+export interface ArrayFinding {
+  name: string;
+  declRange: Range;
+  /** e.g. `float[32][32]`. */
+  typeText: string;
+  external: boolean;
+  /** indexes into FileAnalysis.accesses. */
+  accesses: number[];
+  worstDegree: number | null;
+  fix?: PaddingFix;
+  /** why no padding fix is offered, when the array has conflicts. */
+  noFixReason?: string;
+}
+
+export interface Notice {
+  range: Range;
+  message: string;
+  severity: 'error' | 'warning' | 'information';
+}
+
+export interface FileAnalysis {
+  model: string;
+  accesses: AccessFinding[];
+  arrays: ArrayFinding[];
+  /** analysis-level notes: budget exceeded, skipped kernels, syntax errors near a kernel. */
+  notices: Notice[];
+}
+
+export interface AnalyzeOptions {
+  /** `sm_50` (default), `sm_1x`, `sm_20`, `sm_30`, `sm_30:8B`, ... */
+  arch?: string;
+  /** block shape for kernels whose shape is not found in the source (CLI --block, editor setting). */
+  block?: [number, number, number];
+  /** wall-clock budget for one document, in milliseconds (default 500). */
+  budgetMs?: number;
+  /** compute padding fixes (default true). */
+  fixes?: boolean;
+}
