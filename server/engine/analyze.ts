@@ -8,7 +8,7 @@ import { collectFacts, FileFacts, FunctionFact } from './facts/collect';
 import { typeName } from './facts/ctypes';
 import { Interp, BudgetExceeded, DEFAULT_CAPS, Visit } from './eval/interpreter';
 import { instancesOf, Instance } from './eval/contexts';
-import { BankProfile, profileFor, warpRequests } from './model/bankModel';
+import { BankProfile, profileFor, warpSummaries, warpLanes, request, WarpSummary } from './model/bankModel';
 import { buildFindings, SiteResult } from './findings/findings';
 import { paddingFix, ArrayInfo } from './fix/padding';
 
@@ -84,19 +84,17 @@ function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: Ban
     flat: v.flat,
   };
   if (!v.addrs) return { ...base, reason: v.reason ?? 'the address could not be evaluated' };
-  const reqs = warpRequests(v.addrs, v.width, profile);
-  let worst = -1;
-  for (let w = 0; w < reqs.length; w++) {
-    const r = reqs[w];
+  const sums = warpSummaries(v.addrs, v.width, profile);
+  let worst: WarpSummary | null = null;
+  for (const r of sums) {
     if (!r) continue;
     base.totalWavefronts += r.wavefronts;
-    base.idealTotal += r.idealWavefronts;
-    const cur = worst >= 0 ? reqs[worst]! : null;
-    if (!cur || r.degree > cur.degree || (r.degree === cur.degree && r.wavefronts > cur.wavefronts)) worst = w;
+    base.idealTotal += r.ideal;
+    if (!worst || r.degree > worst.degree || (r.degree === worst.degree && r.wavefronts > worst.wavefronts)) worst = r;
   }
-  if (worst < 0) return { ...base, reason: 'no lane of the block reaches this access' };
-  base.figures = reqs[worst];
-  base.warp = worst;
+  if (!worst) return { ...base, reason: 'no lane of the block reaches this access' };
+  base.figures = request(warpLanes(v.addrs, worst.warp), v.width, profile);
+  base.warp = worst.warp;
   if (v.oob) base.oob = { lane: v.oob.thread % 32, warp: Math.floor(v.oob.thread / 32), index: v.oob.index, extent: v.oob.extent };
   return base;
 }

@@ -87,7 +87,20 @@ export class Interp {
   readonly tx: Float64Array;
   readonly ty: Float64Array;
   readonly tz: Float64Array;
-  mask: Uint8Array | null = null;
+  private maskValue: Uint8Array | null = null;
+  private activeCache: Uint8Array | null = null;
+  /** the threads of the current guard (null: all); with returns, breaks and continues it makes active(). */
+  get mask(): Uint8Array | null {
+    return this.maskValue;
+  }
+  set mask(m: Uint8Array | null) {
+    this.maskValue = m;
+    this.activeCache = null;
+  }
+  /** call after changing what active() depends on besides the mask. */
+  private touch(): void {
+    this.activeCache = null;
+  }
   frames: Frame[] = [];
   loops: LoopState[] = [];
   ctx: Record<string, number | string> = {};
@@ -122,6 +135,7 @@ export class Interp {
 
   runKernel(fn: FunctionFact): void {
     this.frames.push(this.newFrame(fn));
+    this.touch();
     for (const p of fn.params) {
       const t = this.declType(p.node);
       const v: Value = t.kind === 'pointer' ? { k: 'other', what: `pointer parameter ${p.name}` } : atom(p.name, t.kind === 'int' ? t : INT);
@@ -130,6 +144,7 @@ export class Interp {
     for (const d of this.cfg.facts.fileShared) this.declare(d, this.globals);
     this.execBlock(fn.body);
     this.frames.pop();
+    this.touch();
   }
 
   private newFrame(fn: FunctionFact | null): Frame {
@@ -145,12 +160,14 @@ export class Interp {
 
   /** the threads that execute the current statement. */
   active(): Uint8Array {
+    if (this.activeCache) return this.activeCache;
     const out = new Uint8Array(this.n);
     const ex = this.frame()?.exited;
     const lp = this.loops[this.loops.length - 1];
     for (let i = 0; i < this.n; i++) {
       out[i] = (this.mask ? this.mask[i] : 1) & (ex ? 1 - ex[i] : 1) & (lp ? (1 - lp.brk[i]) & (1 - lp.cont[i]) : 1);
     }
+    this.activeCache = out;
     return out;
   }
   private anyActive(m: Uint8Array): boolean {
@@ -224,6 +241,7 @@ export class Interp {
           f.ret = f.ret === undefined ? v : select(act, v, f.ret, this.n);
         }
         for (let i = 0; i < this.n; i++) if (act[i]) f.exited[i] = 1;
+        this.touch();
         return;
       }
       case 'break_statement':
@@ -233,6 +251,7 @@ export class Interp {
         const act = this.active();
         const target = node.type === 'break_statement' ? lp.brk : lp.cont;
         for (let i = 0; i < this.n; i++) if (act[i]) target[i] = 1;
+        this.touch();
         return;
       }
       case 'labeled_statement':
@@ -358,7 +377,7 @@ export class Interp {
       const assigned = this.assignedNames([update, body]);
       const induction = [...this.assignedNames([update]).keys()];
       if (induction.length === 0 && condNode) for (const id of this.identifiersIn(condNode)) if (assigned.has(id)) induction.push(id);
-      let alive = this.active();
+      let alive = this.active().slice();
       const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
       for (let iter = 0; ; iter++) {
         this.tick();
@@ -389,10 +408,12 @@ export class Interp {
         if (induction.length === 0) this.ctx[`iteration (line ${line})`] = iter;
         lp.cont.fill(0);
         this.loops.push(lp);
+        this.touch();
         try {
           if (body) this.withMask(alive, () => this.exec(body));
         } finally {
           this.loops.pop();
+          this.touch();
         }
         for (let i = 0; i < this.n; i++) alive[i] &= (1 - lp.brk[i]) & (1 - this.frame().exited[i]);
         if (update) this.withMask(alive, () => this.rvalue(update));
@@ -441,6 +462,7 @@ export class Interp {
     for (const n of names) this.ctx[n] = 'any';
     const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
     this.loops.push(lp);
+    this.touch();
     try {
       this.withAssumption(note, () => {
         if (body) this.withMask(alive, () => this.exec(body));
@@ -448,6 +470,7 @@ export class Interp {
       });
     } finally {
       this.loops.pop();
+      this.touch();
     }
     generalise(`@${line}'`);
   }
@@ -881,7 +904,6 @@ export class Interp {
       return this.macroEval(parsed.expr, name);
     } finally {
       this.macroDepth--;
-      parsed.tree.delete();
     }
   }
 
@@ -1275,6 +1297,7 @@ export class Interp {
       this.frames.pop();
       this.loops = savedLoops;
       this.mask = savedMask;
+      this.touch();
       this.cfg.values = savedValues;
       this.cfg.types = savedTypes;
     }

@@ -13,8 +13,18 @@ export interface BankProfile {
   /** ideal wavefronts for a full request of `width` bytes. */
   /** the bank units a lane's access touches: one entry per bank it needs (its bank and the key that must be distinct). */
   units(addr: number, width: number): { bank: number; key: number }[];
+  /** the same as units(), written into two arrays (no allocation); returns how many. */
+  unitsInto(addr: number, width: number, banks: Int32Array, keys: Float64Array): number;
   /** notes that must accompany any figure from this profile (inferred rules). */
   notes(width: number): string[];
+}
+
+function fromUnits(us: { bank: number; key: number }[], banks: Int32Array, keys: Float64Array): number {
+  us.forEach((u, i) => {
+    banks[i] = u.bank;
+    keys[i] = u.key;
+  });
+  return us.length;
 }
 
 const words = (addr: number, width: number) => {
@@ -32,6 +42,15 @@ const sm50: BankProfile = {
   describe: 'cc 5.x and newer: 32 banks of 4 bytes; lanes on the same 32-bit word never conflict',
   phaseLanes: (w) => (w <= 4 ? 32 : w <= 8 ? 16 : 8),
   units: (addr, width) => words(addr, width).map((w) => ({ bank: ((w % 32) + 32) % 32, key: w })),
+  unitsInto: (addr, width, banks, keys) => {
+    const first = Math.floor(addr / 4);
+    const last = Math.floor((addr + Math.max(width, 1) - 1) / 4);
+    for (let w = first; w <= last; w++) {
+      banks[w - first] = ((w % 32) + 32) % 32;
+      keys[w - first] = w;
+    }
+    return last - first + 1;
+  },
   notes: (w) =>
     w > 4
       ? [`${w}-byte accesses are served in phases of ${w <= 8 ? 16 : 8} lanes (inferred for cc 5.x and newer, not documented)`]
@@ -54,6 +73,11 @@ const sm1x: BankProfile = {
   phaseLanes: () => 16,
   // distinct byte addresses in a bank conflict on cc 1.x; a wide access is split into 32-bit accesses (see request())
   units: (addr) => [{ bank: ((Math.floor(addr / 4) % 16) + 16) % 16, key: addr }],
+  unitsInto: (addr, _w, banks, keys) => {
+    banks[0] = ((Math.floor(addr / 4) % 16) + 16) % 16;
+    keys[0] = addr;
+    return 1;
+  },
   notes: () => [],
 };
 
@@ -64,6 +88,7 @@ const sm3x: BankProfile = {
   describe: 'cc 3.x, 4-byte bank mode: 32 banks; words i and i+32 of one 64-word segment do not conflict',
   phaseLanes: (w) => (w <= 8 ? 32 : 16),
   units: (addr, width) => words(addr, width).map((w) => ({ bank: ((w % 32) + 32) % 32, key: Math.floor(w / 64) })),
+  unitsInto: (addr, width, banks, keys) => fromUnits(sm3x.units(addr, width), banks, keys),
   notes: () => [],
 };
 
@@ -80,6 +105,7 @@ const sm3x8: BankProfile = {
     for (let d = first; d <= last; d++) out.push({ bank: ((d % 32) + 32) % 32, key: d });
     return out;
   },
+  unitsInto: (addr, width, banks, keys) => fromUnits(sm3x8.units(addr, width), banks, keys),
   notes: () => [],
 };
 
@@ -183,19 +209,73 @@ export function request(addrs: (number | null)[], width: number, profile: BankPr
   };
 }
 
-/** Cuts a block's per-thread addresses (NaN = inactive) into warps and builds each warp's request. */
-export function warpRequests(addrs: Float64Array, width: number, profile: BankProfile): (RequestFigures | null)[] {
-  const out: (RequestFigures | null)[] = [];
-  const lanes: (number | null)[] = new Array(32);
+export interface WarpSummary {
+  warp: number;
+  degree: number;
+  wavefronts: number;
+  ideal: number;
+}
+
+const scratchBanks = new Int32Array(64);
+const scratchKeys = new Float64Array(64);
+
+/**
+ * Wavefronts of each warp of a block (per-thread addresses, NaN = inactive), without building bank maps: the hot
+ * path of evaluation. `request()` gives the full figures of the one warp worth showing.
+ */
+export function warpSummaries(addrs: Float64Array, width: number, profile: BankProfile): (WarpSummary | null)[] {
+  const out: (WarpSummary | null)[] = [];
+  const split = profile.name === 'sm_1x' && width > 4 ? width / 4 : 1;
+  const partWidth = width / split;
+  const per = profile.phaseLanes(width);
+  const banks = profile.banks;
+  const cap = 160;
+  const counts = new Int32Array(banks);
+  const keys = new Float64Array(banks * cap);
   for (let w = 0; w * 32 < addrs.length; w++) {
-    let any = false;
-    for (let l = 0; l < 32; l++) {
-      const t = w * 32 + l;
-      const a = t < addrs.length ? addrs[t] : NaN;
-      lanes[l] = Number.isNaN(a) ? null : a;
-      if (lanes[l] !== null) any = true;
+    let degree = 0, wavefronts = 0, ideal = 0;
+    for (let part = 0; part < split; part++) {
+      for (let p = 0; p * per < 32; p++) {
+        counts.fill(0);
+        let any = false;
+        let phaseWf = 0;
+        for (let l = p * per; l < (p + 1) * per; l++) {
+          const t = w * 32 + l;
+          if (t >= addrs.length) break;
+          const a = addrs[t];
+          if (Number.isNaN(a)) continue;
+          any = true;
+          const n = profile.unitsInto(a + part * partWidth, partWidth, scratchBanks, scratchKeys);
+          for (let u = 0; u < n; u++) {
+            const b = scratchBanks[u], k = scratchKeys[u];
+            const c = counts[b];
+            let seen = false;
+            for (let j = 0; j < c; j++) if (keys[b * cap + j] === k) { seen = true; break; }
+            if (!seen && c < cap) {
+              keys[b * cap + c] = k;
+              counts[b] = c + 1;
+              if (c + 1 > phaseWf) phaseWf = c + 1;
+            }
+          }
+        }
+        if (!any) continue;
+        ideal++;
+        wavefronts += phaseWf;
+        if (phaseWf > degree) degree = phaseWf;
+      }
     }
-    out.push(any ? request(lanes, width, profile) : null);
+    out.push(ideal ? { warp: w, degree, wavefronts, ideal } : null);
   }
   return out;
+}
+
+/** The lanes of one warp as request() takes them. */
+export function warpLanes(addrs: Float64Array, warp: number): (number | null)[] {
+  const lanes: (number | null)[] = new Array(32);
+  for (let l = 0; l < 32; l++) {
+    const t = warp * 32 + l;
+    const a = t < addrs.length ? addrs[t] : NaN;
+    lanes[l] = Number.isNaN(a) ? null : a;
+  }
+  return lanes;
 }

@@ -55,17 +55,31 @@ export function parse(text: string, old?: Tree | null): Tree {
   return tree;
 }
 
-/** Parses a standalone expression (a macro body, a directive value); null when it does not parse cleanly. */
+const exprCache = new Map<string, { tree: Tree; expr: Node } | null>();
+const EXPR_CACHE_SIZE = 2000;
+
+/**
+ * Parses a standalone expression (a macro body, a constructor argument); null when it does not parse cleanly.
+ * Results are cached and owned by the cache: callers must not delete the tree.
+ */
 export function parseExpression(text: string): { tree: Tree; expr: Node } | null {
+  const hit = exprCache.get(text);
+  if (hit !== undefined) return hit;
+  const result = parseExpressionUncached(text);
+  if (exprCache.size >= EXPR_CACHE_SIZE) {
+    const [oldest, entry] = exprCache.entries().next().value as [string, { tree: Tree } | null];
+    entry?.tree.delete();
+    exprCache.delete(oldest);
+  }
+  exprCache.set(text, result);
+  return result;
+}
+
+function parseExpressionUncached(text: string): { tree: Tree; expr: Node } | null {
   const tree = parse(`int __bank_lens_x = (${text});`);
   const decl = tree.rootNode.firstNamedChild;
-  if (!decl || tree.rootNode.hasError) {
-    tree.delete();
-    return null;
-  }
-  const init = decl.childForFieldName('declarator');
-  const value = init?.childForFieldName('value');
-  if (!value) {
+  const value = decl?.childForFieldName('declarator')?.childForFieldName('value');
+  if (!decl || tree.rootNode.hasError || !value) {
     tree.delete();
     return null;
   }

@@ -1,0 +1,124 @@
+// The engine on real kernel source: the CM-306 example exactly and every row of the bank model's classic cases.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { ready, analyzeFile, accessAt, lineOf } from './helpers/engine';
+import { analyzeText } from '../../server/engine';
+
+before(() => ready);
+
+test('CM-306: w[t] conflict-free, w[2*t] 2-way, w[0] broadcast, with the exact figures', () => {
+  const { text, result } = analyzeFile('examples/cm306.cu');
+  const a = accessAt(result, text, 'float a = w[t];', 'load');
+  assert.equal(a.status, 'conflict-free');
+  assert.equal(a.degree, 1);
+  assert.equal(a.worst!.distinctWords, 32);
+  assert.equal(a.worst!.requestedBytes, 128);
+  assert.equal(a.worst!.banksUsed, 32);
+  assert.equal(a.worst!.resultBytes, 128);
+  const b = accessAt(result, text, 'float b = w[2 * t];', 'load');
+  assert.equal(b.status, 'conflict');
+  assert.equal(b.degree, 2);
+  assert.equal(b.wavefronts, 2);
+  assert.equal(b.idealWavefronts, 1);
+  assert.equal(b.worst!.distinctWords, 32);
+  assert.equal(b.worst!.requestedBytes, 128);
+  assert.equal(b.worst!.banksUsed, 16);
+  assert.equal(b.message, 'w: 2-way bank conflict: 2 lanes need 2 distinct words from bank 0; served in 2 wavefronts (ideal 1)');
+  const c = accessAt(result, text, 'float c = w[0];', 'load');
+  assert.equal(c.status, 'broadcast');
+  assert.equal(c.degree, 1);
+  assert.equal(c.worst!.distinctWords, 1);
+  assert.equal(c.worst!.requestedBytes, 4);
+  assert.equal(c.worst!.resultBytes, 128);
+  assert.equal(c.worst!.activeLanes, 32);
+  // the name range points at `w` in the access
+  const line = text.split('\n')[lineOf(text, 'float b = w[2 * t];')];
+  assert.equal(b.range.start.character, line.indexOf('w[2'));
+  assert.equal(b.range.end.character, line.indexOf('w[2') + 1);
+});
+
+test('classic: tile[tx][ty] of float[32][32] with block 32x8 is 32-way; [32][33] and the XOR swizzle are conflict-free', () => {
+  const { text, result } = analyzeFile('test/fixtures/classic.cu');
+  const from = (kernel: string) => lineOf(text, `void ${kernel}(`);
+  const pick = (kernel: string, snippet: string, kind: 'load' | 'store') => {
+    const line = lineOf(text, snippet, from(kernel));
+    const found = result.accesses.filter((a) => a.range.start.line === line && a.kind === kind);
+    assert.equal(found.length, 1, `${kernel}: ${snippet}`);
+    return found[0];
+  };
+  const naive = pick('transposeRead', '= tile[tx][ty];', 'load');
+  assert.equal(naive.degree, 32);
+  assert.equal(naive.wavefronts, 32);
+  assert.deepEqual(naive.block, [32, 8, 1]);
+  assert.equal(naive.message, 'tile: 32-way bank conflict: 32 lanes need 32 distinct words from bank 0; served in 32 wavefronts (ideal 1)');
+  assert.equal(pick('transposePadded', '= tile[tx][ty];', 'load').status, 'conflict-free');
+  assert.equal(pick('transposeSwizzled', '= tile[tx][ty ^ tx];', 'load').status, 'conflict-free');
+  assert.equal(pick('transposeSwizzled', 'tile[ty][tx ^ ty] = tx;', 'store').status, 'conflict-free');
+});
+
+test('classic: Harris interleaved addressing is 2,4,8,8,8,4,2,1-way for s = 1..128', () => {
+  const { text, result } = analyzeFile('test/fixtures/classic.cu');
+  const line = lineOf(text, 's[index] += s[index + stride];');
+  for (const kind of ['load', 'store'] as const) {
+    const a = result.accesses.find((x) => x.range.start.line === line && x.kind === kind && x.range.start.character === text.split('\n')[line].indexOf('s[index]'))!;
+    assert.equal(a.degree, 8);
+    assert.deepEqual(a.cases.map((c) => [c.context.stride, c.degree]), [[1, 2], [2, 4], [4, 8], [8, 8], [16, 8], [32, 4], [64, 2], [128, 1]]);
+  }
+});
+
+test('classic: As[ty][k] with BLOCK 32 is a broadcast; double d[2*t] is 2-way per half-warp; struct strides 3 and 2', () => {
+  const { text, result } = analyzeFile('test/fixtures/classic.cu');
+  const as = accessAt(result, text, 'sum += As[ty][k];', 'load');
+  assert.equal(as.status, 'broadcast');
+  assert.deepEqual(as.block, [32, 32, 1]);
+  const d = accessAt(result, text, 'out[t] = d[2 * t];', 'load');
+  assert.equal(d.degree, 2);
+  assert.equal(d.wavefronts, 4);
+  assert.equal(d.idealWavefronts, 2);
+  assert.equal(d.worst!.lanesPerPhase, 16);
+  assert.equal(d.elementBytes, 8);
+  const v = accessAt(result, text, 'out[t] = v[t].x + p[t].a;', 'load', 'v[t]');
+  assert.equal(v.status, 'conflict-free');
+  const p = accessAt(result, text, 'out[t] = v[t].x + p[t].a;', 'load', 'p[t]');
+  assert.equal(p.degree, 2);
+});
+
+test('the transpose example: the column read is 32-way and the fix pads to [TILE_DIM][TILE_DIM + 1]', () => {
+  const { text, result } = analyzeFile('examples/transpose.cu');
+  const read = result.accesses.find((a) => a.kernel === 'transposeNaiveTile' && a.kind === 'load')!;
+  assert.equal(read.degree, 32);
+  const arr = result.arrays.find((a) => a.fix)!;
+  assert.equal(arr.name, 'tile');
+  assert.equal(arr.fix!.newShape, '[TILE_DIM][TILE_DIM + 1]');
+  assert.equal(arr.fix!.preferred, true);
+  assert.equal(arr.fix!.title, 'Pad tile to [TILE_DIM][TILE_DIM + 1]: 1 conflicting access becomes conflict-free (2 accesses checked)');
+  assert.equal(arr.fix!.edits.length, 1);
+  const e = arr.fix!.edits[0];
+  const declLine = text.split('\n')[e.range.start.line];
+  assert.equal(declLine.slice(e.range.start.character, e.range.end.character), 'TILE_DIM');
+  assert.ok(declLine.includes('__shared__ float tile[TILE_DIM][TILE_DIM];'));
+  assert.equal(e.newText, 'TILE_DIM + 1');
+});
+
+test('a plain +1 is not always enough: col[16][8] written col[tx][ty] by a 16x8 block needs stride 10', () => {
+  const src = `
+__global__ void k(float *out) {
+  __shared__ float col[16][8];
+  col[threadIdx.x][threadIdx.y] = 1.0f;
+  __syncthreads();
+  out[threadIdx.y * 16 + threadIdx.x] = col[threadIdx.x][threadIdx.y];
+}
+void run(float *o) { k<<<1, dim3(16, 8)>>>(o); }
+`;
+  const r = analyzeText(src);
+  const arr = r.arrays.find((a) => a.name === 'col')!;
+  assert.equal(arr.fix!.padding, 2);
+  assert.equal(arr.fix!.newShape, '[16][10]');
+  assert.equal(arr.fix!.preferred, true);
+  // with the fix applied the accesses are conflict-free
+  const fixed = src.replace('col[16][8];', 'col[16][10];');
+  assert.ok(analyzeText(fixed).accesses.every((a) => a.status === 'conflict-free'));
+  // and stride 9 still leaves them 2-way, which is why +1 was not chosen
+  const nine = analyzeText(src.replace('col[16][8];', 'col[16][9];'));
+  assert.equal(Math.max(...nine.accesses.map((a) => a.degree ?? 0)), 2);
+});

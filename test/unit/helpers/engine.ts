@@ -1,0 +1,29 @@
+// Test helpers: run the engine on a file or a source string and pick accesses by what the source says.
+import * as fs from 'fs';
+import * as path from 'path';
+import { initEngine, analyzeText, AnalyzeOptions, FileAnalysis, AccessFinding } from '../../../server/engine';
+
+export const ROOT = path.resolve(__dirname, '..', '..', '..');
+export const ready = initEngine();
+
+export function analyzeFile(rel: string, options: AnalyzeOptions = {}): { text: string; result: FileAnalysis } {
+  const text = fs.readFileSync(path.join(ROOT, rel), 'utf8');
+  return { text, result: analyzeText(text, options) };
+}
+
+/** 0-based line of the first line containing `snippet` (after `from`, if given). */
+export function lineOf(text: string, snippet: string, from = 0): number {
+  const lines = text.split('\n');
+  for (let i = from; i < lines.length; i++) if (lines[i].includes(snippet)) return i;
+  throw new Error(`no line contains ${JSON.stringify(snippet)}`);
+}
+
+/** The access of `kind` whose expression is `expr` on the line containing `snippet` (and inside `kernel`, if given). */
+export function accessAt(r: FileAnalysis, text: string, snippet: string, kind: AccessFinding['kind'], expr?: string): AccessFinding {
+  const line = lineOf(text, snippet);
+  const lines = text.split('\n');
+  const found = r.accesses.filter((a) => a.range.start.line === line && a.kind === kind &&
+    (!expr || lines[line].slice(a.exprRange.start.character, a.exprRange.end.character).startsWith(expr)));
+  if (found.length !== 1) throw new Error(`expected one ${kind} at ${JSON.stringify(snippet)}${expr ? ` (${expr})` : ''}, found ${found.length}: ${found.map((f) => f.message).join(' | ')}`);
+  return found[0];
+}
