@@ -4,6 +4,7 @@
 import { AnalyzeOptions, ArrayFinding, FileAnalysis, Notice, Range } from './types';
 import { parse, Tree, Node, Edit } from './syntax/parser';
 import { blankInactive } from './syntax/preprocess';
+import { recover, Blanked } from './syntax/recover';
 import { collectFacts, FileFacts, FunctionFact } from './facts/collect';
 import { typeName } from './facts/ctypes';
 import { Interp, BudgetExceeded, DEFAULT_CAPS, Visit } from './eval/interpreter';
@@ -108,6 +109,7 @@ export class EngineDocument {
   private tree: Tree | null = null;
   private parsedText: string | null = null;
   private cache = new Map<string, KernelRun>();
+  private blanked: Blanked[] = [];
 
   constructor(public text: string) {}
 
@@ -142,6 +144,16 @@ export class EngineDocument {
       this.tree = parse(src);
     }
     this.parsedText = src;
+    this.blanked = [];
+    if (this.tree.rootNode.hasError) {
+      const r = recover(src, this.tree);
+      if (r.tree !== this.tree) {
+        this.tree.delete();
+        this.tree = r.tree;
+        this.parsedText = r.text;
+        this.blanked = r.blanked;
+      }
+    }
     return this.tree;
   }
 
@@ -153,7 +165,11 @@ export class EngineDocument {
     const tree = this.reparse();
     const text = this.parsedText!;
     const facts = collectFacts(tree.rootNode, text);
-    const notices: Notice[] = [];
+    const notices: Notice[] = this.blanked.map((b) => ({
+      range: { start: { line: b.line, character: 0 }, end: { line: b.line, character: 0 } },
+      severity: 'information' as const,
+      message: `a syntax error from line ${b.line + 1} reaches into the next definition: lines ${b.line + 1}-${pointAt(text, b.end).row} are not analysed until they parse`,
+    }));
     const modelNote = `bank model ${profile.name}: ${profile.describe}`;
     const optKey = JSON.stringify([profile.name, options.block ?? null]);
     const nextCache = new Map<string, KernelRun>();
