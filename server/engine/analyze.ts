@@ -1,7 +1,7 @@
 // Orchestrates the stages for one document: syntax -> facts -> eval -> model -> findings -> fix.
 // Keeps the tree between edits (incremental reparse) and reuses each kernel's results while neither its text nor
 // anything outside the kernels changed.
-import { AnalyzeOptions, ArrayFinding, FileAnalysis, Notice, Range } from './types';
+import { AnalyzeOptions, ArrayFinding, FileAnalysis, Notice, Range, RequestFigures } from './types';
 import { parse, Tree, Node, Edit } from './syntax/parser';
 import { blankInactive } from './syntax/preprocess';
 import { recover, Blanked } from './syntax/recover';
@@ -77,6 +77,7 @@ function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: Ban
     kernel: kernel.name,
     block: inst.block,
     context: { ...inst.label, ...v.context },
+    summary: null,
     figures: null,
     warp: 0,
     totalWavefronts: 0,
@@ -94,7 +95,10 @@ function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: Ban
     if (!worst || r.degree > worst.degree || (r.degree === worst.degree && r.wavefronts > worst.wavefronts)) worst = r;
   }
   if (!worst) return { ...base, reason: 'no lane of the block reaches this access' };
-  base.figures = request(warpLanes(v.addrs, worst.warp), v.width, profile);
+  base.summary = { degree: worst.degree, wavefronts: worst.wavefronts };
+  const lanes = warpLanes(v.addrs, worst.warp);
+  let full: RequestFigures | null = null;
+  Object.defineProperty(base, 'figures', { get: () => (full ??= request(lanes, v.width, profile)), enumerable: true });
   base.warp = worst.warp;
   if (v.oob) base.oob = { lane: v.oob.thread % 32, warp: Math.floor(v.oob.thread / 32), index: v.oob.index, extent: v.oob.extent };
   return base;
@@ -211,21 +215,32 @@ export class EngineDocument {
     // arrays: every __shared__ declaration seen by any run, with its accesses and its fix
     const arrayInfos = new Map<string, ArrayInfo>();
     for (const r of runs) for (const a of r.run.arrays) if (!arrayInfos.has(a.id)) arrayInfos.set(a.id, a);
-    const idOfSite = new Map<string, string>();
-    for (const r of results) idOfSite.set(r.site, r.arrayId);
+    // which array each access reaches, and each array's site results, in one pass
+    const arrayOfAccess = new Map<string, string>();
+    const resultsOfArray = new Map<string, SiteResult[]>();
+    for (const r of results) {
+      arrayOfAccess.set(`${r.range.start.line}:${r.range.start.character}:${r.kind}`, r.arrayId);
+      const list = resultsOfArray.get(r.arrayId);
+      if (list) list.push(r);
+      else resultsOfArray.set(r.arrayId, [r]);
+    }
+    const accessesOfArray = new Map<string, number[]>();
+    accesses.forEach((a, i) => {
+      const id = arrayOfAccess.get(`${a.range.start.line}:${a.range.start.character}:${a.kind}`);
+      if (id === undefined) return;
+      const list = accessesOfArray.get(id);
+      if (list) list.push(i);
+      else accessesOfArray.set(id, [i]);
+    });
     const arrays: ArrayFinding[] = [];
     for (const info of arrayInfos.values()) {
-      const idx: number[] = [];
-      accesses.forEach((a, i) => {
-        const site = results.find((r) => r.range.start.line === a.range.start.line && r.range.start.character === a.range.start.character && r.kind === a.kind);
-        if (site && site.arrayId === info.id) idx.push(i);
-      });
+      const idx = accessesOfArray.get(info.id) ?? [];
       const known = idx.map((i) => accesses[i]).filter((a) => a.degree !== null);
       const worstDegree = known.length ? Math.max(...known.map((a) => a.degree!)) : null;
       const af: ArrayFinding = { name: info.name, declRange: info.declRange, typeText: info.typeText, external: info.external, accesses: idx, worstDegree };
       if (options.fixes !== false && known.some((a) => a.status === 'conflict')) {
-        const involved = runs.filter((r) => r.run.results.some((x) => x.arrayId === info.id));
-        const fix = paddingFix(info, results.filter((r) => r.arrayId === info.id), (dims) => {
+        const involved = runs.filter((r) => r.run.arrays.some((x) => x.id === info.id));
+        const fix = paddingFix(info, resultsOfArray.get(info.id) ?? [], (dims) => {
           const over = new Map([[info.id, dims]]);
           const out: SiteResult[] = [];
           for (const { kernel, run } of involved)

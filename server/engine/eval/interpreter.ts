@@ -755,7 +755,7 @@ export class Interp {
         return this.binaryExpr(node);
       case 'unary_expression': {
         const op = kids(node)[0]?.text ?? '';
-        return unary(op, this.rvalue(node.childForFieldName('argument')!), node.text, this.active());
+        return unary(op, this.rvalue(node.childForFieldName("argument")!), () => node.text, this.active());
       }
       case 'update_expression':
         return this.update(node);
@@ -934,7 +934,7 @@ export class Interp {
     if (base.k === 'ref') {
       const m = member(base.t, fieldName);
       if (!m) return unk(`\`${node.text}\`: the member \`${fieldName}\` is not known`);
-      return { ...base, off: binary('+', base.off, num(m.offset), node.text, null) as Num, t: m.type };
+      return { ...base, off: binary('+', base.off, num(m.offset), () => node.text, null) as Num, t: m.type };
     }
     return base.k === 'unk' ? base : unk(`\`${node.text}\` is not evaluated`);
   }
@@ -963,7 +963,7 @@ export class Interp {
       if (es === null) return unk(`the element size of \`${baseV.name}\` is not known (\`${typeName(t.elem)}\`)`);
       if (idx.k !== 'num') return this.unknownRef(baseV, elemT, idx.k === 'unk' ? idx.reason : 'the subscript is not a number');
       if (idx.t.kind === 'float') return unk(`the subscript \`${idxNode!.text}\` is not an integer`);
-      const off = binary('+', baseV.off, binary('*', idx, num(es, LONGT), idxNode!.text, null), node.text, null);
+      const off = binary('+', baseV.off, binary('*', idx, num(es, LONGT), () => idxNode!.text, null), () => node.text, null);
       const extent = baseV.base.external ? 0 : t.dims[0];
       const bounds = extent > 0 ? [...baseV.bounds, { index: idx, extent }] : baseV.bounds;
       if (off.k !== 'num') return this.unknownRef(baseV, elemT, off.k === 'unk' ? off.reason : '');
@@ -997,7 +997,7 @@ export class Interp {
   private deref(p: Ptr, idx: Num, node: Node, argNode: Node): Value {
     const es = sizeOf(p.to);
     if (es === null) return unk(`the size of \`${typeName(p.to)}\` is not known`);
-    const off = binary('+', p.off, binary('*', idx, num(es, LONGT), node.text, null), node.text, null);
+    const off = binary('+', p.off, binary('*', idx, num(es, LONGT), () => node.text, null), () => node.text, null);
     const nameNode = this.nameNodeOf(argNode);
     if (off.k !== 'num') return this.unknownRef({ k: 'ref', base: p.base, off: p.off, t: p.to, name: p.name, nameNode, bounds: [], flat: p.flat }, p.to, off.k === 'unk' ? off.reason : '');
     const flat = p.flat ?? (p.base.dims.length > 1 && !(typeof idx.v === 'number' && idx.v === 0 && !idx.sym) && p.to.kind !== 'array'
@@ -1016,19 +1016,19 @@ export class Interp {
       const o = a.k === 'ptr' ? b : a;
       if ((op === '+' || (op === '-' && a.k === 'ptr')) && o.k === 'num') {
         const es = sizeOf(p.to) ?? 1;
-        const delta = binary('*', o, num(op === '-' ? -es : es, LONGT), node.text, null);
-        const off = binary('+', p.off, delta, node.text, null);
+        const delta = binary('*', o, num(op === '-' ? -es : es, LONGT), () => node.text, null);
+        const off = binary('+', p.off, delta, () => node.text, null);
         if (off.k !== 'num') return off;
         const flat = p.flat ?? (p.base.dims.length > 1 ? `\`${node.text}\` at line ${node.startPosition.row + 1} does pointer arithmetic on \`${p.base.name}\`` : null);
         return { ...p, off, flat };
       }
       if (op === '-' && a.k === 'ptr' && b.k === 'ptr') {
         const es = sizeOf(a.to) ?? 1;
-        return binary('/', binary('-', a.off, b.off, node.text, null), num(es), node.text, null);
+        return binary('/', binary('-', a.off, b.off, () => node.text, null), num(es), () => node.text, null);
       }
       return unk(`\`${node.text}\` compares or combines pointers`);
     }
-    return binary(op, a, b, node.text, this.active());
+    return binary(op, a, b, () => node.text, this.active());
   }
 
   private assignTo(target: Node, value: Value, node: Node): void {
@@ -1080,7 +1080,7 @@ export class Interp {
     }
     const bop = op.slice(0, -1);
     const cur = target;
-    const res = cur.k === 'ptr' ? this.ptrStep(cur, rhs, bop, node) : binary(bop, cur, rhs, node.text, this.active());
+    const res = cur.k === 'ptr' ? this.ptrStep(cur, rhs, bop, node) : binary(bop, cur, rhs, () => node.text, this.active());
     this.assignTo(left, res, node);
     return res;
   }
@@ -1088,7 +1088,7 @@ export class Interp {
   private ptrStep(p: Ptr, by: Value, op: string, node: Node): Value {
     if (by.k !== 'num' || (op !== '+' && op !== '-')) return unk(`\`${node.text}\` is not evaluated`);
     const es = sizeOf(p.to) ?? 1;
-    const off = binary('+', p.off, binary('*', by, num(op === '-' ? -es : es, LONGT), node.text, null), node.text, null);
+    const off = binary('+', p.off, binary('*', by, num(op === '-' ? -es : es, LONGT), () => node.text, null), () => node.text, null);
     if (off.k !== 'num') return off;
     return { ...p, off, flat: p.flat ?? (p.base.dims.length > 1 ? `\`${node.text}\` at line ${node.startPosition.row + 1} does pointer arithmetic on \`${p.base.name}\`` : null) };
   }
@@ -1103,7 +1103,7 @@ export class Interp {
       return unk('increment of shared memory');
     }
     const prefix = kids(node)[0]?.type === op;
-    const next = target.k === 'ptr' ? this.ptrStep(target, num(1), op === '++' ? '+' : '-', node) : binary(op === '++' ? '+' : '-', target, num(1), node.text, this.active());
+    const next = target.k === 'ptr' ? this.ptrStep(target, num(1), op === '++' ? '+' : '-', node) : binary(op === '++' ? '+' : '-', target, num(1), () => node.text, this.active());
     this.assignTo(arg, next, node);
     return prefix ? next : target;
   }
@@ -1238,7 +1238,7 @@ export class Interp {
       case '__umul24':
         return two((x, y) => x * y);
       case 'abs':
-        return args[0] ? unary('-', args[0], node.text, null).k === 'num' && args[0].k === 'num' && !args[0].sym
+        return args[0] ? unary('-', args[0], () => node.text, null).k === 'num' && args[0].k === 'num' && !args[0].sym
           ? num(mapAbs(args[0].v), args[0].t) : unk(`\`${node.text}\``) : null;
       case '__syncthreads':
       case '__syncwarp':
@@ -1338,7 +1338,9 @@ export class Interp {
     if (off.sym) visit.assumptions.push(`\`${symText(off.sym)}\` adds the same offset to every lane; it does not change the degree (bank model rule 6)`);
     const act = this.active();
     const addrs = new Float64Array(this.n);
-    for (let i = 0; i < this.n; i++) addrs[i] = act[i] ? laneAt(off.v, i) : NaN;
+    const ov = off.v;
+    if (typeof ov === 'number') for (let i = 0; i < this.n; i++) addrs[i] = act[i] ? ov : NaN;
+    else for (let i = 0; i < this.n; i++) addrs[i] = act[i] ? ov[i] : NaN;
     visit.addrs = addrs;
     // out of bounds: the first active thread whose index at some level leaves its extent
     for (const b of r.bounds) {

@@ -190,7 +190,13 @@ export const atom = (name: string, t: CType = INT): Num => num(0, t, { [name]: 1
  * Binary operator on numbers. `label` names the expression (used for a new uniform unknown when both operands are
  * warp-uniform but the operator is not additive).
  */
-export function binary(op: string, a: Value, b: Value, label: string, mask: Uint8Array | null): Value {
+/** A label for messages: the expression's text, computed only when a message needs it. */
+export type Label = string | (() => string);
+const text = (l: Label) => (typeof l === 'string' ? l : l());
+
+export function binary(op: string, a: Value, b: Value, labelArg: Label, mask: Uint8Array | null): Value {
+  let labelText: string | null = null;
+  const label = { toString: () => (labelText ??= text(labelArg)) } as unknown as string;
   if (a.k === 'unk') return a;
   if (b.k === 'unk') return b;
   if (a.k !== 'num' || b.k !== 'num') return unk(`\`${label}\` is not integer arithmetic`);
@@ -209,10 +215,14 @@ export function binary(op: string, a: Value, b: Value, label: string, mask: Uint
       const s = laneAt(b.v, firstActive(mask));
       if (s >= 0 && s < 31) return num(map1(a.v, (x) => x * 2 ** s), t, scaleSym(a.sym, 2 ** s));
     }
-    if (aU && bU && !cmp) return atom(label, t);
+    if (aU && bU && !cmp) return atom(String(label), t);
     if (cmp) return unk(`\`${label}\` depends on the unknown warp-uniform value \`${symText(a.sym ?? b.sym!)}\``);
     const which = symText(a.sym ?? b.sym!);
     return unk(`\`${label}\` combines the unknown warp-uniform value \`${which}\` with per-lane values`);
+  }
+  if (t.kind === 'int' && a.t.kind === 'int' && b.t.kind === 'int') {
+    const fast = fastInt(op, a, b, t);
+    if (fast) return fast;
   }
   let f: (x: number, y: number) => number;
   let divZero = false;
@@ -263,14 +273,97 @@ export function binary(op: string, a: Value, b: Value, label: string, mask: Uint
   if ((op === '&' || op === '|' || op === '^' || op === '%' || op === '<<' || op === '>>') && (!isInt(a.t) || !isInt(b.t)))
     return unk(`\`${label}\` applies \`${op}\` to a floating-point value`);
   // compare in the promoted type (unsigned comparisons of negative ints wrap)
-  const ca = cmp && op !== '&&' && op !== '||' ? convert(a, promote(a.t, b.t)).v : a.v;
-  const cb = cmp && op !== '&&' && op !== '||' ? convert(b, promote(a.t, b.t)).v : b.v;
-  const raw = map2(cmp ? ca : convert(a, t).v, cmp ? cb : convert(b, t).v, f);
-  if (divZero) return unk(`\`${label}\` divides by zero for some lane`);
-  if (badShift) return unk(`\`${label}\` shifts by a negative count or past the width of the type`);
-  const v = map1(raw, (x) => wrap(x, t));
-  if (hasNaN(v, mask)) return unk(`\`${label}\` overflows the range that can be evaluated exactly`);
-  return num(v, t);
+  const logic = op === '&&' || op === '||';
+  const ct = cmp && !logic ? promote(a.t, b.t) : t;
+  const va = logic ? a.v : convert(a, ct).v;
+  const vb = logic ? b.v : convert(b, ct).v;
+  const rt = cmp ? INT : t;
+  let bad = false;
+  let v: Lanes;
+  if (typeof va === 'number' && typeof vb === 'number') {
+    v = wrap(f(va, vb), rt);
+    bad = Number.isNaN(v);
+  } else {
+    const n = typeof va === 'number' ? (vb as Float64Array).length : va.length;
+    const out = new Float64Array(n);
+    const sa = typeof va === 'number', sb = typeof vb === 'number';
+    for (let i = 0; i < n; i++) {
+      const x = wrap(f(sa ? (va as number) : (va as Float64Array)[i], sb ? (vb as number) : (vb as Float64Array)[i]), rt);
+      out[i] = x;
+      if (x !== x && (!mask || mask[i])) bad = true;
+    }
+    v = out;
+  }
+  if (divZero && bad) return unk(`\`${label}\` divides by zero for some lane`);
+  if (badShift && bad) return unk(`\`${label}\` shifts by a negative count or past the width of the type`);
+  if (bad) return unk(`\`${label}\` overflows the range that can be evaluated exactly`);
+  return num(v, rt);
+}
+
+/**
+ * The hot path: integer operators that cannot fail, as plain loops (no per-lane closure, one allocation).
+ * Returns null where the general path must decide (64-bit overflow, division, shifts, mixed signedness compares).
+ */
+function fastInt(op: string, a: Num, b: Num, t: CType): Num | null {
+  const cmp = op === '<' || op === '>' || op === '<=' || op === '>=' || op === '==' || op === '!=';
+  const ct = cmp ? promote(a.t, b.t) : t;
+  if (ct.kind !== 'int') return null;
+  const va = convert(a, ct).v, vb = convert(b, ct).v;
+  const n = typeof va === 'number' ? (typeof vb === 'number' ? 0 : vb.length) : va.length;
+  const i32 = ct.bytes === 4;
+  const signed = ct.signed;
+  const one = (x: number, y: number): number => {
+    switch (op) {
+      case '+': return x + y;
+      case '-': return x - y;
+      case '*': return i32 ? Math.imul(x, y) : x * y;
+      case '&': return i32 ? x & y : NaN;
+      case '|': return i32 ? x | y : NaN;
+      case '^': return i32 ? x ^ y : NaN;
+      case '<': return +(x < y);
+      case '>': return +(x > y);
+      case '<=': return +(x <= y);
+      case '>=': return +(x >= y);
+      case '==': return +(x === y);
+      case '!=': return +(x !== y);
+      default: return NaN;
+    }
+  };
+  if (!'+-*&|^'.includes(op) && !cmp) return null;
+  if (!i32 && (op === '&' || op === '|' || op === '^')) return null;
+  const fix = (x: number) => (cmp ? x : i32 ? (signed ? x | 0 : x >>> 0) : x);
+  if (n === 0) {
+    const r = fix(one(va as number, vb as number));
+    if (!i32 && !cmp && (!Number.isSafeInteger(r) || (!signed && r < 0))) return null;
+    return num(r, cmp ? INT : ct);
+  }
+  const out = new Float64Array(n);
+  const A = typeof va === 'number' ? null : va, B = typeof vb === 'number' ? null : vb;
+  const sa = va as number, sb = vb as number;
+  switch (op) {
+    case '+': for (let i = 0; i < n; i++) out[i] = (A ? A[i] : sa) + (B ? B[i] : sb); break;
+    case '-': for (let i = 0; i < n; i++) out[i] = (A ? A[i] : sa) - (B ? B[i] : sb); break;
+    case '*':
+      if (i32) for (let i = 0; i < n; i++) out[i] = Math.imul(A ? A[i] : sa, B ? B[i] : sb);
+      else for (let i = 0; i < n; i++) out[i] = (A ? A[i] : sa) * (B ? B[i] : sb);
+      break;
+    case '&': for (let i = 0; i < n; i++) out[i] = (A ? A[i] : sa) & (B ? B[i] : sb); break;
+    case '|': for (let i = 0; i < n; i++) out[i] = (A ? A[i] : sa) | (B ? B[i] : sb); break;
+    case '^': for (let i = 0; i < n; i++) out[i] = (A ? A[i] : sa) ^ (B ? B[i] : sb); break;
+    default: for (let i = 0; i < n; i++) out[i] = one(A ? A[i] : sa, B ? B[i] : sb);
+  }
+  if (!cmp) {
+    if (i32) {
+      if (signed) for (let i = 0; i < n; i++) out[i] = out[i] | 0;
+      else for (let i = 0; i < n; i++) out[i] = out[i] >>> 0;
+    } else {
+      for (let i = 0; i < n; i++) {
+        const x = out[i];
+        if (x > Number.MAX_SAFE_INTEGER || x < -Number.MAX_SAFE_INTEGER || (!signed && x < 0)) return null;
+      }
+    }
+  }
+  return num(out, cmp ? INT : ct);
 }
 
 function bitop(f: (x: number, y: number) => number): (x: number, y: number) => number {
@@ -290,7 +383,8 @@ function firstActive(mask: Uint8Array | null): number {
   return 0;
 }
 
-export function unary(op: string, a: Value, label: string, mask: Uint8Array | null): Value {
+export function unary(op: string, a: Value, labelArg: Label, mask: Uint8Array | null): Value {
+  const label = text(labelArg);
   if (a.k !== 'num') return a.k === 'unk' ? a : unk(`\`${label}\` is not integer arithmetic`);
   if (a.sym) {
     if (op === '-') return num(map1(a.v, (x) => -x), a.t, scaleSym(a.sym, -1));
@@ -320,6 +414,10 @@ export function unary(op: string, a: Value, label: string, mask: Uint8Array | nu
 export function convert(a: Num, t: CType): Num {
   if (t.kind !== 'int' && t.kind !== 'float') return a;
   if (a.t === t) return a;
+  // widening that keeps every value: no work
+  if (t.kind === 'int' && a.t.kind === 'int' && t.bytes >= a.t.bytes && (t.signed === a.t.signed || (t.signed && t.bytes > a.t.bytes)))
+    return { k: 'num', t, v: a.v, sym: a.sym };
+  if (t.kind === 'float' && a.t.kind === 'float' && t.bytes >= a.t.bytes) return { k: 'num', t, v: a.v, sym: a.sym };
   if (a.sym) return num(a.v, t, a.sym);
   if (t.kind === 'int' && a.t.kind === 'float') return num(map1(a.v, (x) => wrap(Math.trunc(x), t)), t);
   return num(map1(a.v, (x) => wrap(x, t)), t);

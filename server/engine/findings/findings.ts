@@ -16,8 +16,10 @@ export interface SiteResult {
   kernel: string;
   block: [number, number, number];
   context: Record<string, number | string>;
-  /** the worst warp's request; null when the addresses are unknown. */
-  figures: RequestFigures | null;
+  /** the worst warp's wavefronts; null when the addresses are unknown. */
+  summary: { degree: number; wavefronts: number } | null;
+  /** the worst warp's full figures (computed on first use); null when the addresses are unknown. */
+  readonly figures: RequestFigures | null;
   warp: number;
   /** wavefronts summed over every warp of the block (the padding search minimises this). */
   totalWavefronts: number;
@@ -37,7 +39,7 @@ export function statusOf(f: RequestFigures): AccessStatus {
 
 function better(a: SiteResult, b: SiteResult): boolean {
   // is a worse than b (the one to report)?
-  const fa = a.figures!, fb = b.figures!;
+  const fa = a.summary!, fb = b.summary!;
   return fa.degree > fb.degree || (fa.degree === fb.degree && fa.wavefronts > fb.wavefronts);
 }
 
@@ -80,8 +82,8 @@ const kindOrder = (k: AccessKind) => (k === 'load' ? 0 : k === 'store' ? 1 : 2);
 
 function finding(list: SiteResult[], modelNote: string): AccessFinding {
   const first = list[0];
-  const known = list.filter((r) => r.figures);
-  const unknown = list.filter((r) => !r.figures);
+  const known = list.filter((r) => r.summary);
+  const unknown = list.filter((r) => !r.summary);
   const assumptions: string[] = [];
   const addA = (a: string) => {
     if (!assumptions.includes(a)) assumptions.push(a);
@@ -121,13 +123,13 @@ function finding(list: SiteResult[], modelNote: string): AccessFinding {
     const cur = byCtx.get(key);
     if (!cur || better(r, cur)) byCtx.set(key, r);
   }
-  const degrees = new Set([...byCtx.values()].map((r) => r.figures!.degree));
+  const degrees = new Set([...byCtx.values()].map((r) => r.summary!.degree));
   const blocks = new Set(known.map((r) => r.block.join('x')));
   const kernels = new Set(known.map((r) => r.kernel));
   const cases: AccessCase[] = degrees.size > 1
     ? [...byCtx.values()].map((r) => ({
         context: { ...(kernels.size > 1 ? { kernel: r.kernel } : {}), ...(blocks.size > 1 ? { block: r.block.join('x') } : {}), ...r.context },
-        block: r.block, warp: r.warp, degree: r.figures!.degree, wavefronts: r.figures!.wavefronts, figures: r.figures!,
+        block: r.block, warp: r.warp, degree: r.summary!.degree, wavefronts: r.summary!.wavefronts, figures: r.figures!,
       }))
     : [];
   for (const a of worst.assumptions) addA(a);

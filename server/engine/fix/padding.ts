@@ -27,10 +27,10 @@ function score(results: SiteResult[]): Score {
   let total = 0;
   let ideal = 0;
   for (const r of results) {
-    if (!r.figures) continue;
+    if (!r.summary) continue;
     total += r.totalWavefronts;
     ideal += r.idealTotal;
-    degrees.set(r.site, Math.max(degrees.get(r.site) ?? 0, r.figures.degree));
+    degrees.set(r.site, Math.max(degrees.get(r.site) ?? 0, r.summary.degree));
   }
   return { total, ideal, degrees };
 }

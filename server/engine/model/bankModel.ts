@@ -232,7 +232,33 @@ export function warpSummaries(addrs: Float64Array, width: number, profile: BankP
   const cap = 160;
   const counts = new Int32Array(banks);
   const keys = new Float64Array(banks * cap);
+  // warps whose addresses differ only by a multiple of 256 bytes have the same summary under every profile
+  // (banks rotate by whole turns, Kepler segments and 64-bit words stay whole): remember a few recent patterns
+  const recent: { pattern: Float64Array; sum: Omit<WarpSummary, 'warp'> }[] = [];
+  const pattern = new Float64Array(32);
   for (let w = 0; w * 32 < addrs.length; w++) {
+    let first = NaN;
+    for (let l = 0; l < 32; l++) {
+      const t = w * 32 + l;
+      const a = t < addrs.length ? addrs[t] : NaN;
+      if (first !== first && a === a) first = Math.floor(a / 256) * 256;
+      pattern[l] = a - first;
+    }
+    if (first !== first) {
+      out.push(null);
+      continue;
+    }
+    const hit = recent.find((r) => {
+      for (let l = 0; l < 32; l++) {
+        const x = r.pattern[l], y = pattern[l];
+        if (x !== y && !(x !== x && y !== y)) return false;
+      }
+      return true;
+    });
+    if (hit) {
+      out.push({ warp: w, ...hit.sum });
+      continue;
+    }
     let degree = 0, wavefronts = 0, ideal = 0;
     for (let part = 0; part < split; part++) {
       for (let p = 0; p * per < 32; p++) {
@@ -265,6 +291,10 @@ export function warpSummaries(addrs: Float64Array, width: number, profile: BankP
       }
     }
     out.push(ideal ? { warp: w, degree, wavefronts, ideal } : null);
+    if (ideal) {
+      if (recent.length >= 4) recent.shift();
+      recent.push({ pattern: pattern.slice(), sum: { degree, wavefronts, ideal } });
+    }
   }
   return out;
 }

@@ -6,6 +6,30 @@ import { Parser, Language, Tree, Node, Edit } from 'web-tree-sitter';
 export type { Tree, Node };
 export { Edit };
 
+// Evaluation walks the same nodes once per loop iteration and template instance. web-tree-sitter makes a new Node
+// (and a wasm round trip) for every field lookup; memoising on the instance makes each lookup happen once per node.
+{
+  type Memo = { __fields?: Map<string, Node | null>; __type?: string; __text?: string };
+  const proto = Node.prototype as unknown as Record<string, unknown>;
+  const field = proto.childForFieldName as (this: Node, name: string) => Node | null;
+  proto.childForFieldName = function (this: Node & Memo, name: string) {
+    const m = (this.__fields ??= new Map());
+    let v = m.get(name);
+    if (v === undefined) m.set(name, (v = field.call(this, name)));
+    return v;
+  };
+  for (const key of ['type', 'text'] as const) {
+    const desc = Object.getOwnPropertyDescriptor(Node.prototype, key)!;
+    const slot = key === 'type' ? '__type' : '__text';
+    Object.defineProperty(Node.prototype, key, {
+      configurable: true,
+      get(this: Node & Memo) {
+        return (this[slot] ??= desc.get!.call(this));
+      },
+    });
+  }
+}
+
 let language: Language | null = null;
 let initPromise: Promise<void> | null = null;
 
