@@ -1,11 +1,11 @@
 // Orchestrates the stages for one document: syntax -> facts -> eval -> model -> findings -> fix.
 // Keeps the tree between edits (incremental reparse) and reuses each kernel's results while neither its text nor
 // anything outside the kernels changed.
-import { AnalyzeOptions, ArrayFinding, FileAnalysis, Notice, Range, RequestFigures } from './types';
+import { AnalyzeOptions, ArrayFinding, FileAnalysis, Notice, PaddingFix, Range, RequestFigures } from './types';
 import { parse, Tree, Node, Edit } from './syntax/parser';
 import { blankInactive } from './syntax/preprocess';
 import { recover, Blanked } from './syntax/recover';
-import { collectFacts, FileFacts, FunctionFact } from './facts/collect';
+import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, declaratorName } from './facts/collect';
 import { typeName } from './facts/ctypes';
 import { Interp, BudgetExceeded, DEFAULT_CAPS, Visit } from './eval/interpreter';
 import { instancesOf, Instance } from './eval/contexts';
@@ -24,6 +24,7 @@ export function rangeOf(n: Node): Range {
 
 interface KernelRun {
   results: SiteResult[];
+  capped: { line: number; message: string }[];
   arrays: ArrayInfo[];
   notes: string[];
   /** one entry per instance: re-runs it with other extents (only valid during the analyze call that made it). */
@@ -34,7 +35,7 @@ interface KernelRun {
 function runInstance(
   kernel: FunctionFact, inst: Instance, facts: FileFacts, profile: BankProfile, deadline: number,
   dimOverrides?: Map<string, number[]>, constOverrides?: Map<number, number>,
-): { results: SiteResult[]; arrays: ArrayInfo[]; notes: string[] } {
+): { results: SiteResult[]; arrays: ArrayInfo[]; notes: string[]; capped: { line: number; message: string }[] } {
   const it = new Interp({ facts, block: inst.block, values: inst.values, types: inst.types, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides });
   it.runKernel(kernel);
   const common = [inst.blockSource, ...it.notes];
@@ -50,7 +51,7 @@ function runInstance(
     elementBytes: typeName(b.elem) ? (b.elem.kind === 'int' || b.elem.kind === 'float' || b.elem.kind === 'vector' || b.elem.kind === 'struct' ? b.elem.bytes : 0) : 0,
     dimTexts: b.dimNodes.map((d) => ({ range: rangeOf(d), text: d.text, isNumber: d.type === 'number_literal', plusLiteral: plusLiteral(d) })),
   }));
-  return { results, arrays, notes: [...it.notes] };
+  return { results, arrays, notes: [...it.notes], capped: it.capped };
 }
 
 /** `X + 1` -> { left: 'X', value: 1 } (so padding again edits the literal rather than adding `+ 1 + 1`). */
@@ -104,6 +105,47 @@ function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: Ban
   return base;
 }
 
+/**
+ * A kernel the budget did not reach: its shared accesses, found by syntax alone, become `unknown` (reason: the
+ * budget), so the user sees that they were not checked rather than nothing.
+ */
+function budgetUnknowns(kernel: FunctionFact, facts: FileFacts, profile: BankProfile): SiteResult[] {
+  const shared = new Map<string, Node>();
+  for (const d of facts.fileShared) for (const n of sharedNames(d)) shared.set(n.text, n);
+  const stack: Node[] = [kernel.body];
+  const subs: Node[] = [];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'declaration' && isSharedDecl(n)) for (const x of sharedNames(n)) shared.set(x.text, x);
+    if (n.type === 'subscript_expression') subs.push(n);
+    for (const c of named(n)) stack.push(c);
+  }
+  const out: SiteResult[] = [];
+  for (const sub of subs) {
+    if (sub.parent?.type === 'subscript_expression' && sub.parent.childForFieldName('argument')?.id === sub.id) continue; // inner part of a[i][j]
+    let base: Node | null = sub;
+    while (base && base.type === 'subscript_expression') base = base.childForFieldName('argument');
+    const decl = base && base.type === 'identifier' ? shared.get(base.text) : undefined;
+    if (!base || !decl) continue;
+    const parent = sub.parent;
+    const lhs = parent?.type === 'assignment_expression' && parent.childForFieldName('left')?.id === sub.id;
+    const compound = lhs && (parent!.childForFieldName('operator')?.text ?? '=') !== '=';
+    const kinds: ('load' | 'store')[] = lhs ? (compound ? ['load', 'store'] : ['store']) : ['load'];
+    for (const kind of kinds)
+      out.push({
+        site: `${base.startIndex}:${kind}`, kind, name: base.text, range: rangeOf(base), exprRange: rangeOf(sub), declRange: rangeOf(decl),
+        arrayId: String(decl.startIndex), arrayName: decl.text, elementBytes: 0, kernel: kernel.name, block: [32, 1, 1], context: {},
+        summary: null, figures: null, warp: 0, totalWavefronts: 0, idealTotal: 0, reason: 'analysis budget exceeded',
+        assumptions: [`bank model ${profile.name}`], flat: null,
+      });
+  }
+  return out;
+}
+
+function sharedNames(decl: Node): Node[] {
+  return decl.childrenForFieldName('declarator').filter((d): d is Node => !!d).map((d) => declaratorName(d)).filter((n): n is Node => !!n);
+}
+
 function hashKey(parts: string[]): string {
   return parts.join('\u0001');
 }
@@ -114,6 +156,7 @@ export class EngineDocument {
   private parsedText: string | null = null;
   private cache = new Map<string, KernelRun>();
   private blanked: Blanked[] = [];
+  private fixCache = new Map<string, { fix?: PaddingFix; reason?: string }>();
 
   constructor(public text: string) {}
 
@@ -177,26 +220,27 @@ export class EngineDocument {
     const modelNote = `bank model ${profile.name}: ${profile.describe}`;
     const optKey = JSON.stringify([profile.name, options.block ?? null]);
     const nextCache = new Map<string, KernelRun>();
-    const runs: { kernel: FunctionFact; run: KernelRun; fresh: boolean }[] = [];
+    const runs: { kernel: FunctionFact; run: KernelRun; key: string }[] = [];
     const skipped: FunctionFact[] = [];
     for (const kernel of facts.kernels) {
       const key = hashKey([optKey, `${kernel.outer.startPosition.row}:${kernel.outer.startPosition.column}`, kernel.outer.text, facts.signature]);
       const cached = this.cache.get(key);
       if (cached) {
         nextCache.set(key, cached);
-        runs.push({ kernel, run: cached, fresh: false });
+        runs.push({ kernel, run: cached, key });
         continue;
       }
       try {
         const { instances, notes } = instancesOf(kernel, facts, options.block, deadline);
-        const run: KernelRun = { results: [], arrays: [], notes: [...notes], instances };
+        const run: KernelRun = { results: [], capped: [], arrays: [], notes: [...notes], instances };
         for (const inst of instances) {
           const r = runInstance(kernel, inst, facts, profile, deadline);
           run.results.push(...r.results);
+          for (const c of r.capped) if (!run.capped.some((x) => x.line === c.line)) run.capped.push(c);
           for (const a of r.arrays) if (!run.arrays.some((x) => x.id === a.id)) run.arrays.push(a);
         }
         nextCache.set(key, run);
-        runs.push({ kernel, run, fresh: true });
+        runs.push({ kernel, run, key });
       } catch (e) {
         if (!(e instanceof BudgetExceeded)) throw e;
         skipped.push(kernel);
@@ -210,7 +254,10 @@ export class EngineDocument {
         message: `analysis budget of ${budget} ms exceeded: ${skipped.length} of ${facts.kernels.length} kernels were not analysed (${skipped.slice(0, 5).map((k) => k.name).join(', ')}${skipped.length > 5 ? ', ...' : ''})`,
       });
     }
-    const results = runs.flatMap((r) => r.run.results);
+    for (const r of runs)
+      for (const c of r.run.capped)
+        notices.push({ range: { start: { line: c.line, character: 0 }, end: { line: c.line, character: 0 } }, severity: 'information', message: c.message });
+    const results = [...runs.flatMap((r) => r.run.results), ...skipped.flatMap((k) => budgetUnknowns(k, facts, profile))];
     const accesses = buildFindings(results, modelNote);
     // arrays: every __shared__ declaration seen by any run, with its accesses and its fix
     const arrayInfos = new Map<string, ArrayInfo>();
@@ -233,6 +280,7 @@ export class EngineDocument {
       else accessesOfArray.set(id, [i]);
     });
     const arrays: ArrayFinding[] = [];
+    const nextFixes = new Map<string, { fix?: PaddingFix; reason?: string }>();
     for (const info of arrayInfos.values()) {
       const idx = accessesOfArray.get(info.id) ?? [];
       const known = idx.map((i) => accesses[i]).filter((a) => a.degree !== null);
@@ -240,26 +288,39 @@ export class EngineDocument {
       const af: ArrayFinding = { name: info.name, declRange: info.declRange, typeText: info.typeText, external: info.external, accesses: idx, worstDegree };
       if (options.fixes !== false && known.some((a) => a.status === 'conflict')) {
         const involved = runs.filter((r) => r.run.arrays.some((x) => x.id === info.id));
-        const fix = paddingFix(info, resultsOfArray.get(info.id) ?? [], (dims) => {
+        const fixKey = hashKey([info.name, JSON.stringify(info.declRange), ...involved.map((r) => r.key)]);
+        const cachedFix = this.fixCache.get(fixKey);
+        const fixDeadline = Math.max(deadline, Date.now() + 200); // a fix search may overrun the budget by 200 ms at most
+        let fix: { fix?: PaddingFix; reason?: string };
+        try {
+          fix = cachedFix ?? paddingFix(info, resultsOfArray.get(info.id) ?? [], (dims) => {
           const over = new Map([[info.id, dims]]);
           const out: SiteResult[] = [];
           for (const { kernel, run } of involved)
-            for (const inst of run.instances) out.push(...runInstance(kernel, inst, facts, profile, Infinity, over).results.filter((x) => x.arrayId === info.id));
+            for (const inst of run.instances) out.push(...runInstance(kernel, inst, facts, profile, fixDeadline, over).results.filter((x) => x.arrayId === info.id));
           return out;
         });
+        } catch (e) {
+          if (!(e instanceof BudgetExceeded)) throw e;
+          fix = { reason: 'the padding search was stopped by the analysis budget' };
+        }
+        if (!cachedFix && !fix.reason?.includes('budget')) nextFixes.set(fixKey, fix);
+        else if (cachedFix) nextFixes.set(fixKey, cachedFix);
         if (fix.fix) af.fix = fix.fix;
         else af.noFixReason = fix.reason;
       }
       arrays.push(af);
     }
+    this.fixCache = nextFixes;
     arrays.sort((a, b) => a.declRange.start.line - b.declRange.start.line || a.declRange.start.character - b.declRange.start.character);
-    return { model: profile.name, accesses, arrays, notices };
+    return { model: profile.name, accesses, arrays, notices, ...(skipped.length ? { incomplete: true } : {}) };
   }
 
   dispose(): void {
     this.tree?.delete();
     this.tree = null;
     this.cache.clear();
+    this.fixCache.clear();
   }
 }
 

@@ -128,6 +128,11 @@ export interface FileAnalysis {
   arrays: ArrayFinding[];
   /** analysis-level notes: budget exceeded, skipped kernels, syntax errors near a kernel. */
   notices: Notice[];
+  /**
+   * true when the budget stopped the analysis before every kernel was evaluated. The same EngineDocument keeps the
+   * kernels it finished: calling analyze() again continues with the rest (an editor can do so when idle).
+   */
+  incomplete?: boolean;
 }
 
 export interface AnalyzeOptions {

@@ -109,6 +109,9 @@ export class Interp {
   /** extra assumptions that hold for every access of the run (template bindings, symbolic loops...). */
   notes = new Set<string>();
   private steps = 0;
+  private stmtDepth = 0;
+  /** loops stopped at the iteration cap: where, and why (shown to the user as a notice). */
+  capped: { line: number; message: string }[] = [];
   private depth = 0;
   private macroDepth = 0;
   private truncated: string | null = null;
@@ -210,6 +213,19 @@ export class Interp {
   exec(node: Node): void {
     this.tick();
     if (!this.anyActive(this.active())) return;
+    if (this.stmtDepth >= this.cfg.caps.exprDepth) {
+      this.notes.add(`statements nested deeper than ${this.cfg.caps.exprDepth} levels at line ${node.startPosition.row + 1} are not evaluated`);
+      return;
+    }
+    this.stmtDepth++;
+    try {
+      this.execInner(node);
+    } finally {
+      this.stmtDepth--;
+    }
+  }
+
+  private execInner(node: Node): void {
     if (node.type === 'ERROR' || node.isMissing) {
       this.notes.add(`the kernel has a syntax error at line ${node.startPosition.row + 1}; the code there is skipped`);
       return;
@@ -397,6 +413,11 @@ export class Interp {
         if (iter >= this.cfg.caps.loopIterations) {
           this.truncated = `the loop at line ${line} runs more than ${this.cfg.caps.loopIterations.toLocaleString('en-US')} iterations`;
           this.markTruncated(node);
+          this.capped.push({ line: line - 1, message: `${this.truncated}: only the first ${this.cfg.caps.loopIterations.toLocaleString('en-US')} were evaluated, and its accesses are reported unknown` });
+          for (const name of assigned.keys()) {
+            const v = this.lookupVar(name);
+            if (v) v.value = unk(`\`${name}\` is changed by ${this.truncated}`);
+          }
           break;
         }
         this.ctx = { ...savedCtx };
@@ -614,7 +635,12 @@ export class Interp {
     const tv = this.cfg.types.get(clean);
     if (tv) return tv;
     if (clean === 'void') return { kind: 'void' };
-    if (clean.endsWith('*')) return { kind: 'pointer', to: this.resolveTypeName(clean.slice(0, -1)) };
+    if (clean.endsWith('*')) {
+      const stars = /\**$/.exec(clean)![0].length;
+      let t: CType = this.resolveTypeName(clean.slice(0, -stars));
+      for (let i = 0; i < stars; i++) t = { kind: 'pointer', to: t };
+      return t;
+    }
     const cached = this.typeCache.get(clean);
     if (cached) return cached;
     let out: CType = { kind: 'unknown', name: clean };
