@@ -34,7 +34,7 @@ interface KernelRun {
 /** Evaluates one kernel in one instance, applies the bank model to every visit, and reduces the warps. */
 function runInstance(
   kernel: FunctionFact, inst: Instance, facts: FileFacts, profile: BankProfile, deadline: number,
-  dimOverrides?: Map<string, number[]>, constOverrides?: Map<number, number>,
+  dimOverrides?: Map<string, number>, constOverrides?: Map<number, number>,
 ): { results: SiteResult[]; arrays: ArrayInfo[]; notes: string[]; capped: { line: number; message: string }[] } {
   const it = new Interp({ facts, block: inst.block, values: inst.values, types: inst.types, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides });
   it.runKernel(kernel);
@@ -101,7 +101,7 @@ function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: Ban
   let full: RequestFigures | null = null;
   Object.defineProperty(base, 'figures', { get: () => (full ??= request(lanes, v.width, profile)), enumerable: true });
   base.warp = worst.warp;
-  if (v.oob) base.oob = { lane: v.oob.thread % 32, warp: Math.floor(v.oob.thread / 32), index: v.oob.index, extent: v.oob.extent };
+  if (v.oob && !inst.assumedBlock) base.oob = { lane: v.oob.thread % 32, warp: Math.floor(v.oob.thread / 32), index: v.oob.index, extent: v.oob.extent };
   return base;
 }
 
@@ -293,8 +293,8 @@ export class EngineDocument {
         const fixDeadline = Math.max(deadline, Date.now() + 200); // a fix search may overrun the budget by 200 ms at most
         let fix: { fix?: PaddingFix; reason?: string };
         try {
-          fix = cachedFix ?? paddingFix(info, resultsOfArray.get(info.id) ?? [], (dims) => {
-          const over = new Map([[info.id, dims]]);
+          fix = cachedFix ?? paddingFix(info, resultsOfArray.get(info.id) ?? [], (pad) => {
+          const over = new Map([[info.id, pad]]);
           const out: SiteResult[] = [];
           for (const { kernel, run } of involved)
             for (const inst of run.instances) out.push(...runInstance(kernel, inst, facts, profile, fixDeadline, over).results.filter((x) => x.arrayId === info.id));

@@ -16,6 +16,8 @@ export interface Instance {
   label: Record<string, number | string>;
   /** set when the kernel cannot be evaluated in this instance (a template parameter nobody binds). */
   unbound?: string;
+  /** the block shape is our default, not the user's: out-of-bounds findings would be our own invention. */
+  assumedBlock?: boolean;
 }
 
 const fmt = (b: [number, number, number]) => b.join('x');
@@ -137,14 +139,22 @@ export function instancesOf(
     };
   };
   const anyKnown = bound.some((x) => x.block);
+  const launchBlocks = bound.filter((x) => x.block);
   for (const { b, block, source } of bound) {
     if (!block && anyKnown && source.startsWith('the launch')) continue; // another launch gives the shape
+    if (!block && anyKnown && !directive) {
+      // an explicit instantiation nobody launches here: take the shapes the other instances are launched with
+      for (const l of launchBlocks)
+        push({ values: b.values, types: b.types, block: l.block!, blockSource: `block ${fmt(l.block!)} from ${l.source} (of another instance)`, label: b.label, unbound: b.unbound, assumedBlock: true });
+      continue;
+    }
     if (block && !directive) {
       push({ values: b.values, types: b.types, block, blockSource: `block ${fmt(block)} from ${source}`, label: b.label, unbound: b.unbound });
       continue;
     }
     const fb = fallback();
-    for (const blk of fb.blocks) push({ values: b.values, types: b.types, block: blk, blockSource: fb.source(blk), label: b.label, unbound: b.unbound });
+    for (const blk of fb.blocks)
+      push({ values: b.values, types: b.types, block: blk, blockSource: fb.source(blk), label: b.label, unbound: b.unbound, assumedBlock: !directive && !fallbackBlock });
   }
   return { instances: out, notes };
 }

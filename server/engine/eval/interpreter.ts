@@ -50,8 +50,8 @@ export interface RunConfig {
   /** template parameter bindings: values and types. */
   values: Map<string, Value>;
   types: Map<string, CType>;
-  /** array id -> extents that replace the declared ones (padding search). */
-  dimOverrides?: Map<string, number[]>;
+  /** array id -> elements added to the innermost extent (padding search). */
+  dimOverrides?: Map<string, number>;
   /** declaration node start index -> value replacing a constant's initializer (padding a leading dimension). */
   constOverrides?: Map<number, number>;
   deadline: number;
@@ -537,8 +537,8 @@ export class Interp {
         }
         dims.push(u);
       }
-      const over = this.cfg.dimOverrides?.get(id);
-      if (over) dims = over;
+      const pad = this.cfg.dimOverrides?.get(id);
+      if (pad && dims.length) dims = [...dims.slice(0, -1), dims[dims.length - 1] + pad];
       const base: SharedBase = { id, name: nameNode.text, decl: node, nameNode, elem, dims: bad ? [] : dims, external, dimNodes, ...(bad ? { unresolved: bad } : {}) };
       if (cur && cur.type === 'pointer_declarator') {
         target.set(nameNode.text, { value: { k: 'other', what: 'shared pointer' }, type: { kind: 'pointer', to: elem } });
@@ -986,7 +986,7 @@ export class Interp {
       const t = baseV.t;
       const elemT: CType = t.dims.length > 1 ? { kind: 'array', elem: t.elem, dims: t.dims.slice(1) } : t.elem;
       const es = sizeOf(elemT);
-      if (es === null) return unk(`the element size of \`${baseV.name}\` is not known (\`${typeName(t.elem)}\`)`);
+      if (es === null) return this.unknownRef(baseV, elemT, `the size of \`${typeName(t.elem)}\`, the element type of \`${baseV.base.name}\`, is not known`);
       if (idx.k !== 'num') return this.unknownRef(baseV, elemT, idx.k === 'unk' ? idx.reason : 'the subscript is not a number');
       if (idx.t.kind === 'float') return unk(`the subscript \`${idxNode!.text}\` is not an integer`);
       const off = binary('+', baseV.off, binary('*', idx, num(es, LONGT), () => idxNode!.text, null), () => node.text, null);
@@ -1002,7 +1002,7 @@ export class Interp {
       return this.deref(p, idx, node, argNode);
     }
     if (baseV.k === 'ref' && baseV.t.kind !== 'array') return unk(`\`${argNode.text}\` is not an array`);
-    return baseV.k === 'unk' && baseV.reason.includes('shared') ? baseV : unk(`\`${node.text}\` is not in shared memory`);
+    return baseV.k === 'unk' && baseV.reason.includes('shared') ? baseV : unk(`\`${node.text}\` is a value loaded from memory that is not shared`);
   }
 
   private unknownRef(r: Ref, t: CType, reason: string): Ref {

@@ -68,7 +68,7 @@ export function isSharedDecl(n: Node): boolean {
 export function declaratorName(d: Node | null): Node | null {
   let cur = d;
   for (let i = 0; cur && i < 64; i++) {
-    if (cur.type === 'identifier' || cur.type === 'field_identifier') return cur;
+    if (cur.type === 'identifier' || cur.type === 'field_identifier' || cur.type === 'type_identifier') return cur;
     if (cur.type === 'qualified_identifier') cur = cur.childForFieldName('name');
     else if (cur.type === 'template_function') cur = cur.childForFieldName('name');
     else if (cur.type === 'destructor_name' || cur.type === 'operator_name') return cur;

@@ -45,7 +45,7 @@ export function paddedText(d: ArrayInfo['dimTexts'][number], pad: number): strin
 }
 
 export function paddingFix(
-  info: ArrayInfo, current: SiteResult[], evaluate: (dims: number[]) => SiteResult[],
+  info: ArrayInfo, current: SiteResult[], evaluate: (pad: number) => SiteResult[],
 ): { fix?: PaddingFix; reason?: string } {
   if (info.external) return { reason: `\`${info.name}\` is an \`extern __shared__\` array: its layout is set by the indexing code, not by a declared extent` };
   if (info.dims.length < 2) return { reason: `\`${info.name}\` is one-dimensional: padding its extent changes no address` };
@@ -59,8 +59,7 @@ export function paddingFix(
   const maxPad = Math.max(1, Math.ceil(128 / Math.max(1, info.elementBytes)));
   let best: { pad: number; s: Score } | null = null;
   for (let pad = 1; pad <= maxPad; pad++) {
-    const dims = [...info.dims.slice(0, -1), info.dims[info.dims.length - 1] + pad];
-    const s = score(evaluate(dims));
+    const s = score(evaluate(pad));
     if (!best || s.total < best.s.total) best = { pad, s };
     if (s.total <= s.ideal) break; // cannot do better than ideal
   }
@@ -73,10 +72,14 @@ export function paddingFix(
   const shape = [...info.dimTexts.slice(0, -1).map((d) => d.text), newLast].map((t) => `[${t}]`).join('');
   const checked = before.degrees.size;
   const cleared = conflictingBefore - conflictingAfter;
+  const worstBefore = Math.max(1, ...before.degrees.values());
   const worstAfter = Math.max(1, ...after.degrees.values());
+  const accesses = (n: number) => plural(n, 'conflicting access');
   const summary = conflictingAfter === 0
-    ? `${plural(conflictingBefore, 'conflicting access')} ${conflictingBefore === 1 ? 'becomes' : 'become'} conflict-free`
-    : `${cleared} of ${plural(conflictingBefore, 'conflicting access')} ${cleared === 1 ? 'becomes' : 'become'} conflict-free; ${conflictingAfter} ${conflictingAfter === 1 ? 'remains' : 'remain'} up to ${worstAfter}-way`;
+    ? `${accesses(conflictingBefore)} ${conflictingBefore === 1 ? 'becomes' : 'become'} conflict-free`
+    : `the worst access goes from ${worstBefore}-way to ${worstAfter}-way` +
+      (cleared > 0 ? `; ${cleared} of ${accesses(conflictingBefore)} ${cleared === 1 ? 'becomes' : 'become'} conflict-free` : '') +
+      `; wavefronts ${before.total} -> ${after.total}`;
   return {
     fix: {
       title: `Pad ${info.name} to ${shape}: ${summary} (${plural(checked, 'access')} checked)`,

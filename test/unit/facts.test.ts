@@ -1,0 +1,114 @@
+// The facts the engine reads from CUDA as people write it (test/fixtures/facts.cu): aliases and casts, built-in,
+// vector, struct and typedef'd element types, atomics, templates, constants and macros, loops, device functions,
+// unknowns with reasons, directives and several launch shapes.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { ready, analyzeFile, lineOf } from './helpers/engine';
+import { AccessFinding } from '../../server/engine';
+
+before(() => ready);
+
+let cached: ReturnType<typeof analyzeFile> | null = null;
+const data = () => (cached ??= analyzeFile('test/fixtures/facts.cu'));
+
+/** The access of `kind` whose array name starts at `needle` on the line containing `snippet`. */
+function at(snippet: string, needle: string, kind: AccessFinding['kind'] = 'load'): AccessFinding {
+  const { text, result } = data();
+  const line = lineOf(text, snippet);
+  const col = text.split('\n')[line].indexOf(needle) + (needle.startsWith(' ') ? 1 : 0);
+  assert.ok(col >= 0, needle);
+  const a = result.accesses.find((x) => x.range.start.line === line && x.range.start.character === col && x.kind === kind);
+  assert.ok(a, `${kind} ${needle} at ${snippet}`);
+  return a!;
+}
+
+test('pointers derived from shared arrays: an alias reports its own name; casts change the access width', () => {
+  const b = at('out[threadIdx.x] = b[threadIdx.x * 2]', 'b[');
+  assert.equal(b.array, 'b');
+  assert.equal(b.sharedArray, 'smem');
+  assert.equal(b.degree, 2);
+  const v = at('reinterpret_cast<float4 *>(smem)[threadIdx.x]', 'smem)');
+  assert.equal(v.elementBytes, 16);
+  assert.equal(v.wavefronts, 4);
+  assert.equal(v.idealWavefronts, 4);
+  assert.equal(v.status, 'conflict-free');
+  assert.ok(v.assumptions.some((a) => a.includes('inferred')));
+  const w = at('*((float2 *)&smem[2 * threadIdx.x])', 'smem[');
+  assert.equal(w.elementBytes, 8);
+  assert.equal(w.status, 'conflict-free');
+});
+
+test('element types: __half, typedef float, using float2, a struct member offset, double2', () => {
+  const line = 'out[t] = __half2float(h[2 * t])';
+  assert.equal(at(line, 'h[').elementBytes, 2);
+  assert.equal(at(line, 'h[').status, 'conflict-free');
+  assert.equal(at(line, 'r[t]').status, 'conflict-free');
+  const r2 = at(line, 'r2[');
+  assert.equal(r2.elementBytes, 4); // .y of a float2
+  assert.equal(r2.degree, 2);
+  const p = at(line, 'p[t]');
+  assert.equal(p.degree, 4); // 16-byte struct: stride 4 words
+  assert.equal(p.worst!.worstPhase.banks.find((b) => b.bank === p.worst!.worstBank)!.words[0].word % 4, 1); // .y is word 1 of each element
+  const d2 = at(line, 'd2[');
+  assert.equal(d2.elementBytes, 8);
+  assert.equal(d2.degree, 2);
+});
+
+test('atomics are their own kind; a compound assignment is a load and a store', () => {
+  const h = at('atomicAdd(&hist[threadIdx.x * 8 % 256], 1);', 'hist', 'atomic');
+  assert.equal(h.kind, 'atomic');
+  assert.equal(h.degree, 8);
+  const snippet = 'if (tid < stride) s[tid] += s[tid + stride];';
+  assert.equal(at(snippet, 's[tid]', 'load').status, 'conflict-free');
+  assert.equal(at(snippet, 's[tid]', 'store').status, 'conflict-free');
+});
+
+test('templates: each instance is analysed, from a launch and from an explicit instantiation', () => {
+  const store = at('tile[threadIdx.x][threadIdx.y] = 1.0f;', 'tile', 'store');
+  assert.equal(store.degree, 8);
+  assert.deepEqual(store.cases.map((c) => [c.context.TILE, c.degree]).sort(), [[16, 8], [8, 4]].sort());
+  // the instance nobody launches borrows the other's block shape: not a basis for an out-of-bounds error
+  assert.equal(store.outOfBounds, undefined);
+});
+
+test('constants, constexpr, enums and function-like macros are evaluated', () => {
+  const line = 'out[threadIdx.x] = s[threadIdx.x * stride + offset]';
+  assert.equal(at(line, 's[threadIdx.x * stride').degree, 2);
+  assert.equal(at(line, 's[IDX').status, 'conflict-free');
+});
+
+test('loops: while loops with two variables, shifts, and __device__ functions with volatile pointer parameters', () => {
+  const w = at('out[tid] += s[(tid * j) & 511];', 's[');
+  assert.deepEqual(w.cases.map((c) => [c.context.i, c.degree]), [[0, 1], [1, 2], [2, 4], [3, 8]]);
+  const red = data().result.accesses.filter((a) => a.array === 'sdata');
+  assert.equal(red.length, 3);
+  assert.ok(red.every((a) => a.status === 'conflict-free' && a.kernel === 'loops'));
+});
+
+test('unknowns say why; a warp-uniform offset does not stop evaluation', () => {
+  const line = 'out[threadIdx.x] = s[idx[threadIdx.x]]';
+  const loaded = at(line, 's[idx');
+  assert.equal(loaded.status, 'unknown');
+  assert.equal(loaded.degree, null);
+  assert.match(loaded.reason!, /loaded from memory/);
+  const stride = at(line, 's[threadIdx.x * ld]');
+  assert.equal(stride.status, 'unknown');
+  assert.match(stride.reason!, /`ld`/);
+  const uniform = at(line, 's[blockIdx.x');
+  assert.equal(uniform.status, 'conflict-free');
+  assert.ok(uniform.assumptions.some((a) => a.includes('rule 6')));
+});
+
+test('block shapes: a directive wins over the launch; two launches are two cases', () => {
+  const { text, result } = data();
+  const d = at('out[threadIdx.x] = t[threadIdx.x][threadIdx.y];', ' t[');
+  assert.deepEqual(d.block, [16, 16, 1]);
+  assert.equal(d.degree, 8);
+  assert.ok(d.assumptions[0].includes('`bank-lens: block` comment at line ' + (lineOf(text, '// bank-lens: block=16x16') + 1)));
+  const two = result.accesses.find((a) => a.kernel === 'twoShapes')!;
+  assert.equal(two.degree, 32);
+  assert.deepEqual(two.cases.map((c) => [c.context.block, c.degree]), [['32x4x1', 32], ['8x8x1', 8]]);
+  const fix = result.arrays.find((a) => a.declRange.start.line === lineOf(text, '__shared__ float t[64][32];'))!.fix!;
+  assert.equal(fix.preferred, false); // no row length clears both shapes
+  assert.match(fix.title, /^Pad t to \[64\]\[35\]: the worst access goes from 32-way to 2-way; wavefronts \d+ -> \d+ \(1 access checked\)$/);
+});
