@@ -235,6 +235,7 @@ export function warpSummaries(addrs: Float64Array, width: number, profile: BankP
   // warps whose addresses differ only by a multiple of 256 bytes have the same summary under every profile
   // (banks rotate by whole turns, Kepler segments and 64-bit words stay whole): remember a few recent patterns
   const recent: { pattern: Float64Array; sum: Omit<WarpSummary, 'warp'> }[] = [];
+  const simple = (profile === sm50 || profile === sm20) && width <= 4;
   const pattern = new Float64Array(32);
   for (let w = 0; w * 32 < addrs.length; w++) {
     let first = NaN;
@@ -248,13 +249,19 @@ export function warpSummaries(addrs: Float64Array, width: number, profile: BankP
       out.push(null);
       continue;
     }
-    const hit = recent.find((r) => {
+    let hit: (typeof recent)[number] | null = null;
+    for (let r = recent.length - 1; r >= 0 && !hit; r--) {
+      const q = recent[r].pattern;
+      let same = true;
       for (let l = 0; l < 32; l++) {
-        const x = r.pattern[l], y = pattern[l];
-        if (x !== y && !(x !== x && y !== y)) return false;
+        const x = q[l], y = pattern[l];
+        if (x !== y && (x === x || y === y)) {
+          same = false;
+          break;
+        }
       }
-      return true;
-    });
+      if (same) hit = recent[r];
+    }
     if (hit) {
       out.push({ warp: w, ...hit.sum });
       continue;
@@ -271,6 +278,20 @@ export function warpSummaries(addrs: Float64Array, width: number, profile: BankP
           const a = addrs[t];
           if (Number.isNaN(a)) continue;
           any = true;
+          if (simple) {
+            // cc >= 5.x, one word per lane: bank = word mod 32, inline
+            const k = Math.floor(a / 4);
+            const b = k & 31;
+            const c = counts[b];
+            let seen = false;
+            for (let j = 0; j < c; j++) if (keys[b * cap + j] === k) { seen = true; break; }
+            if (!seen && c < cap) {
+              keys[b * cap + c] = k;
+              counts[b] = c + 1;
+              if (c + 1 > phaseWf) phaseWf = c + 1;
+            }
+            continue;
+          }
           const n = profile.unitsInto(a + part * partWidth, partWidth, scratchBanks, scratchKeys);
           for (let u = 0; u < n; u++) {
             const b = scratchBanks[u], k = scratchKeys[u];
