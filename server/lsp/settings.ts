@@ -1,0 +1,101 @@
+// The `cudaBankLens.*` settings: defaults, validation, and the mapping to the engine's AnalyzeOptions.
+import type { AnalyzeOptions } from '../engine';
+
+export type SeveritySetting = 'error' | 'warning' | 'information' | 'hint';
+
+export interface Settings {
+  /** bank model: `sm_50+` (default), `sm_1x`, `sm_2x`, `sm_3x`, `sm_3x-8B`. */
+  architecture: string;
+  /** block shape for kernels whose launch is not found: `""` (engine default), `"256"`, `"16x16"`, `"32x8x1"`. */
+  defaultBlock: string;
+  severity: SeveritySetting;
+  showBroadcastHints: boolean;
+  showUnknown: boolean;
+  analysisBudgetMs: number;
+}
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
+  architecture: 'sm_50+',
+  defaultBlock: '',
+  severity: 'warning',
+  showBroadcastHints: true,
+  showUnknown: false,
+  analysisBudgetMs: 500,
+});
+
+/** Setting value -> the engine's `arch` option. */
+export const ARCHITECTURES: Readonly<Record<string, string>> = Object.freeze({
+  'sm_50+': 'sm_50',
+  sm_1x: 'sm_1x',
+  sm_2x: 'sm_20',
+  sm_3x: 'sm_30',
+  'sm_3x-8B': 'sm_30:8B',
+});
+
+/** One line per architecture, for the status bar tooltip and docs. */
+export const ARCHITECTURE_LABELS: Readonly<Record<string, string>> = Object.freeze({
+  'sm_50+': 'compute capability 5.x and newer: 32 banks of 4 bytes',
+  sm_1x: 'compute capability 1.x: 16 banks, one request per half-warp',
+  sm_2x: 'compute capability 2.x: 32 banks, whole warp',
+  sm_3x: 'compute capability 3.x, 4-byte bank mode',
+  'sm_3x-8B': 'compute capability 3.x, 8-byte bank mode',
+});
+
+const SEVERITIES: SeveritySetting[] = ['error', 'warning', 'information', 'hint'];
+
+/** Parses `"32"`, `"16x16"`, `"32x8x1"` (also `*` or `,` as separator); undefined when empty or invalid. */
+export function parseBlock(text: string): [number, number, number] | undefined {
+  const m = /^\s*(\d+)(?:\s*[x×*,]\s*(\d+))?(?:\s*[x×*,]\s*(\d+))?\s*$/i.exec(text ?? '');
+  if (!m) return undefined;
+  const dims = [m[1], m[2] ?? '1', m[3] ?? '1'].map((s) => parseInt(s, 10)) as [number, number, number];
+  if (dims.some((d) => !Number.isFinite(d) || d < 1)) return undefined;
+  if (dims[0] * dims[1] * dims[2] > 1024 || dims[2] > 64) return undefined;
+  return dims;
+}
+
+/** Problems found while reading settings, for the server's log. */
+export interface SettingsResult {
+  settings: Settings;
+  problems: string[];
+}
+
+/** Merges a raw `cudaBankLens` section (from workspace/configuration or initializationOptions) over the defaults. */
+export function normalizeSettings(raw: unknown): SettingsResult {
+  const s: Settings = { ...DEFAULT_SETTINGS };
+  const problems: string[] = [];
+  if (!raw || typeof raw !== 'object') return { settings: s, problems };
+  const r = raw as Record<string, unknown>;
+  if (r.architecture !== undefined) {
+    if (typeof r.architecture === 'string' && r.architecture in ARCHITECTURES) s.architecture = r.architecture;
+    else problems.push(`cudaBankLens.architecture: unknown value ${JSON.stringify(r.architecture)}; using ${s.architecture}`);
+  }
+  if (r.defaultBlock !== undefined) {
+    const text = typeof r.defaultBlock === 'number' ? String(r.defaultBlock) : r.defaultBlock;
+    if (typeof text === 'string' && (text.trim() === '' || parseBlock(text))) s.defaultBlock = text.trim();
+    else problems.push(`cudaBankLens.defaultBlock: ${JSON.stringify(r.defaultBlock)} is not a block shape like "256" or "16x16" (at most 1024 threads)`);
+  }
+  if (r.severity !== undefined) {
+    if (typeof r.severity === 'string' && (SEVERITIES as string[]).includes(r.severity)) s.severity = r.severity as SeveritySetting;
+    else problems.push(`cudaBankLens.severity: unknown value ${JSON.stringify(r.severity)}; using ${s.severity}`);
+  }
+  if (typeof r.showBroadcastHints === 'boolean') s.showBroadcastHints = r.showBroadcastHints;
+  if (typeof r.showUnknown === 'boolean') s.showUnknown = r.showUnknown;
+  if (r.analysisBudgetMs !== undefined) {
+    const n = Number(r.analysisBudgetMs);
+    if (Number.isFinite(n) && n > 0) s.analysisBudgetMs = Math.min(Math.round(n), 60_000);
+    else problems.push(`cudaBankLens.analysisBudgetMs: ${JSON.stringify(r.analysisBudgetMs)} is not a positive number`);
+  }
+  return { settings: s, problems };
+}
+
+export function analyzeOptions(s: Settings): AnalyzeOptions {
+  const options: AnalyzeOptions = { arch: ARCHITECTURES[s.architecture] ?? 'sm_50', budgetMs: s.analysisBudgetMs };
+  const block = s.defaultBlock ? parseBlock(s.defaultBlock) : undefined;
+  if (block) options.block = block;
+  return options;
+}
+
+/** A key that changes when the analysis-relevant settings change (display-only settings excluded). */
+export function analysisKey(s: Settings): string {
+  return JSON.stringify([s.architecture, s.defaultBlock, s.analysisBudgetMs]);
+}
