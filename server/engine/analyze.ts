@@ -1,11 +1,11 @@
 // Orchestrates the stages for one document: syntax -> facts -> eval -> model -> findings -> fix.
 // Keeps the tree between edits (incremental reparse) and reuses each kernel's results while neither its text nor
 // anything outside the kernels changed.
-import { AnalyzeOptions, ArrayFinding, FileAnalysis, Notice, PaddingFix, Range, RequestFigures } from './types';
+import { AccessFinding, AnalyzeOptions, ArrayFinding, FileAnalysis, Notice, PaddingFix, Range, RequestFigures } from './types';
 import { parse, Tree, Node, Edit } from './syntax/parser';
 import { blankInactive } from './syntax/preprocess';
 import { recover, Blanked } from './syntax/recover';
-import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, declaratorName } from './facts/collect';
+import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, declaratorName, readTopLevelFunction } from './facts/collect';
 import { typeName } from './facts/ctypes';
 import { Interp, BudgetExceeded, DEFAULT_CAPS, Visit } from './eval/interpreter';
 import { instancesOf, Instance } from './eval/contexts';
@@ -24,6 +24,8 @@ export function rangeOf(n: Node): Range {
 
 interface KernelRun {
   results: SiteResult[];
+  /** built on first use: the run's results by site, and the finding each site would have from this run alone. */
+  bySite?: Map<string, { results: SiteResult[]; finding: AccessFinding }>;
   capped: { line: number; message: string }[];
   arrays: ArrayInfo[];
   notes: string[];
@@ -133,8 +135,8 @@ function budgetUnknowns(kernel: FunctionFact, facts: FileFacts, profile: BankPro
     const kinds: ('load' | 'store')[] = lhs ? (compound ? ['load', 'store'] : ['store']) : ['load'];
     for (const kind of kinds)
       out.push({
-        site: `${base.startIndex}:${kind}`, kind, name: base.text, range: rangeOf(base), exprRange: rangeOf(sub), declRange: rangeOf(decl),
-        arrayId: String(decl.startIndex), arrayName: decl.text, elementBytes: 0, kernel: kernel.name, block: [32, 1, 1], context: {},
+        site: `${base.startPosition.row}:${base.startPosition.column}:${kind}`, kind, name: base.text, range: rangeOf(base), exprRange: rangeOf(sub), declRange: rangeOf(decl),
+        arrayId: `${decl.startPosition.row}:${decl.startPosition.column}`, arrayName: decl.text, elementBytes: 0, kernel: kernel.name, block: [32, 1, 1], context: {},
         summary: null, figures: null, warp: 0, totalWavefronts: 0, idealTotal: 0, reason: 'analysis budget exceeded',
         assumptions: [`bank model ${profile.name}`], flat: null,
       });
@@ -144,6 +146,34 @@ function budgetUnknowns(kernel: FunctionFact, facts: FileFacts, profile: BankPro
 
 function sharedNames(decl: Node): Node[] {
   return decl.childrenForFieldName('declarator').filter((d): d is Node => !!d).map((d) => declaratorName(d)).filter((n): n is Node => !!n);
+}
+
+const kindOrder = (k: string) => (k === 'load' ? 0 : k === 'store' ? 1 : 2);
+function byPosition(a: AccessFinding, b: AccessFinding): number {
+  return a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || kindOrder(a.kind) - kindOrder(b.kind);
+}
+
+function groupSites(results: SiteResult[], modelNote: string): Map<string, { results: SiteResult[]; finding: AccessFinding }> {
+  const groups = new Map<string, SiteResult[]>();
+  for (const r of results) {
+    const list = groups.get(r.site);
+    if (list) list.push(r);
+    else groups.set(r.site, [r]);
+  }
+  const out = new Map<string, { results: SiteResult[]; finding: AccessFinding }>();
+  for (const [site, list] of groups) out.set(site, { results: list, finding: buildFindings(list, modelNote)[0] });
+  return out;
+}
+
+/** A short fingerprint of a long text (FNV-1a in two 32-bit halves, plus the length). */
+function digest(text: string): string {
+  let h1 = 0x811c9dc5, h2 = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995) ^ (h2 >>> 15);
+  }
+  return `${text.length}:${(h1 >>> 0).toString(36)}:${(h2 >>> 0).toString(36)}`;
 }
 
 function hashKey(parts: string[]): string {
@@ -156,6 +186,10 @@ export class EngineDocument {
   private parsedText: string | null = null;
   private cache = new Map<string, KernelRun>();
   private blanked: Blanked[] = [];
+  /** the facts of the last analysis, the trees their nodes live in, and the edit since. */
+  private facts: FileFacts | null = null;
+  private kept: Tree[] = [];
+  private lastEdit: { start: number; endOld: number; endNew: number; simple: boolean; none?: boolean } | null = null;
   private fixCache = new Map<string, { fix?: PaddingFix; reason?: string }>();
 
   constructor(public text: string) {}
@@ -179,17 +213,26 @@ export class EngineDocument {
         endOld--;
         endNew--;
       }
-      this.tree.edit(new Edit({
+      // edit a copy: the old tree stays as it was, so facts read from it stay true to their own positions
+      const copy = this.tree.copy();
+      copy.edit(new Edit({
         startIndex: start, oldEndIndex: endOld, newEndIndex: endNew,
         startPosition: pointAt(old, start), oldEndPosition: pointAt(old, endOld), newEndPosition: pointAt(src, endNew),
       }));
-      const next = parse(src, this.tree);
-      this.tree.delete();
+      const next = parse(src, copy);
+      copy.delete();
+      const before = old.slice(start, endOld), after = src.slice(start, endNew);
+      this.lastEdit = {
+        start, endOld, endNew,
+        simple: countLines(before) === countLines(after) && !/[#<>]|__global__|__shared__/.test(before + after),
+      };
+      this.kept.push(this.tree);
       this.tree = next;
     } else if (!this.tree || this.parsedText !== src) {
       this.tree?.delete();
       this.tree = parse(src);
-    }
+      this.lastEdit = null;
+    } else this.lastEdit = { start: 0, endOld: 0, endNew: 0, simple: true, none: true };
     this.parsedText = src;
     this.blanked = [];
     if (this.tree.rootNode.hasError) {
@@ -199,9 +242,32 @@ export class EngineDocument {
         this.tree = r.tree;
         this.parsedText = r.text;
         this.blanked = r.blanked;
+        this.lastEdit = null;
       }
     }
     return this.tree;
+  }
+
+  /**
+   * An edit inside one kernel's body that adds no line and touches no preprocessor line, launch or __shared__
+   * keeps every other fact: only that kernel is read again (a keystroke must not cost a walk of the whole file).
+   */
+  private reuseFacts(tree: Tree): FileFacts | null {
+    const e = this.lastEdit;
+    const old = this.facts;
+    if (!e || !old || !e.simple) return null;
+    if (e.none) return old;
+    if (this.kept.length > 64) return null;
+    const k = old.kernels.find((x) => x.body.startIndex < e.start && e.endOld < x.body.endIndex);
+    if (!k || old.launches.some((l) => l.caller === k)) return null;
+    let n: Node | null = tree.rootNode.descendantForIndex(e.start);
+    while (n && !(n.startIndex === k.outer.startIndex && n.type === k.outer.type)) n = n.parent;
+    if (!n || n.hasError || n.endIndex !== k.outer.endIndex + (e.endNew - e.endOld)) return null;
+    const fresh = readTopLevelFunction(n);
+    if (!fresh || fresh.name !== k.name || !fresh.isKernel) return null;
+    const functions = new Map(old.functions);
+    functions.set(k.name, (old.functions.get(k.name) ?? []).map((f) => (f === k ? fresh : f)));
+    return { ...old, kernels: old.kernels.map((f) => (f === k ? fresh : f)), functions };
   }
 
   analyze(options: AnalyzeOptions = {}): FileAnalysis {
@@ -211,7 +277,13 @@ export class EngineDocument {
     const deadline = Date.now() + budget;
     const tree = this.reparse();
     const text = this.parsedText!;
-    const facts = collectFacts(tree.rootNode, text);
+    let facts = this.reuseFacts(tree);
+    if (!facts) {
+      facts = collectFacts(tree.rootNode, text);
+      for (const t of this.kept) t.delete();
+      this.kept = [];
+    }
+    this.facts = facts;
     const notices: Notice[] = this.blanked.map((b) => ({
       range: { start: { line: b.line, character: 0 }, end: { line: b.line, character: 0 } },
       severity: 'information' as const,
@@ -222,8 +294,9 @@ export class EngineDocument {
     const nextCache = new Map<string, KernelRun>();
     const runs: { kernel: FunctionFact; run: KernelRun; key: string }[] = [];
     const skipped: FunctionFact[] = [];
+    const signature = digest(facts.signature);
     for (const kernel of facts.kernels) {
-      const key = hashKey([optKey, `${kernel.outer.startPosition.row}:${kernel.outer.startPosition.column}`, kernel.outer.text, facts.signature]);
+      const key = hashKey([optKey, `${kernel.outer.startPosition.row}:${kernel.outer.startPosition.column}`, kernel.outer.text, signature]);
       const cached = this.cache.get(key);
       if (cached) {
         nextCache.set(key, cached);
@@ -257,23 +330,41 @@ export class EngineDocument {
     for (const r of runs)
       for (const c of r.run.capped)
         notices.push({ range: { start: { line: c.line, character: 0 }, end: { line: c.line, character: 0 } }, severity: 'information', message: c.message });
-    const results = [...runs.flatMap((r) => r.run.results), ...skipped.flatMap((k) => budgetUnknowns(k, facts, profile))];
-    const accesses = buildFindings(results, modelNote);
+    // findings: a site reached from one kernel only reuses that kernel's cached finding; a site several kernels
+    // reach (a __device__ function) is merged from all of them
+    const siteCount = new Map<string, number>();
+    for (const r of runs) {
+      r.run.bySite ??= groupSites(r.run.results, modelNote);
+      for (const site of r.run.bySite.keys()) siteCount.set(site, (siteCount.get(site) ?? 0) + 1);
+    }
+    const accesses: AccessFinding[] = [];
+    const arrayOf = new Map<AccessFinding, string>();
+    const merged = new Map<string, SiteResult[]>();
+    for (const r of runs)
+      for (const [site, g] of r.run.bySite!) {
+        if (siteCount.get(site) === 1) {
+          accesses.push(g.finding);
+          arrayOf.set(g.finding, g.results[0].arrayId);
+        } else {
+          const list = merged.get(site);
+          if (list) list.push(...g.results);
+          else merged.set(site, [...g.results]);
+        }
+      }
+    const extra = [...[...merged.values()].flat(), ...skipped.flatMap((k) => budgetUnknowns(k, facts, profile))];
+    for (const g of groupSites(extra, modelNote).values()) {
+      accesses.push(g.finding);
+      arrayOf.set(g.finding, g.results[0].arrayId);
+    }
+    accesses.sort(byPosition);
+    let allResults: SiteResult[] | null = null;
+    const resultsOf = (id: string) => (allResults ??= runs.flatMap((r) => r.run.results)).filter((r) => r.arrayId === id);
     // arrays: every __shared__ declaration seen by any run, with its accesses and its fix
     const arrayInfos = new Map<string, ArrayInfo>();
     for (const r of runs) for (const a of r.run.arrays) if (!arrayInfos.has(a.id)) arrayInfos.set(a.id, a);
-    // which array each access reaches, and each array's site results, in one pass
-    const arrayOfAccess = new Map<string, string>();
-    const resultsOfArray = new Map<string, SiteResult[]>();
-    for (const r of results) {
-      arrayOfAccess.set(`${r.range.start.line}:${r.range.start.character}:${r.kind}`, r.arrayId);
-      const list = resultsOfArray.get(r.arrayId);
-      if (list) list.push(r);
-      else resultsOfArray.set(r.arrayId, [r]);
-    }
     const accessesOfArray = new Map<string, number[]>();
     accesses.forEach((a, i) => {
-      const id = arrayOfAccess.get(`${a.range.start.line}:${a.range.start.character}:${a.kind}`);
+      const id = arrayOf.get(a);
       if (id === undefined) return;
       const list = accessesOfArray.get(id);
       if (list) list.push(i);
@@ -293,7 +384,7 @@ export class EngineDocument {
         const fixDeadline = Math.max(deadline, Date.now() + 200); // a fix search may overrun the budget by 200 ms at most
         let fix: { fix?: PaddingFix; reason?: string };
         try {
-          fix = cachedFix ?? paddingFix(info, resultsOfArray.get(info.id) ?? [], (pad) => {
+          fix = cachedFix ?? paddingFix(info, resultsOf(info.id), (pad) => {
           const over = new Map([[info.id, pad]]);
           const out: SiteResult[] = [];
           for (const { kernel, run } of involved)
@@ -319,9 +410,18 @@ export class EngineDocument {
   dispose(): void {
     this.tree?.delete();
     this.tree = null;
+    for (const t of this.kept) t.delete();
+    this.kept = [];
+    this.facts = null;
     this.cache.clear();
     this.fixCache.clear();
   }
+}
+
+function countLines(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 function pointAt(text: string, index: number): { row: number; column: number } {

@@ -516,7 +516,7 @@ export class Interp {
     for (const d of node.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
       const nameNode = declaratorName(d);
       if (!nameNode) continue;
-      const id = String(nameNode.startIndex);
+      const id = `${nameNode.startPosition.row}:${nameNode.startPosition.column}`;
       const elem = typeNode ? this.resolveType(typeNode) : { kind: 'unknown' as const, name: '?' };
       const dimNodes: Node[] = [];
       let cur: Node | null = d.type === 'init_declarator' ? d.childForFieldName('declarator') : d;
@@ -1333,7 +1333,7 @@ export class Interp {
 
   private access(r: Ref, kind: AccessKind, exprNode: Node): void {
     const nameNode = r.nameNode;
-    const site = `${nameNode.startIndex}:${kind}`;
+    const site = `${nameNode.startPosition.row}:${nameNode.startPosition.column}:${kind}`;
     const count = (this.visitCount.get(site) ?? 0) + 1;
     this.visitCount.set(site, count);
     const width = sizeOf(r.t);

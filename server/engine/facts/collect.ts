@@ -118,6 +118,17 @@ function readTemplateParams(list: Node | null): TemplateParam[] {
   return out;
 }
 
+/** Reads a top-level function (plain or template) the way collectFacts does, for reusing the rest of the facts. */
+export function readTopLevelFunction(node: Node): FunctionFact | null {
+  if (node.type === 'function_definition') return readFunction(node, node, []);
+  if (node.type !== 'template_declaration') return null;
+  const inner = named(node).find((c) => c.type === 'function_definition');
+  return inner ? readFunction(inner, node, readTemplateParams(node.childForFieldName('parameters'))) : null;
+}
+
+/** nodes whose children are items of the file scope when they are. */
+const TOP_CONTAINERS = new Set(['namespace_definition', 'declaration_list', 'linkage_specification', 'preproc_if', 'preproc_ifdef', 'preproc_else', 'preproc_elif']);
+
 export function collectFacts(root: Node, text: string): FileFacts {
   const facts: FileFacts = {
     macros: new Map(),
@@ -141,11 +152,14 @@ export function collectFacts(root: Node, text: string): FileFacts {
     else sig.push(f.outer);
   };
   // explicit stack: deep input must not overflow the JS stack
-  const stack: { node: Node; fn: FunctionFact | null; depth: number }[] = [{ node: root, fn: null, depth: 0 }];
+  // `top`: the node is an item of the file scope (its parent is the root or a namespace, `extern "C"` or `#if` body
+  // at file scope). Tree-sitter makes a new Node object per lookup, so `node.parent === root` is never true.
+  const stack: { node: Node; fn: FunctionFact | null; depth: number; top: boolean }[] = [{ node: root, fn: null, depth: 0, top: false }];
   while (stack.length) {
-    const { node, fn, depth } = stack.pop()!;
+    const { node, fn, depth, top } = stack.pop()!;
     if (depth > 2000) continue;
-    const push = (n: Node, f: FunctionFact | null) => stack.push({ node: n, fn: f, depth: depth + 1 });
+    const container = node === root || (top && TOP_CONTAINERS.has(node.type));
+    const push = (n: Node, f: FunctionFact | null) => stack.push({ node: n, fn: f, depth: depth + 1, top: !f && container });
     switch (node.type) {
       case 'preproc_def':
       case 'preproc_function_def': {
@@ -248,7 +262,7 @@ export function collectFacts(root: Node, text: string): FileFacts {
     }
     if (!fn && node !== root && node.type !== 'declaration' && !node.type.startsWith('preproc_if') &&
       node.type !== 'namespace_definition' && node.type !== 'declaration_list' && node.type !== 'linkage_specification') {
-      if (node.parent === root) sig.push(node);
+      if (top) sig.push(node);
     }
     const cs = named(node);
     for (let i = cs.length - 1; i >= 0; i--) push(cs[i], fn);
