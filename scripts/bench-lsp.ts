@@ -116,6 +116,9 @@ export async function main(options: { lines?: number; edits?: number; quiet?: bo
     let t0 = performance.now();
     await client.open(uri, text);
     await client.waitForDiagnostics(uri, 1, 120_000);
+    // a cold open of a big file can exceed the analysis budget: the server continues in idle passes until the
+    // analysis is complete; keystrokes are measured from then on (the editor's steady state)
+    await client.waitForDiagnostics(uri, (p) => p.version === 1 && !p.diagnostics.some((d) => /budget/.test(d.message)), 120_000);
     const openMs = performance.now() - t0;
 
     // edit inside the middle tile kernel: the `* 3.0f` multiplier line, typing and deleting a digit
@@ -161,7 +164,7 @@ export async function main(options: { lines?: number; edits?: number; quiet?: bo
       serverP95Ms: percentile(server, 95),
     };
     if (!options.quiet) {
-      console.log(`lsp: ${result.lines} lines, ${kernels} kernels; open -> diagnostics ${result.openMs.toFixed(1)} ms`);
+      console.log(`lsp: ${result.lines} lines, ${kernels} kernels; open -> complete diagnostics ${result.openMs.toFixed(1)} ms`);
       console.log(`lsp: ${edits} single-character edits, keystroke -> publishDiagnostics: p50 ${result.p50Ms.toFixed(1)} ms, p95 ${result.p95Ms.toFixed(1)} ms, max ${result.maxMs.toFixed(1)} ms`);
       console.log(`lsp: inside the server (edit received -> diagnostics written): p50 ${result.serverP50Ms.toFixed(1)} ms, p95 ${result.serverP95Ms.toFixed(1)} ms`);
       console.log(`lsp: of which in the engine's analyze(): p50 ${result.engineP50Ms.toFixed(1)} ms, p95 ${result.engineP95Ms.toFixed(1)} ms`);
