@@ -118,7 +118,7 @@ export async function main(options: { lines?: number; edits?: number; quiet?: bo
     await client.waitForDiagnostics(uri, 1, 120_000);
     // a cold open of a big file can exceed the analysis budget: the server continues in idle passes until the
     // analysis is complete; keystrokes are measured from then on (the editor's steady state)
-    await client.waitForDiagnostics(uri, (p) => p.version === 1 && !p.diagnostics.some((d) => /budget/.test(d.message)), 120_000);
+    await client.waitForDiagnostics(uri, (p) => p.version === 1 && !p.diagnostics.some((d) => /budget/.test(String(d.message))), 120_000);
     const openMs = performance.now() - t0;
 
     // edit inside the middle tile kernel: the `* 3.0f` multiplier line, typing and deleting a digit

@@ -8,10 +8,10 @@ import { recover, Blanked } from './syntax/recover';
 import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, declaratorName, readTopLevelFunction } from './facts/collect';
 import { typeName } from './facts/ctypes';
 import { Interp, BudgetExceeded, DEFAULT_CAPS, Visit } from './eval/interpreter';
-import { instancesOf, Instance } from './eval/contexts';
+import { instancesOf, Instance, evalConstant } from './eval/contexts';
 import { BankProfile, profileFor, warpSummaries, warpLanes, request, WarpSummary } from './model/bankModel';
 import { buildFindings, SiteResult } from './findings/findings';
-import { paddingFix, ArrayInfo } from './fix/padding';
+import { paddingFix, rowConstantFix, ArrayInfo, RowConstant } from './fix/padding';
 
 export const DEFAULT_BUDGET_MS = 500;
 
@@ -85,6 +85,8 @@ function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: Ban
     warp: 0,
     totalWavefronts: 0,
     idealTotal: 0,
+    maxByte: -1,
+    dynamicShared: inst.dynamicShared,
     assumptions: [...v.assumptions, ...common, ...profile.notes(v.width)],
     flat: v.flat,
   };
@@ -99,6 +101,9 @@ function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: Ban
   }
   if (!worst) return { ...base, reason: 'no lane of the block reaches this access' };
   base.summary = { degree: worst.degree, wavefronts: worst.wavefronts };
+  let top = -1;
+  for (let i = 0; i < v.addrs.length; i++) if (v.addrs[i] + v.width > top) top = v.addrs[i] + v.width;
+  base.maxByte = top;
   const lanes = warpLanes(v.addrs, worst.warp);
   let full: RequestFigures | null = null;
   Object.defineProperty(base, 'figures', { get: () => (full ??= request(lanes, v.width, profile)), enumerable: true });
@@ -137,11 +142,43 @@ function budgetUnknowns(kernel: FunctionFact, facts: FileFacts, profile: BankPro
       out.push({
         site: `${base.startPosition.row}:${base.startPosition.column}:${kind}`, kind, name: base.text, range: rangeOf(base), exprRange: rangeOf(sub), declRange: rangeOf(decl),
         arrayId: `${decl.startPosition.row}:${decl.startPosition.column}`, arrayName: decl.text, elementBytes: 0, kernel: kernel.name, block: [32, 1, 1], context: {},
-        summary: null, figures: null, warp: 0, totalWavefronts: 0, idealTotal: 0, reason: 'analysis budget exceeded',
+        summary: null, figures: null, warp: 0, totalWavefronts: 0, idealTotal: 0, maxByte: -1, dynamicShared: null, reason: 'analysis budget exceeded',
         assumptions: [`bank model ${profile.name}`], flat: null,
       });
   }
   return out;
+}
+
+/**
+ * The kernel-local `const`/`constexpr` integer that every access of an `extern __shared__` array mentions (its row
+ * length, as in `s[row * LD + col]`): the one thing a padding fix may change for such an array.
+ */
+function findRowConstant(results: SiteResult[], kernels: FunctionFact[], facts: FileFacts, text: string, deadline: number): { c: RowConstant; key: number } | null {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  const slice = (r: Range) => text.slice(starts[r.start.line] + r.start.character, starts[r.end.line] + r.end.character);
+  const exprs = [...new Set(results.map((r) => slice(r.exprRange)))];
+  if (!exprs.length) return null;
+  for (const k of kernels) {
+    const stack: Node[] = [k.body];
+    while (stack.length) {
+      const n = stack.pop()!;
+      for (const c of named(n)) stack.push(c);
+      if (n.type !== 'declaration' || isSharedDecl(n) || !/^\s*(?:static\s+)?(?:const|constexpr)\b/.test(n.text)) continue;
+      for (const d of n.childrenForFieldName('declarator')) {
+        if (!d || d.type !== 'init_declarator') continue;
+        const name = declaratorName(d)?.text;
+        const init = d.childForFieldName('value');
+        if (!name || !init) continue;
+        const word = new RegExp(`\\b${name}\\b`);
+        if (!exprs.every((e) => word.test(e))) continue;
+        const value = evalConstant(facts, init, deadline);
+        if (value === null || !Number.isInteger(value) || value <= 0) continue;
+        return { c: { name, value, range: rangeOf(init), text: init.text, isNumber: init.type === 'number_literal' && /^\d+$/.test(init.text) }, key: d.startIndex };
+      }
+    }
+  }
+  return null;
 }
 
 function sharedNames(decl: Node): Node[] {
@@ -384,13 +421,18 @@ export class EngineDocument {
         const fixDeadline = Math.max(deadline, Date.now() + 200); // a fix search may overrun the budget by 200 ms at most
         let fix: { fix?: PaddingFix; reason?: string };
         try {
-          fix = cachedFix ?? paddingFix(info, resultsOf(info.id), (pad) => {
-          const over = new Map([[info.id, pad]]);
-          const out: SiteResult[] = [];
-          for (const { kernel, run } of involved)
-            for (const inst of run.instances) out.push(...runInstance(kernel, inst, facts, profile, fixDeadline, over).results.filter((x) => x.arrayId === info.id));
-          return out;
-        });
+          const rerun = (dims?: Map<string, number>, consts?: Map<number, number>) => {
+            const out: SiteResult[] = [];
+            for (const { kernel, run } of involved)
+              for (const inst of run.instances) out.push(...runInstance(kernel, inst, facts!, profile, fixDeadline, dims, consts).results.filter((x) => x.arrayId === info.id));
+            return out;
+          };
+          const mine = resultsOf(info.id);
+          const rowConst = info.external && !cachedFix ? findRowConstant(mine, involved.map((r) => r.kernel), facts, text, fixDeadline) : null;
+          fix = cachedFix ??
+            (rowConst
+              ? rowConstantFix(info, rowConst.c, mine, (pad) => rerun(undefined, new Map([[rowConst.key, rowConst.c.value + pad]])))
+              : paddingFix(info, mine, (pad) => rerun(new Map([[info.id, pad]]))));
         } catch (e) {
           if (!(e instanceof BudgetExceeded)) throw e;
           fix = { reason: 'the padding search was stopped by the analysis budget' };

@@ -122,3 +122,36 @@ void run(float *o) { k<<<1, dim3(16, 8)>>>(o); }
   const nine = analyzeText(src.replace('col[16][8];', 'col[16][9];'));
   assert.equal(Math.max(...nine.accesses.map((a) => a.degree ?? 0)), 2);
 });
+
+test('extern __shared__ indexed s[row * LD + col]: the fix pads LD, preferred only when the launch gives the room', () => {
+  const kernel = (name: string) => `__global__ void ${name}(const float *in, float *out)
+{
+  extern __shared__ float s[];
+  const int LD = 32;
+  int row = threadIdx.y, col = threadIdx.x;
+  s[row * LD + col] = in[row * 32 + col];
+  __syncthreads();
+  out[row * 32 + col] = s[col * LD + row];
+}
+`;
+  const src = kernel('roomy') + kernel('tight') + `void run(const float *i, float *o)
+{
+  roomy<<<1, dim3(32, 8), 33 * 32 * sizeof(float)>>>(i, o);
+  tight<<<1, dim3(32, 8), 32 * 32 * sizeof(float)>>>(i, o);
+}
+`;
+  const r = analyzeText(src);
+  const [roomy, tight] = r.arrays;
+  const ldLine = (k: string) => src.split('\n').findIndex((l, i, all) => l.includes('const int LD = 32;') && all.slice(0, i).some((x) => x.includes(`void ${k}(`)) && !all.slice(0, i).some((x) => k === 'roomy' && x.includes('void tight(')));
+  assert.equal(roomy.fix!.preferred, true);
+  assert.equal(roomy.fix!.title, 'Pad s rows: LD = 33: 1 conflicting access becomes conflict-free (2 accesses checked)');
+  assert.deepEqual(roomy.fix!.edits, [{ range: { start: { line: ldLine('roomy'), character: 17 }, end: { line: ldLine('roomy'), character: 19 } }, newText: '33' }]);
+  assert.equal(tight.fix!.preferred, false);
+  assert.match(tight.fix!.title, /the launch must give at least 4124 bytes of dynamic shared memory/);
+  // applying the roomy fix clears its conflict
+  const lines = src.split('\n');
+  const l = ldLine('roomy');
+  lines[l] = lines[l].replace('LD = 32', 'LD = 33');
+  const after = analyzeText(lines.join('\n'));
+  assert.equal(after.accesses.filter((a) => a.kernel === 'roomy' && a.status === 'conflict').length, 0);
+});

@@ -18,6 +18,8 @@ export interface Instance {
   unbound?: string;
   /** the block shape is our default, not the user's: out-of-bounds findings would be our own invention. */
   assumedBlock?: boolean;
+  /** bytes of dynamic shared memory the launch gives (0 without a third parameter); null when not known. */
+  dynamicShared: number | null;
 }
 
 const fmt = (b: [number, number, number]) => b.join('x');
@@ -97,6 +99,11 @@ function bindTemplate(kernel: FunctionFact, args: Node[] | null, it: Interp): { 
   return { values, types, label, unbound };
 }
 
+/** The value of a constant expression in host context (macros, enums, file constants); null when not known. */
+export function evalConstant(facts: FileFacts, node: Node, deadline: number): number | null {
+  return uniformValue(hostInterp(facts, null, 0, deadline, DEFAULT_CAPS).rvalue(node));
+}
+
 export function instancesOf(
   kernel: FunctionFact, facts: FileFacts, fallbackBlock: [number, number, number] | undefined, deadline: number, caps: Caps = DEFAULT_CAPS,
 ): { instances: Instance[]; notes: string[] } {
@@ -112,7 +119,7 @@ export function instancesOf(
     out.push(inst);
   };
   const launches = facts.launches.filter((l) => l.kernel === kernel.name);
-  const bound: { b: ReturnType<typeof bindTemplate>; block: [number, number, number] | null; source: string }[] = [];
+  const bound: { b: ReturnType<typeof bindTemplate>; block: [number, number, number] | null; source: string; shmem: number | null }[] = [];
   for (const l of launches) {
     const it = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps);
     const b = bindTemplate(kernel, l.templateArgs, it);
@@ -122,13 +129,14 @@ export function instancesOf(
       block = blockOf(it.rvalue(l.block));
       if (!block) notes.push(`the block shape \`${l.block.text}\` of the launch at line ${line} could not be evaluated`);
     }
-    bound.push({ b, block, source: `the launch at line ${line}` });
+    const shmem = l.shmem ? uniformValue(it.rvalue(l.shmem)) : 0;
+    bound.push({ b, block, source: `the launch at line ${line}`, shmem });
   }
   for (const inst of facts.instantiations.filter((x) => x.kernel === kernel.name)) {
     const it = hostInterp(facts, null, 0, deadline, caps);
-    bound.push({ b: bindTemplate(kernel, inst.args, it), block: null, source: `the explicit instantiation at line ${inst.node.startPosition.row + 1}` });
+    bound.push({ b: bindTemplate(kernel, inst.args, it), block: null, source: `the explicit instantiation at line ${inst.node.startPosition.row + 1}`, shmem: null });
   }
-  if (bound.length === 0) bound.push({ b: bindTemplate(kernel, null, hostInterp(facts, null, 0, deadline, caps)), block: null, source: '' });
+  if (bound.length === 0) bound.push({ b: bindTemplate(kernel, null, hostInterp(facts, null, 0, deadline, caps)), block: null, source: '', shmem: null });
 
   const fallback = (): { blocks: [number, number, number][]; source: (b: [number, number, number]) => string } => {
     if (directive) return { blocks: directive.blocks, source: (b) => `block ${fmt(b)} from the \`bank-lens: block\` comment at line ${directive.line + 1}` };
@@ -140,21 +148,21 @@ export function instancesOf(
   };
   const anyKnown = bound.some((x) => x.block);
   const launchBlocks = bound.filter((x) => x.block);
-  for (const { b, block, source } of bound) {
+  for (const { b, block, source, shmem } of bound) {
     if (!block && anyKnown && source.startsWith('the launch')) continue; // another launch gives the shape
     if (!block && anyKnown && !directive) {
       // an explicit instantiation nobody launches here: take the shapes the other instances are launched with
       for (const l of launchBlocks)
-        push({ values: b.values, types: b.types, block: l.block!, blockSource: `block ${fmt(l.block!)} from ${l.source} (of another instance)`, label: b.label, unbound: b.unbound, assumedBlock: true });
+        push({ values: b.values, types: b.types, block: l.block!, blockSource: `block ${fmt(l.block!)} from ${l.source} (of another instance)`, label: b.label, unbound: b.unbound, assumedBlock: true, dynamicShared: null });
       continue;
     }
     if (block && !directive) {
-      push({ values: b.values, types: b.types, block, blockSource: `block ${fmt(block)} from ${source}`, label: b.label, unbound: b.unbound });
+      push({ values: b.values, types: b.types, block, blockSource: `block ${fmt(block)} from ${source}`, label: b.label, unbound: b.unbound, dynamicShared: shmem });
       continue;
     }
     const fb = fallback();
     for (const blk of fb.blocks)
-      push({ values: b.values, types: b.types, block: blk, blockSource: fb.source(blk), label: b.label, unbound: b.unbound, assumedBlock: !directive && !fallbackBlock });
+      push({ values: b.values, types: b.types, block: blk, blockSource: fb.source(blk), label: b.label, unbound: b.unbound, assumedBlock: !directive && !fallbackBlock, dynamicShared: shmem });
   }
   return { instances: out, notes };
 }

@@ -27,6 +27,8 @@ export interface LaunchFact {
   templateArgs: Node[] | null;
   grid: Node | null;
   block: Node | null;
+  /** the third launch parameter: bytes of dynamic shared memory. */
+  shmem: Node | null;
   node: Node;
   /** the function the launch sits in (for dim3 and const locals). */
   caller: FunctionFact | null;
@@ -253,7 +255,7 @@ export function collectFacts(root: Node, text: string): FileFacts {
             targs = named(f.childForFieldName('arguments'));
           } else if (f) name = f.text.replace(/^.*::/, '');
           const cargs = named(cfg);
-          if (name) facts.launches.push({ kernel: name, templateArgs: targs, grid: cargs[0] ?? null, block: cargs[1] ?? null, node, caller: fn });
+          if (name) facts.launches.push({ kernel: name, templateArgs: targs, grid: cargs[0] ?? null, block: cargs[1] ?? null, shmem: cargs[2] ?? null, node, caller: fn });
         }
         break;
       }

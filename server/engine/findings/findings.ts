@@ -24,6 +24,10 @@ export interface SiteResult {
   /** wavefronts summed over every warp of the block (the padding search minimises this). */
   totalWavefronts: number;
   idealTotal: number;
+  /** one past the highest byte any active lane touches (-1 when unknown): the padding of a leading constant must fit. */
+  maxByte: number;
+  /** bytes of dynamic shared memory the instance's launch gives; null when not known. */
+  dynamicShared: number | null;
   reason?: string;
   assumptions: string[];
   oob?: { lane: number; warp: number; index: number; extent: number };

@@ -44,33 +44,32 @@ export function paddedText(d: ArrayInfo['dimTexts'][number], pad: number): strin
   return `${d.text} + ${pad}`;
 }
 
-export function paddingFix(
-  info: ArrayInfo, current: SiteResult[], evaluate: (pad: number) => SiteResult[],
-): { fix?: PaddingFix; reason?: string } {
-  if (info.external) return { reason: `\`${info.name}\` is an \`extern __shared__\` array: its layout is set by the indexing code, not by a declared extent` };
-  if (info.dims.length < 2) return { reason: `\`${info.name}\` is one-dimensional: padding its extent changes no address` };
-  const flat = current.find((r) => r.flat);
-  if (flat) return { reason: `no padding fix: ${flat.flat}, which assumes the current row length of \`${info.name}\`` };
-  const last = info.dimTexts[info.dimTexts.length - 1];
-  if (!last || info.dimTexts.length !== info.dims.length) return { reason: `the extents of \`${info.name}\` are not all written in its declaration` };
+interface Search {
+  pad: number;
+  before: Score;
+  after: Score;
+  /** the results with the chosen padding. */
+  results: SiteResult[];
+}
+
+/** Tries paddings 1..maxPad; the smallest with the least total wavefronts, if it is better than none. */
+function search(current: SiteResult[], maxPad: number, evaluate: (pad: number) => SiteResult[]): Search | null {
   const before = score(current);
-  const conflictingBefore = [...before.degrees.values()].filter((d) => d >= 2).length;
-  // enough candidates to try every row length modulo the 32 banks, for any element size
-  const maxPad = Math.max(1, Math.ceil(128 / Math.max(1, info.elementBytes)));
-  let best: { pad: number; s: Score } | null = null;
+  let best: Search | null = null;
   for (let pad = 1; pad <= maxPad; pad++) {
-    const s = score(evaluate(pad));
-    if (!best || s.total < best.s.total) best = { pad, s };
+    const results = evaluate(pad);
+    const s = score(results);
+    if (!best || s.total < best.after.total) best = { pad, before, after: s, results };
     if (s.total <= s.ideal) break; // cannot do better than ideal
   }
-  if (!best || best.s.total >= before.total) {
-    return { reason: `no padding of the innermost extent of \`${info.name}\` (up to +${maxPad}) reduces its wavefronts` };
-  }
-  const after = best.s;
+  return best && best.after.total < before.total ? best : null;
+}
+
+/** The title's account of what a padding does, in the model's words. */
+function summarise(found: Search): { summary: string; conflictingBefore: number; conflictingAfter: number; checked: number } {
+  const { before, after } = found;
+  const conflictingBefore = [...before.degrees.values()].filter((d) => d >= 2).length;
   const conflictingAfter = [...after.degrees.values()].filter((d) => d >= 2).length;
-  const newLast = paddedText(last, best.pad);
-  const shape = [...info.dimTexts.slice(0, -1).map((d) => d.text), newLast].map((t) => `[${t}]`).join('');
-  const checked = before.degrees.size;
   const cleared = conflictingBefore - conflictingAfter;
   const worstBefore = Math.max(1, ...before.degrees.values());
   const worstAfter = Math.max(1, ...after.degrees.values());
@@ -80,15 +79,80 @@ export function paddingFix(
     : `the worst access goes from ${worstBefore}-way to ${worstAfter}-way` +
       (cleared > 0 ? `; ${cleared} of ${accesses(conflictingBefore)} ${cleared === 1 ? 'becomes' : 'become'} conflict-free` : '') +
       `; wavefronts ${before.total} -> ${after.total}`;
+  return { summary, conflictingBefore, conflictingAfter, checked: before.degrees.size };
+}
+
+/** enough candidates to try every row length modulo the 32 banks, for any element size */
+const maxPadFor = (elementBytes: number) => Math.max(1, Math.ceil(128 / Math.max(1, elementBytes)));
+
+export function paddingFix(
+  info: ArrayInfo, current: SiteResult[], evaluate: (pad: number) => SiteResult[],
+): { fix?: PaddingFix; reason?: string } {
+  if (info.external) return { reason: `\`${info.name}\` is an \`extern __shared__\` array: its layout is set by the indexing code, not by a declared extent` };
+  if (info.dims.length < 2) return { reason: `\`${info.name}\` is one-dimensional: padding its extent changes no address` };
+  const flat = current.find((r) => r.flat);
+  if (flat) return { reason: `no padding fix: ${flat.flat}, which assumes the current row length of \`${info.name}\`` };
+  const last = info.dimTexts[info.dimTexts.length - 1];
+  if (!last || info.dimTexts.length !== info.dims.length) return { reason: `the extents of \`${info.name}\` are not all written in its declaration` };
+  const maxPad = maxPadFor(info.elementBytes);
+  const found = search(current, maxPad, evaluate);
+  if (!found) return { reason: `no padding of the innermost extent of \`${info.name}\` (up to +${maxPad}) reduces its wavefronts` };
+  const { summary, conflictingBefore, conflictingAfter, checked } = summarise(found);
+  const newLast = paddedText(last, found.pad);
+  const shape = [...info.dimTexts.slice(0, -1).map((d) => d.text), newLast].map((t) => `[${t}]`).join('');
   return {
     fix: {
       title: `Pad ${info.name} to ${shape}: ${summary} (${plural(checked, 'access')} checked)`,
       preferred: conflictingAfter === 0,
       edits: [{ range: last.range, newText: newLast }],
       newShape: shape,
-      padding: best.pad,
-      totalWavefrontsBefore: before.total,
-      totalWavefrontsAfter: after.total,
+      padding: found.pad,
+      totalWavefrontsBefore: found.before.total,
+      totalWavefrontsAfter: found.after.total,
+      conflictingBefore,
+      conflictingAfter,
+      accessesChecked: checked,
+    },
+  };
+}
+
+/** A kernel-local constant that every access of an `extern __shared__` array uses as its row length. */
+export interface RowConstant {
+  name: string;
+  value: number;
+  /** the initializer's range and text, for the edit. */
+  range: Range;
+  text: string;
+  isNumber: boolean;
+}
+
+/**
+ * For `extern __shared__ float s[]; const int LD = 32; ... s[row * LD + col]`: pad LD. The launch's dynamic shared
+ * memory must still hold every access after the padding; the fix is preferred only when that is known to be so.
+ */
+export function rowConstantFix(
+  info: ArrayInfo, c: RowConstant, current: SiteResult[], evaluate: (pad: number) => SiteResult[],
+): { fix?: PaddingFix; reason?: string } {
+  const flat = current.find((r) => r.flat);
+  if (flat) return { reason: `no padding fix: ${flat.flat}` };
+  const maxPad = maxPadFor(info.elementBytes || current[0]?.elementBytes || 4);
+  const found = search(current, maxPad, evaluate);
+  if (!found) return { reason: `no padding of \`${c.name}\` (up to +${maxPad}) reduces the wavefronts of \`${info.name}\`` };
+  const { summary, conflictingBefore, conflictingAfter, checked } = summarise(found);
+  const newText = c.isNumber ? String(c.value + found.pad) : `${c.text} + ${found.pad}`;
+  const need = Math.max(...found.results.map((r) => r.maxByte));
+  const sizes = found.results.map((r) => r.dynamicShared);
+  const fits = sizes.length > 0 && sizes.every((b) => b !== null && b >= need);
+  const room = fits ? '' : `; the launch must give at least ${need} bytes of dynamic shared memory`;
+  return {
+    fix: {
+      title: `Pad ${info.name} rows: ${c.name} = ${newText}: ${summary}${room} (${plural(checked, 'access')} checked)`,
+      preferred: conflictingAfter === 0 && fits,
+      edits: [{ range: c.range, newText }],
+      newShape: `${c.name} = ${newText}`,
+      padding: found.pad,
+      totalWavefrontsBefore: found.before.total,
+      totalWavefrontsAfter: found.after.total,
       conflictingBefore,
       conflictingAfter,
       accessesChecked: checked,
