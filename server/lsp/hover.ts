@@ -141,7 +141,7 @@ export function accessHover(analysis: FileAnalysis, index: number, ctx: HoverCon
     const svg = renderBankMapSvg(f, {
       bankCount,
       title: `${a.array}: phase ${f.worstPhase.index}, ${plural(f.degree, 'wavefront')}`,
-      maxWidth: ctx.imageWidth ?? 960,
+      maxWidth: ctx.imageWidth ?? 640, // VS Code hovers are about 750 px wide: no sideways scrolling
     });
     parts.push(
       `**Bank map** of the worst phase (phase ${f.worstPhase.index}, lanes ${laneRanges(f.worstPhase.lanes)}): ` +
