@@ -394,8 +394,19 @@ export class EngineDocument {
       arrayOf.set(g.finding, g.results[0].arrayId);
     }
     accesses.sort(byPosition);
-    let allResults: SiteResult[] | null = null;
-    const resultsOf = (id: string) => (allResults ??= runs.flatMap((r) => r.run.results)).filter((r) => r.arrayId === id);
+    let byArray: Map<string, SiteResult[]> | null = null;
+    const resultsOf = (id: string) => {
+      if (!byArray) {
+        byArray = new Map();
+        for (const r of runs)
+          for (const x of r.run.results) {
+            const list = byArray.get(x.arrayId);
+            if (list) list.push(x);
+            else byArray.set(x.arrayId, [x]);
+          }
+      }
+      return byArray.get(id) ?? [];
+    };
     // arrays: every __shared__ declaration seen by any run, with its accesses and its fix
     const arrayInfos = new Map<string, ArrayInfo>();
     for (const r of runs) for (const a of r.run.arrays) if (!arrayInfos.has(a.id)) arrayInfos.set(a.id, a);
