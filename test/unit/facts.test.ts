@@ -112,3 +112,17 @@ test('block shapes: a directive wins over the launch; two launches are two cases
   assert.equal(fix.preferred, false); // no row length clears both shapes
   assert.match(fix.title, /^Pad t to \[64\]\[35\]: the worst access goes from 32-way to 2-way; wavefronts \d+ -> \d+ \(1 access checked\)$/);
 });
+
+test('a namespaced template kernel launched as ns::k<float, 256><<<...>>> through a template __device__ helper', () => {
+  const { text, result } = analyzeFile('test/fixtures/namespaces.cu');
+  const buf = result.accesses.filter((a) => a.array === 'buf');
+  assert.deepEqual(buf.map((a) => [a.kind, a.status, a.kernel]), [['store', 'conflict-free', 'softmaxRow'], ['load', 'conflict-free', 'softmaxRow']]);
+  assert.deepEqual(buf[1].block, [256, 1, 1]);
+  assert.equal(buf[1].worst!.activeLanes, 8); // tid < BLOCK / 32
+  const frag = result.accesses.find((a) => a.array === 'As' && a.kind === 'load')!;
+  assert.equal(frag.degree, 2);
+  const arr = result.arrays.find((a) => a.name === 'As')!;
+  assert.equal(arr.fix, undefined);
+  assert.match(arr.noFixReason!, /no padding of the innermost extent of `As`/);
+  assert.equal(text.includes('kernels::softmaxRow<float, 256><<<'), true);
+});

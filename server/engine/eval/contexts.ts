@@ -104,6 +104,27 @@ export function evalConstant(facts: FileFacts, node: Node, deadline: number): nu
   return uniformValue(hostInterp(facts, null, 0, deadline, DEFAULT_CAPS).rvalue(node));
 }
 
+/** Launches and explicit instantiations by kernel name, built once per facts (a file of N kernels was O(N^2)). */
+const indexes = new WeakMap<FileFacts, { launches: Map<string, FileFacts['launches']>; instantiations: Map<string, FileFacts['instantiations']> }>();
+function byKernel(facts: FileFacts) {
+  let ix = indexes.get(facts);
+  if (!ix) {
+    ix = { launches: new Map(), instantiations: new Map() };
+    for (const l of facts.launches) {
+      const list = ix.launches.get(l.kernel);
+      if (list) list.push(l);
+      else ix.launches.set(l.kernel, [l]);
+    }
+    for (const x of facts.instantiations) {
+      const list = ix.instantiations.get(x.kernel);
+      if (list) list.push(x);
+      else ix.instantiations.set(x.kernel, [x]);
+    }
+    indexes.set(facts, ix);
+  }
+  return ix;
+}
+
 export function instancesOf(
   kernel: FunctionFact, facts: FileFacts, fallbackBlock: [number, number, number] | undefined, deadline: number, caps: Caps = DEFAULT_CAPS,
 ): { instances: Instance[]; notes: string[] } {
@@ -118,7 +139,7 @@ export function instancesOf(
     seen.add(key);
     out.push(inst);
   };
-  const launches = facts.launches.filter((l) => l.kernel === kernel.name);
+  const launches = byKernel(facts).launches.get(kernel.name) ?? [];
   const bound: { b: ReturnType<typeof bindTemplate>; block: [number, number, number] | null; source: string; shmem: number | null }[] = [];
   for (const l of launches) {
     const it = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps);
@@ -132,7 +153,7 @@ export function instancesOf(
     const shmem = l.shmem ? uniformValue(it.rvalue(l.shmem)) : 0;
     bound.push({ b, block, source: `the launch at line ${line}`, shmem });
   }
-  for (const inst of facts.instantiations.filter((x) => x.kernel === kernel.name)) {
+  for (const inst of byKernel(facts).instantiations.get(kernel.name) ?? []) {
     const it = hostInterp(facts, null, 0, deadline, caps);
     bound.push({ b: bindTemplate(kernel, inst.args, it), block: null, source: `the explicit instantiation at line ${inst.node.startPosition.row + 1}`, shmem: null });
   }

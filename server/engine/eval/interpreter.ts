@@ -1182,7 +1182,12 @@ export class Interp {
   }
 
   private call(node: Node): Value {
-    const fnNode = node.childForFieldName('function')!;
+    let fnNode = node.childForFieldName('function')!;
+    for (let i = 0; fnNode.type === 'qualified_identifier' && i < 16; i++) {
+      const inner = fnNode.childForFieldName('name');
+      if (!inner || /^(std|cuda|cg|cooperative_groups)$/.test(fnNode.childForFieldName('scope')?.text ?? '') && inner.type === 'identifier' && !this.cfg.facts.functions.has(inner.text)) break;
+      fnNode = inner;
+    }
     const argsNode = node.childForFieldName('arguments');
     const argNodes = named(argsNode).filter((c) => c.type !== 'comment');
     if (kids(node).some((c) => c.type === 'kernel_call_syntax')) {

@@ -247,7 +247,9 @@ export function collectFacts(root: Node, text: string): FileFacts {
       case 'call_expression': {
         const cfg = kids(node).find((c) => c.type === 'kernel_call_syntax');
         if (cfg) {
-          const f = node.childForFieldName('function');
+          let f = node.childForFieldName('function');
+          // `ns::kernel<T><<<...>>>`: the name is the qualified identifier's last part
+          for (let i = 0; f && f.type === 'qualified_identifier' && i < 16; i++) f = f.childForFieldName('name');
           let name: string | null = null;
           let targs: Node[] | null = null;
           if (f?.type === 'template_function') {
