@@ -312,6 +312,15 @@ export class EngineDocument {
     if (!profile) throw new Error(`unknown architecture \`${options.arch}\``);
     const budget = options.budgetMs ?? DEFAULT_BUDGET_MS;
     const deadline = Date.now() + budget;
+    // binary data with a .cu name: parsing it would only cost time
+    const nul = this.text.indexOf('\0');
+    if (nul !== -1 && nul < 65536) {
+      const at = pointAt(this.text, nul);
+      return {
+        model: profile.name, accesses: [], arrays: [],
+        notices: [{ range: { start: { line: at.row, character: at.column }, end: { line: at.row, character: at.column } }, severity: 'information', message: 'this file holds binary data (a NUL byte): it is not analysed as CUDA source' }],
+      };
+    }
     const tree = this.reparse();
     const text = this.parsedText!;
     let facts = this.reuseFacts(tree);
@@ -338,6 +347,10 @@ export class EngineDocument {
       if (cached) {
         nextCache.set(key, cached);
         runs.push({ kernel, run: cached, key });
+        continue;
+      }
+      if (Date.now() > deadline) {
+        skipped.push(kernel); // the clock is checked every 64 steps inside a kernel; a small kernel might never look
         continue;
       }
       try {

@@ -214,7 +214,10 @@ export class Interp {
     this.tick();
     if (!this.anyActive(this.active())) return;
     if (this.stmtDepth >= this.cfg.caps.exprDepth) {
-      this.notes.add(`statements nested deeper than ${this.cfg.caps.exprDepth} levels at line ${node.startPosition.row + 1} are not evaluated`);
+      const line = node.startPosition.row;
+      const message = `statements nested deeper than ${this.cfg.caps.exprDepth} levels at line ${line + 1} are not evaluated`;
+      this.notes.add(message);
+      if (!this.capped.some((c) => c.message === message)) this.capped.push({ line, message });
       return;
     }
     this.stmtDepth++;
@@ -416,7 +419,7 @@ export class Interp {
           this.capped.push({ line: line - 1, message: `${this.truncated}: only the first ${this.cfg.caps.loopIterations.toLocaleString('en-US')} were evaluated, and its accesses are reported unknown` });
           for (const name of assigned.keys()) {
             const v = this.lookupVar(name);
-            if (v) v.value = unk(`\`${name}\` is changed by ${this.truncated}`);
+            if (v) v.value = unk(`\`${name}\` is changed by a loop stopped at the iteration cap (${this.truncated})`);
           }
           break;
         }
