@@ -198,7 +198,9 @@ function groupSites(results: SiteResult[], modelNote: string): Map<string, { res
     else groups.set(r.site, [r]);
   }
   const out = new Map<string, { results: SiteResult[]; finding: AccessFinding }>();
-  for (const [site, list] of groups) out.set(site, { results: list, finding: buildFindings(list, modelNote)[0] });
+  const built = [...groups].map(([site, list]) => ({ site, results: list, finding: buildFindings(list, modelNote)[0] }));
+  built.sort((a, b) => byPosition(a.finding, b.finding));
+  for (const g of built) out.set(g.site, { results: g.results, finding: g.finding });
   return out;
 }
 
@@ -406,7 +408,12 @@ export class EngineDocument {
       accesses.push(g.finding);
       arrayOf.set(g.finding, g.results[0].arrayId);
     }
-    accesses.sort(byPosition);
+    // runs come in document order with their findings sorted; only merged sites can be out of place
+    for (let i = 1; i < accesses.length; i++)
+      if (byPosition(accesses[i - 1], accesses[i]) > 0) {
+        accesses.sort(byPosition);
+        break;
+      }
     let byArray: Map<string, SiteResult[]> | null = null;
     const resultsOf = (id: string) => {
       if (!byArray) {
@@ -422,6 +429,13 @@ export class EngineDocument {
     };
     // arrays: every __shared__ declaration seen by any run, with its accesses and its fix
     const arrayInfos = new Map<string, ArrayInfo>();
+    const runsOfArray = new Map<string, typeof runs>();
+    for (const r of runs)
+      for (const a of r.run.arrays) {
+        const list = runsOfArray.get(a.id);
+        if (list) list.push(r);
+        else runsOfArray.set(a.id, [r]);
+      }
     for (const r of runs) for (const a of r.run.arrays) if (!arrayInfos.has(a.id)) arrayInfos.set(a.id, a);
     const accessesOfArray = new Map<string, number[]>();
     accesses.forEach((a, i) => {
@@ -439,7 +453,7 @@ export class EngineDocument {
       const worstDegree = known.length ? Math.max(...known.map((a) => a.degree!)) : null;
       const af: ArrayFinding = { name: info.name, declRange: info.declRange, typeText: info.typeText, external: info.external, accesses: idx, worstDegree };
       if (options.fixes !== false && known.some((a) => a.status === 'conflict')) {
-        const involved = runs.filter((r) => r.run.arrays.some((x) => x.id === info.id));
+        const involved = runsOfArray.get(info.id) ?? [];
         const fixKey = hashKey([info.name, JSON.stringify(info.declRange), ...involved.map((r) => r.key)]);
         const cachedFix = this.fixCache.get(fixKey);
         const fixDeadline = Math.max(deadline, Date.now() + 200); // a fix search may overrun the budget by 200 ms at most
@@ -451,7 +465,7 @@ export class EngineDocument {
               for (const inst of run.instances) out.push(...runInstance(kernel, inst, facts!, profile, fixDeadline, dims, consts).results.filter((x) => x.arrayId === info.id));
             return out;
           };
-          const mine = resultsOf(info.id);
+          const mine = cachedFix ? [] : resultsOf(info.id);
           const rowConst = info.external && !cachedFix ? findRowConstant(mine, involved.map((r) => r.kernel), facts, text, fixDeadline) : null;
           fix = cachedFix ??
             (rowConst
