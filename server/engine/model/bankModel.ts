@@ -216,6 +216,9 @@ export interface WarpSummary {
   ideal: number;
 }
 
+// scratch space of warpSummaries (it never re-enters itself): allocating it per call cost more than the work
+const COUNTS32 = new Int32Array(32);
+const KEYS = new Float64Array(32 * 160);
 const scratchBanks = new Int32Array(64);
 const scratchKeys = new Float64Array(64);
 
@@ -230,8 +233,8 @@ export function warpSummaries(addrs: Float64Array, width: number, profile: BankP
   const per = profile.phaseLanes(width);
   const banks = profile.banks;
   const cap = 160;
-  const counts = new Int32Array(banks);
-  const keys = new Float64Array(banks * cap);
+  const counts = banks === 32 ? COUNTS32 : new Int32Array(banks);
+  const keys = banks * cap <= KEYS.length ? KEYS : new Float64Array(banks * cap);
   // warps whose addresses differ only by a multiple of 256 bytes have the same summary under every profile
   // (banks rotate by whole turns, Kepler segments and 64-bit words stay whole): remember a few recent patterns
   const recent: { pattern: Float64Array; sum: Omit<WarpSummary, 'warp'> }[] = [];
