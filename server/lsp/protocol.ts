@@ -49,4 +49,9 @@ export interface InitializationOptions {
   logTimings?: boolean;
   /** settings for clients that do not answer workspace/configuration (same keys as `cudaBankLens.*`). */
   settings?: Record<string, unknown>;
+  /**
+   * Tests of fault isolation only: the analysis of a document whose text contains this marker throws, as an engine
+   * bug would.
+   */
+  faultMarker?: string;
 }

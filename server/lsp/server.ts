@@ -56,6 +56,7 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
   const reported = new Set<string>();
   let engineReady: Promise<void> = Promise.resolve();
   let engineError: string | undefined;
+  let faultMarker: string | undefined;
   let scheduler: AnalysisScheduler | undefined;
 
   function logProblems(problems: string[]): void {
@@ -140,6 +141,7 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
     const init = (params.initializationOptions ?? {}) as InitializationOptions;
     if (typeof init.debounceMs === 'number' && init.debounceMs >= 0) debounceMs = init.debounceMs;
     logTimings = init.logTimings === true;
+    faultMarker = typeof init.faultMarker === 'string' && init.faultMarker ? init.faultMarker : undefined;
     if (init.settings) {
       const { settings, problems } = normalizeSettings(init.settings);
       globalSettings = settings;
@@ -160,6 +162,7 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
           update: (text) => doc.update(text),
           analyze: (settings) => {
             if (engineError) throw new Error(engineError);
+            if (faultMarker && doc.text.includes(faultMarker)) throw new Error(`injected fault (${faultMarker})`);
             return doc.analyze(analyzeOptions(settings));
           },
           dispose: () => doc.dispose(),
