@@ -25,8 +25,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AnalyzeOptions } from '../../server/engine';
 import type { FuzzRequest, FuzzResponse } from './helpers/fuzz-worker';
+import { cuFiles, seededRandom, ROOT } from './helpers/common';
 
-const ROOT = path.resolve(__dirname, '..', '..');
 const CORPUS = process.env.FUZZ_CORPUS ? path.resolve(process.env.FUZZ_CORPUS) : path.join(ROOT, 'test', 'fixtures', 'fuzz-regressions');
 const WORKER = path.join(__dirname, 'helpers', 'fuzz-worker.ts');
 const BUDGET_MS = 500;
@@ -47,17 +47,7 @@ const MAX_FAILURES = 20;
 
 // ------------------------------------------------------------------------------------------------ randomness
 
-/** mulberry32: a small seeded PRNG, so every run with the same FUZZ_SEED makes the same inputs. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const mulberry32 = seededRandom;
 
 class Rng {
   private readonly next: () => number;
@@ -83,17 +73,6 @@ class Rng {
 
 // ------------------------------------------------------------------------------------------------ seeds
 
-function cuFiles(dir: string): string[] {
-  const abs = path.join(ROOT, dir);
-  if (!fs.existsSync(abs)) return [];
-  const out: string[] = [];
-  for (const e of fs.readdirSync(abs, { withFileTypes: true })) {
-    const rel = path.posix.join(dir, e.name);
-    if (e.isDirectory()) out.push(...cuFiles(rel));
-    else if (e.isFile() && e.name.endsWith('.cu')) out.push(rel);
-  }
-  return out.sort();
-}
 
 const SEED_FILES = [...cuFiles('examples'), ...cuFiles('test/fixtures')];
 const SEEDS: Buffer[] = SEED_FILES.map((f) => fs.readFileSync(path.join(ROOT, f)));

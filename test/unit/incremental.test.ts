@@ -5,20 +5,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ready, ROOT } from './helpers/engine';
+import { seededRandom } from './helpers/common';
 import { analyzeText, EngineDocument, FileAnalysis } from '../../server/engine';
 
 before(() => ready);
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 const canon = (r: FileAnalysis) => JSON.stringify({ a: r.accesses, arrays: r.arrays, n: r.notices, m: r.model });
 

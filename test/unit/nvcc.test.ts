@@ -5,22 +5,11 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ROOT, cuFiles } from './helpers/common';
 
-const ROOT = path.resolve(__dirname, '..', '..');
 const DIRS = ['examples', 'test/fixtures', 'test/gpu'];
 const POOL = 2;
 
-function cuFiles(dir: string): string[] {
-  const abs = path.join(ROOT, dir);
-  if (!fs.existsSync(abs)) return [];
-  const out: string[] = [];
-  for (const e of fs.readdirSync(abs, { withFileTypes: true })) {
-    const rel = path.posix.join(dir, e.name);
-    if (e.isDirectory()) out.push(...cuFiles(rel));
-    else if (e.isFile() && e.name.endsWith('.cu')) out.push(rel);
-  }
-  return out.sort();
-}
 
 function nvcc(args: string[]): Promise<{ code: number | string; output: string }> {
   return new Promise((resolve) => {

@@ -4,20 +4,14 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { ready } from './helpers/engine';
+import { seededRandom } from './helpers/common';
 import { analyzeText } from '../../server/engine';
 
 before(() => ready);
 
-/** mulberry32: a small seeded generator, so failures reproduce. */
+/** A seeded generator with the helpers this test needs, so failures reproduce. */
 function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   return { next, int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)), pick: <T>(xs: T[]) => xs[Math.floor(next() * xs.length)] };
 }
 

@@ -10,22 +10,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { analyzeText, FileAnalysis, TextEdit } from '../../server/engine';
 import { ready, ROOT } from './helpers/engine';
+import { cuFiles } from './helpers/common';
 import { ensureBuilt, LspTestClient } from './helpers/lsp-client';
 
 const CLI = path.join(ROOT, 'bin', 'cuda-bank-lens.js');
 const STACK_TRACE = /^\s+at .+(:\d+:\d+\)?|\(native\))$/m;
 
-function cuFiles(dir: string): string[] {
-  const abs = path.join(ROOT, dir);
-  if (!fs.existsSync(abs)) return [];
-  const out: string[] = [];
-  for (const e of fs.readdirSync(abs, { withFileTypes: true })) {
-    const rel = path.posix.join(dir, e.name);
-    if (e.isDirectory()) out.push(...cuFiles(rel));
-    else if (e.isFile() && e.name.endsWith('.cu')) out.push(rel);
-  }
-  return out.sort();
-}
 const SOURCES = [...cuFiles('examples'), ...cuFiles('test/fixtures')];
 
 function tmpDir(): string {

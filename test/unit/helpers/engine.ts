@@ -3,7 +3,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { initEngine, analyzeText, AnalyzeOptions, FileAnalysis, AccessFinding } from '../../../server/engine';
 
-export const ROOT = path.resolve(__dirname, '..', '..', '..');
+import { ROOT } from './common';
+export { ROOT };
 export const ready = initEngine();
 
 export function analyzeFile(rel: string, options: AnalyzeOptions = {}): { text: string; result: FileAnalysis } {

@@ -39,7 +39,8 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 
-export const ROOT = path.resolve(__dirname, '..', '..', '..');
+export { ROOT } from './common';
+import { ROOT } from './common';
 export const SERVER = path.join(ROOT, 'dist', 'server.js');
 
 function newestMtime(dir: string): number {
@@ -328,14 +329,4 @@ export function normalizeDiagnostics(diags: readonly Diagnostic[]): unknown[] {
     .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 }
 
-/** Deterministic PRNG (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from './common';
