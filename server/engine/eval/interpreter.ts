@@ -1379,14 +1379,19 @@ export class Interp {
     // out of bounds: the first active thread whose index at some level leaves its extent
     for (const b of r.bounds) {
       if (b.index.sym) continue;
-      for (let i = 0; i < this.n; i++) {
-        if (!act[i]) continue;
-        const x = laneAt(b.index.v, i);
-        if (x < 0 || x >= b.extent) {
-          visit.oob = { thread: i, index: x, extent: b.extent };
-          break;
+      const v = b.index.v;
+      if (typeof v === 'number') {
+        if (v >= 0 && v < b.extent) continue;
+        const first = act.indexOf(1);
+        if (first >= 0) visit.oob = { thread: first, index: v, extent: b.extent };
+      } else
+        for (let i = 0; i < this.n; i++) {
+          const x = v[i];
+          if ((x < 0 || x >= b.extent) && act[i]) {
+            visit.oob = { thread: i, index: x, extent: b.extent };
+            break;
+          }
         }
-      }
       if (visit.oob) break;
     }
     this.visits.push(visit);

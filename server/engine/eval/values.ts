@@ -356,7 +356,9 @@ function fastInt(op: string, a: Num, b: Num, t: CType): Num | null {
     if (i32) {
       if (signed) for (let i = 0; i < n; i++) out[i] = out[i] | 0;
       else for (let i = 0; i < n; i++) out[i] = out[i] >>> 0;
-    } else {
+    } else if (!(signed && small(a, va) && small(b, vb) && (op !== '*' || typeof va === 'number' || typeof vb === 'number'))) {
+      // 64-bit: exact unless a value left the doubles' integer range; a sum of two 32-bit values, or a product of
+      // one with a scalar under 2^21, cannot get there
       for (let i = 0; i < n; i++) {
         const x = out[i];
         if (x > Number.MAX_SAFE_INTEGER || x < -Number.MAX_SAFE_INTEGER || (!signed && x < 0)) return null;
@@ -364,6 +366,12 @@ function fastInt(op: string, a: Num, b: Num, t: CType): Num | null {
     }
   }
   return num(out, cmp ? INT : ct);
+}
+
+/** true when every value fits in 32 bits (a 32-bit type, or a scalar that small): sums and products stay exact. */
+function small(x: Num, v: Lanes): boolean {
+  if (typeof v === 'number') return Math.abs(v) < 2 ** 21;
+  return x.t.kind === 'int' && x.t.bytes <= 4;
 }
 
 function bitop(f: (x: number, y: number) => number): (x: number, y: number) => number {
