@@ -235,8 +235,10 @@ export function warpSummaries(addrs: Float64Array, width: number, profile: BankP
   const cap = 160;
   const counts = banks === 32 ? COUNTS32 : new Int32Array(banks);
   const keys = banks * cap <= KEYS.length ? KEYS : new Float64Array(banks * cap);
-  // warps whose addresses differ only by a multiple of 256 bytes have the same summary under every profile
-  // (banks rotate by whole turns, Kepler segments and 64-bit words stay whole): remember a few recent patterns
+  // warps whose addresses differ only by a whole number of bank units have the same summary: every unit moves to
+  // the next bank alike, so each bank's count of distinct units is rotated, not changed (Kepler's 4-byte mode pairs
+  // words i and i+32 of a 64-word segment, so there only whole segments may shift): remember a few recent patterns
+  const grain = profile === sm3x ? 256 : profile === sm3x8 ? 8 : 4;
   const recent: { pattern: Float64Array; sum: Omit<WarpSummary, 'warp'> }[] = [];
   const simple = (profile === sm50 || profile === sm20) && width <= 4;
   const pattern = new Float64Array(32);
@@ -245,7 +247,7 @@ export function warpSummaries(addrs: Float64Array, width: number, profile: BankP
     for (let l = 0; l < 32; l++) {
       const t = w * 32 + l;
       const a = t < addrs.length ? addrs[t] : NaN;
-      if (first !== first && a === a) first = Math.floor(a / 256) * 256;
+      if (first !== first && a === a) first = Math.floor(a / grain) * grain;
       pattern[l] = a - first;
     }
     if (first !== first) {
