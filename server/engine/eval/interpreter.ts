@@ -1271,9 +1271,12 @@ export class Interp {
       case '__mul24':
       case '__umul24':
         return two((x, y) => x * y);
-      case 'abs':
-        return args[0] ? unary('-', args[0], () => node.text, null).k === 'num' && args[0].k === 'num' && !args[0].sym
-          ? num(mapAbs(args[0].v), args[0].t) : unk(`\`${node.text}\``) : null;
+      case 'abs': {
+        const a = args[0];
+        if (!a || a.k !== 'num') return a?.k === 'unk' ? a : unk(`\`${node.text}\` is not integer arithmetic`);
+        if (a.sym) return isUniform(a.v) ? atom(node.text, a.t) : unk(`\`${node.text}\` takes the absolute value of an unknown warp-uniform value`);
+        return num(mapAbs(a.v), a.t);
+      }
       case '__syncthreads':
       case '__syncwarp':
       case '__threadfence':

@@ -120,7 +120,6 @@ export function promote(a: CType, b: CType): CType {
   return (ab === 4 && !as) || (bb === 4 && !bs) ? UINT : INT;
 }
 
-const TWO64 = 18446744073709551616;
 
 /** Wraps x to type t; returns NaN when a 64-bit value leaves the exactly representable range. */
 export function wrap(x: number, t: CType): number {
