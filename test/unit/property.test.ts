@@ -136,3 +136,95 @@ __global__ void k(${type} *out) {
   }
   assert.ok(compared >= 1000, `only ${compared} cases compared`);
 });
+
+/**
+ * Brute-force oracles of the older profiles, written from the bank model's table of older architectures: cc 1.x
+ * (16 banks, half-warps, distinct byte addresses conflict, wide accesses split into 32-bit ones), cc 3.x in 4-byte
+ * mode (words i and i+32 of a 64-word segment share a bank row) and in 8-byte mode (64-bit banks).
+ */
+function olderOracle(arch: string, addrs: (number | null)[], width: number): { degree: number; wavefronts: number } | null {
+  let best: { degree: number; wavefronts: number } | null = null;
+  for (let w = 0; w * 32 < addrs.length; w++) {
+    let degree = 0, wavefronts = 0, any = false;
+    const count = (lanes: number[], unitsOf: (a: number) => [number, number][]) => {
+      const banks = new Map<number, Set<number>>();
+      for (const l of lanes) {
+        const a = addrs[w * 32 + l];
+        if (a === null || a === undefined) continue;
+        any = true;
+        for (const [bank, key] of unitsOf(a)) {
+          const set = banks.get(bank) ?? new Set<number>();
+          set.add(key);
+          banks.set(bank, set);
+        }
+      }
+      let m = 0;
+      for (const v of banks.values()) m = Math.max(m, v.size);
+      wavefronts += m;
+      degree = Math.max(degree, m);
+    };
+    const range = (lo: number, n: number) => Array.from({ length: n }, (_, i) => lo + i);
+    if (arch === 'sm_13') {
+      const parts = width > 4 ? width / 4 : 1;
+      for (let part = 0; part < parts; part++)
+        for (const half of [0, 16]) count(range(half, 16), (a) => [[Math.floor((a + 4 * part) / 4) % 16, a + 4 * part]]);
+    } else {
+      const per = width <= 8 ? 32 : 16;
+      for (let p = 0; p < 32; p += per)
+        count(range(p, per), (a) => {
+          const out: [number, number][] = [];
+          if (arch === 'sm_35') for (let b = 0; b < width; b += 4) { const word = Math.floor((a + b) / 4); out.push([word % 32, Math.floor(word / 64)]); }
+          else for (let d = Math.floor(a / 8); d <= Math.floor((a + width - 1) / 8); d++) out.push([d % 32, d]);
+          return out;
+        });
+    }
+    if (any && (!best || degree > best.degree || (degree === best.degree && wavefronts > best.wavefronts))) best = { degree, wavefronts };
+  }
+  return best;
+}
+
+test('older profiles (cc 1.x, 3.x in 4- and 8-byte modes) agree with their brute-force oracles on 600 random cases', () => {
+  const r = rng(77);
+  let compared = 0;
+  for (let i = 0; i < 600; i++) {
+    const arch = (['sm_13', 'sm_35', 'sm_35:8B'] as const)[i % 3];
+    const bx = r.pick([16, 32, 64, 8, 96]);
+    const by = r.pick([1, 2, 4]);
+    const [type, size] = r.pick(TYPES);
+    const e = gen(r, r.int(1, 3));
+    const addrs: (number | null)[] = [];
+    for (let t = 0; t < bx * by; t++) addrs.push((e.eval(t % bx, Math.floor(t / bx), 0, t) & 4095) * size);
+    const expected = olderOracle(arch, addrs, size)!;
+    const src = `// bank-lens: block=${bx}x${by}
+__global__ void k(${type} *out) {
+  __shared__ ${type} s[4096];
+  int tx = threadIdx.x, ty = threadIdx.y, tz = threadIdx.z;
+  int tid = tx + ty * blockDim.x;
+  out[tid] = s[${e.text} & 4095];
+}
+`;
+    const a = analyzeText(src, { arch, fixes: false, budgetMs: 60000 }).accesses.find((x) => x.kind === 'load')!;
+    assert.equal(a.degree, expected.degree, `case ${i} (${arch}): degree\n${src}`);
+    assert.equal(a.wavefronts, expected.wavefronts, `case ${i} (${arch}): wavefronts\n${src}`);
+    compared++;
+  }
+  assert.equal(compared, 600);
+});
+
+test('Kepler 4-byte mode: a warp pattern shifted by one word is not the same request (segment rows move)', () => {
+  // warp 0 reads words 31 and 63 (one 64-word segment: 1 wavefront); warp 1 the same shifted by one word, 32 and
+  // 64 (two segments in bank 0: 2 wavefronts). Reusing warp 0's figures for warp 1 would hide the conflict.
+  const src = `// bank-lens: block=32x2
+__global__ void k(float *out) {
+  __shared__ float s[256];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  out[tx] = s[(tx & 1) * 32 + 31 + ty];
+}
+`;
+  const words = (warp: number) => Array.from({ length: 32 }, (_, l) => ((l & 1) * 32 + 31 + warp) * 4);
+  const expected = olderOracle('sm_35', [...words(0), ...words(1)], 4)!;
+  assert.deepEqual(expected, { degree: 2, wavefronts: 2 });
+  const a = analyzeText(src, { arch: 'sm_35', fixes: false }).accesses[0];
+  assert.equal(a.degree, 2);
+  assert.equal(a.wavefronts, 2);
+});
