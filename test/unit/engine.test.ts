@@ -155,3 +155,24 @@ test('extern __shared__ indexed s[row * LD + col]: the fix pads LD, preferred on
   const after = analyzeText(lines.join('\n'));
   assert.equal(after.accesses.filter((a) => a.kernel === 'roomy' && a.status === 'conflict').length, 0);
 });
+
+test('break, continue and return retire exactly the lanes that took them', () => {
+  const src = `__global__ void k(float *out) {
+  __shared__ float s[1024];
+  int t = threadIdx.x;
+  for (int i = 0; i < 4; i++) {
+    if (t >= 16 && i >= 1) break;
+    if (t % 2 == 1 && i == 2) continue;
+    out[t] += s[t * (i + 1)];
+  }
+  if (t >= 8) return;
+  out[t] += s[t * 32];
+}
+void run(float *o) { k<<<1, 32>>>(o); }
+`;
+  const r = analyzeText(src);
+  const [inLoop, after] = r.accesses.filter((a) => a.array === 's');
+  assert.deepEqual(inLoop.cases.map((c) => [c.context.i, c.degree, c.figures.activeLanes]), [[0, 1, 32], [1, 1, 16], [2, 1, 8], [3, 2, 16]]);
+  assert.equal(after.degree, 8);
+  assert.equal(after.worst!.activeLanes, 8);
+});

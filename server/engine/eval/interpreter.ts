@@ -78,6 +78,8 @@ interface Frame {
 interface LoopState {
   brk: Uint8Array;
   cont: Uint8Array;
+  /** a break or continue ran (until then brk and cont are all zero, and loops may skip them). */
+  touched?: boolean;
 }
 
 const ATOMICS = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$/;
@@ -110,6 +112,8 @@ export class Interp {
   notes = new Set<string>();
   private steps = 0;
   private stmtDepth = 0;
+  /** how many return statements have run: a loop re-reads the exited threads only when this moved. */
+  private exits = 0;
   /** loops stopped at the iteration cap: where, and why (shown to the user as a notice). */
   capped: { line: number; message: string }[] = [];
   private depth = 0;
@@ -260,6 +264,7 @@ export class Interp {
           f.ret = f.ret === undefined ? v : select(act, v, f.ret, this.n);
         }
         for (let i = 0; i < this.n; i++) if (act[i]) f.exited[i] = 1;
+        this.exits++;
         this.touch();
         return;
       }
@@ -270,6 +275,7 @@ export class Interp {
         const act = this.active();
         const target = node.type === 'break_statement' ? lp.brk : lp.cont;
         for (let i = 0; i < this.n; i++) if (act[i]) target[i] = 1;
+        lp.touched = true;
         this.touch();
         return;
       }
@@ -400,7 +406,7 @@ export class Interp {
       const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
       for (let iter = 0; ; iter++) {
         this.tick();
-        for (let i = 0; i < this.n; i++) alive[i] &= 1 - lp.brk[i];
+        if (lp.touched) for (let i = 0; i < this.n; i++) alive[i] &= 1 - lp.brk[i];
         if (!this.anyActive(alive)) break;
         let cond: Value = num(1);
         if (condNode && !(isDo && iter === 0)) cond = this.withMask(alive, () => this.condValue(condNode));
@@ -409,10 +415,15 @@ export class Interp {
           this.symbolicLoop(node, line, alive, assigned, induction, body, update, iter, why);
           break;
         }
-        const next = new Uint8Array(this.n);
-        for (let i = 0; i < this.n; i++) next[i] = alive[i] && laneAt(cond.v, i) !== 0 ? 1 : 0;
-        alive = next;
-        if (!this.anyActive(alive)) break;
+        const cv = cond.v;
+        if (typeof cv === 'number') {
+          if (cv === 0) break; // a uniform condition keeps the same threads in the loop
+        } else {
+          const next = new Uint8Array(this.n);
+          for (let i = 0; i < this.n; i++) next[i] = alive[i] && cv[i] !== 0 ? 1 : 0;
+          alive = next;
+          if (!this.anyActive(alive)) break;
+        }
         if (iter >= this.cfg.caps.loopIterations) {
           this.truncated = `the loop at line ${line} runs more than ${this.cfg.caps.loopIterations.toLocaleString('en-US')} iterations`;
           this.markTruncated(node);
@@ -430,16 +441,20 @@ export class Interp {
           this.ctx[u !== null ? name : `iteration (line ${line})`] = u !== null ? u : iter;
         }
         if (induction.length === 0) this.ctx[`iteration (line ${line})`] = iter;
-        lp.cont.fill(0);
+        if (lp.touched) lp.cont.fill(0);
         this.loops.push(lp);
         this.touch();
+        const exitsBefore = this.exits;
         try {
           if (body) this.withMask(alive, () => this.exec(body));
         } finally {
           this.loops.pop();
           this.touch();
         }
-        for (let i = 0; i < this.n; i++) alive[i] &= (1 - lp.brk[i]) & (1 - this.frame().exited[i]);
+        if (lp.touched || this.exits !== exitsBefore) {
+          const exited = this.frame().exited;
+          for (let i = 0; i < this.n; i++) alive[i] &= (1 - lp.brk[i]) & (1 - exited[i]);
+        }
         if (update) this.withMask(alive, () => this.rvalue(update));
       }
     } finally {
