@@ -7,7 +7,7 @@ import { substitute } from '../syntax/preprocess';
 import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName } from '../facts/collect';
 import { CType, BUILTINS, INT, UINT, FLOAT, sizeOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
-  Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, binary, unary, convert, select, uniformValue, laneAt,
+  Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
   isUniform, symText,
 } from './values';
 
@@ -1007,7 +1007,7 @@ export class Interp {
       if (es === null) return this.unknownRef(baseV, elemT, `the size of \`${typeName(t.elem)}\`, the element type of \`${baseV.base.name}\`, is not known`);
       if (idx.k !== 'num') return this.unknownRef(baseV, elemT, idx.k === 'unk' ? idx.reason : 'the subscript is not a number');
       if (idx.t.kind === 'float') return unk(`the subscript \`${idxNode!.text}\` is not an integer`);
-      const off = binary('+', baseV.off, binary('*', idx, num(es, LONGT), () => idxNode!.text, null), () => node.text, null);
+      const off = this.bin(node, 2, '+', baseV.off, this.bin(node, 1, '*', idx, num(es, LONGT), () => idxNode!.text, null), () => node.text, null);
       const extent = baseV.base.external ? 0 : t.dims[0];
       const bounds = extent > 0 ? [...baseV.bounds, { index: idx, extent }] : baseV.bounds;
       if (off.k !== 'num') return this.unknownRef(baseV, elemT, off.k === 'unk' ? off.reason : '');
@@ -1049,6 +1049,21 @@ export class Interp {
     return { k: 'ref', base: p.base, off, t: p.to, name: p.name, nameNode, bounds: [], flat };
   }
 
+  /**
+   * binary() with a memo on the syntax node: a loop evaluates `ty * 128` once per iteration with the same operands.
+   * Only the integer fast path is remembered (its result depends on nothing but the operands, which never change).
+   */
+  private bin(node: Node, slot: number, op: string, a: Value, b: Value, label: () => string, mask: Uint8Array | null): Value {
+    if (a.k !== 'num' || b.k !== 'num' || a.sym || b.sym) return binary(op, a, b, label, mask);
+    const memo = ((node as unknown as { __bin?: BinMemo[] }).__bin ??= []);
+    const e = memo[slot];
+    if (e && e.op === op && sameNum(e.a, a) && sameNum(e.b, b)) return e.r;
+    const fast = fastBinary(op, a, b);
+    if (!fast) return binary(op, a, b, label, mask);
+    memo[slot] = { op, a, b, r: fast };
+    return fast;
+  }
+
   private binaryExpr(node: Node): Value {
     const op = node.childForFieldName('operator')?.text ?? kids(node)[1]?.text ?? '';
     const left = node.childForFieldName('left')!;
@@ -1072,7 +1087,7 @@ export class Interp {
       }
       return unk(`\`${node.text}\` compares or combines pointers`);
     }
-    return binary(op, a, b, () => node.text, this.active());
+    return this.bin(node, 0, op, a, b, () => node.text, this.active());
   }
 
   private assignTo(target: Node, value: Value, node: Node): void {
@@ -1423,6 +1438,15 @@ export class Interp {
 
 /** marks an address that could not be evaluated; the rest of the key is the reason. */
 const UNKNOWN = '\u0000';
+
+interface BinMemo {
+  op: string;
+  a: Num;
+  b: Num;
+  r: Num;
+}
+const sameNum = (x: Num, y: Num) =>
+  x === y || (typeof x.v === 'number' && typeof y.v === 'number' && x.v === y.v && x.t === y.t && !x.sym && !y.sym);
 
 const isBase = (v: Var | SharedBase): v is SharedBase => !('value' in v);
 

@@ -299,6 +299,12 @@ export function binary(op: string, a: Value, b: Value, labelArg: Label, mask: Ui
   return num(v, rt);
 }
 
+/** The integer fast path alone (null where binary() must decide): its result depends on the operands only. */
+export function fastBinary(op: string, a: Num, b: Num): Num | null {
+  if (a.sym || b.sym || a.t.kind !== 'int' || b.t.kind !== 'int') return null;
+  return fastInt(op, a, b, promote(a.t, b.t));
+}
+
 /**
  * The hot path: integer operators that cannot fail, as plain loops (no per-lane closure, one allocation).
  * Returns null where the general path must decide (64-bit overflow, division, shifts, mixed signedness compares).
