@@ -1404,11 +1404,16 @@ export class Interp {
     }
     if (off.sym) visit.assumptions.push(`\`${symText(off.sym)}\` adds the same offset to every lane; it does not change the degree (bank model rule 6)`);
     const act = this.active();
-    const addrs = new Float64Array(this.n);
     const ov = off.v;
-    if (typeof ov === 'number') for (let i = 0; i < this.n; i++) addrs[i] = act[i] ? ov : NaN;
-    else for (let i = 0; i < this.n; i++) addrs[i] = act[i] ? ov[i] : NaN;
-    visit.addrs = addrs;
+    let all = true;
+    for (let i = 0; i < this.n && all; i++) if (!act[i]) all = false;
+    if (all && typeof ov !== 'number') visit.addrs = ov; // values are never mutated: share, do not copy
+    else {
+      const addrs = new Float64Array(this.n);
+      if (typeof ov === 'number') for (let i = 0; i < this.n; i++) addrs[i] = act[i] ? ov : NaN;
+      else for (let i = 0; i < this.n; i++) addrs[i] = act[i] ? ov[i] : NaN;
+      visit.addrs = addrs;
+    }
     // out of bounds: the first active thread whose index at some level leaves its extent
     for (const b of r.bounds) {
       if (b.index.sym) continue;
