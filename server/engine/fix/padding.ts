@@ -97,22 +97,30 @@ export function paddingFix(
   const maxPad = maxPadFor(info.elementBytes);
   const found = search(current, maxPad, evaluate);
   if (!found) return { reason: `no padding of the innermost extent of \`${info.name}\` (up to +${maxPad}) reduces its wavefronts` };
-  const { summary, conflictingBefore, conflictingAfter, checked } = summarise(found);
+  const { summary, conflictingAfter, checked } = summarise(found);
   const newLast = paddedText(last, found.pad);
   const shape = [...info.dimTexts.slice(0, -1).map((d) => d.text), newLast].map((t) => `[${t}]`).join('');
   return {
-    fix: {
+    fix: fixOf(found, {
       title: `Pad ${info.name} to ${shape}: ${summary} (${plural(checked, 'access')} checked)`,
       preferred: conflictingAfter === 0,
       edits: [{ range: last.range, newText: newLast }],
       newShape: shape,
-      padding: found.pad,
-      totalWavefrontsBefore: found.before.total,
-      totalWavefrontsAfter: found.after.total,
-      conflictingBefore,
-      conflictingAfter,
-      accessesChecked: checked,
-    },
+    }),
+  };
+}
+
+/** The figures every padding fix reports, from its search. */
+function fixOf(found: Search, what: Pick<PaddingFix, 'title' | 'preferred' | 'edits' | 'newShape'>): PaddingFix {
+  const { conflictingBefore, conflictingAfter, checked } = summarise(found);
+  return {
+    ...what,
+    padding: found.pad,
+    totalWavefrontsBefore: found.before.total,
+    totalWavefrontsAfter: found.after.total,
+    conflictingBefore,
+    conflictingAfter,
+    accessesChecked: checked,
   };
 }
 
@@ -138,24 +146,18 @@ export function rowConstantFix(
   const maxPad = maxPadFor(info.elementBytes || current[0]?.elementBytes || 4);
   const found = search(current, maxPad, evaluate);
   if (!found) return { reason: `no padding of \`${c.name}\` (up to +${maxPad}) reduces the wavefronts of \`${info.name}\`` };
-  const { summary, conflictingBefore, conflictingAfter, checked } = summarise(found);
+  const { summary, conflictingAfter, checked } = summarise(found);
   const newText = c.isNumber ? String(c.value + found.pad) : `${c.text} + ${found.pad}`;
   const need = Math.max(...found.results.map((r) => r.maxByte));
   const sizes = found.results.map((r) => r.dynamicShared);
   const fits = sizes.length > 0 && sizes.every((b) => b !== null && b >= need);
   const room = fits ? '' : `; the launch must give at least ${need} bytes of dynamic shared memory`;
   return {
-    fix: {
+    fix: fixOf(found, {
       title: `Pad ${info.name} rows: ${c.name} = ${newText}: ${summary}${room} (${plural(checked, 'access')} checked)`,
       preferred: conflictingAfter === 0 && fits,
       edits: [{ range: c.range, newText }],
       newShape: `${c.name} = ${newText}`,
-      padding: found.pad,
-      totalWavefrontsBefore: found.before.total,
-      totalWavefrontsAfter: found.after.total,
-      conflictingBefore,
-      conflictingAfter,
-      accessesChecked: checked,
-    },
+    }),
   };
 }
