@@ -126,3 +126,14 @@ test('a namespaced template kernel launched as ns::k<float, 256><<<...>>> throug
   assert.match(arr.noFixReason!, /no padding of the innermost extent of `As`/);
   assert.equal(text.includes('kernels::softmaxRow<float, 256><<<'), true);
 });
+
+test('a double-buffer index flipped in a loop of unknown trip count stays warp-uniform; a per-lane one does not', () => {
+  const { text, result } = analyzeFile('test/fixtures/pipelined.cu');
+  const line = lineOf(text, 'acc += buf[cur][ty][k] * buf[cur][k][tx];');
+  const reads = result.accesses.filter((a) => a.range.start.line === line);
+  assert.deepEqual(reads.map((a) => a.status), ['broadcast', 'conflict-free']);
+  assert.ok(reads[0].assumptions.some((a) => a.includes('`k0`, `cur` treated as unknown warp-uniform values')), reads[0].assumptions.join(' | '));
+  const perLane = result.accesses.find((a) => a.kernel === 'perLane')!;
+  assert.equal(perLane.status, 'unknown');
+  assert.match(perLane.reason!, /`j` takes different values on different lanes in the loop at line \d+/);
+});

@@ -480,6 +480,9 @@ export class Interp {
     node: Node, line: number, alive: Uint8Array, assigned: Map<string, boolean>, induction: string[],
     body: Node | null, update: Node | null, iter: number, why: string,
   ): void {
+    // a variable that is the same for every thread (a double-buffer index `cur ^= 1`, a stage counter) stays so
+    // while the loop only mixes it with such values: it becomes an unknown warp-uniform value; the pass below checks
+    const uniform = new Set<string>();
     const generalise = (suffix: string) => {
       for (const [name, additive] of assigned) {
         const v = this.lookupVar(name);
@@ -487,16 +490,20 @@ export class Interp {
         if (additive && v.value.k === 'num') {
           const a = atom(`${name}${suffix}`, v.value.t);
           v.value = binary('+', v.value, a, name, null);
+        } else if (v.value.k === 'num' && isUniform(v.value.v)) {
+          uniform.add(name);
+          v.value = atom(`${name}${suffix}`, v.value.t);
         } else v.value = unk(`\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`);
       }
     };
     generalise(`@${line}`);
+    const firstVisit = this.visits.length;
     const cond = node.childForFieldName('condition');
     const condText = cond ? cond.text.replace(/^\(|\)$/g, '').trim() : '';
-    const names = induction.filter((n) => assigned.has(n));
+    const names = [...new Set([...induction.filter((n) => assigned.has(n)), ...uniform])];
     const note = `the loop at line ${line} has a trip count that cannot be computed (\`${condText}\`: ${why})` +
       (iter > 0 ? ` after ${iter} iterations` : '') +
-      (names.length ? `; \`${names.join('`, `')}\` treated as an unknown warp-uniform value` : '');
+      (names.length ? `; \`${names.join('`, `')}\` treated as ${names.length > 1 ? 'unknown warp-uniform values' : 'an unknown warp-uniform value'}` : '');
     this.ctx = { ...this.ctx };
     for (const n of names) this.ctx[n] = 'any';
     const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
@@ -510,6 +517,17 @@ export class Interp {
     } finally {
       this.loops.pop();
       this.touch();
+    }
+    // had a variable taken as warp-uniform become per-lane in the pass, the pass's addresses would be wrong
+    for (const name of uniform) {
+      const v = this.lookupVar(name)?.value;
+      if (v && v.k === 'num' && isUniform(v.v)) continue;
+      const reason = `\`${name}\` takes different values on different lanes in the loop at line ${line}, whose trip count is unknown`;
+      for (let i = firstVisit; i < this.visits.length; i++) {
+        this.visits[i].addrs = null;
+        this.visits[i].reason = reason;
+      }
+      break;
     }
     generalise(`@${line}'`);
   }
