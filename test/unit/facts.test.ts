@@ -137,3 +137,11 @@ test('a double-buffer index flipped in a loop of unknown trip count stays warp-u
   assert.equal(perLane.status, 'unknown');
   assert.match(perLane.reason!, /`j` takes different values on different lanes in the loop at line \d+/);
 });
+
+test('the CUDA samples idiom T *sdata = SharedMemory<T>(): the struct hands out its extern __shared__ array', () => {
+  const { text, result } = analyzeFile('test/fixtures/shared-memory-struct.cu');
+  const line = lineOf(text, 'sdata[index] += sdata[index + s];');
+  const here = result.accesses.filter((a) => a.range.start.line === line);
+  assert.deepEqual(here.map((a) => [a.array, a.sharedArray, a.kind, a.degree]), [['sdata', '__smem', 'load', 8], ['sdata', '__smem', 'store', 8], ['sdata', '__smem', 'load', 8]]);
+  assert.deepEqual(here[0].cases.map((c) => [c.context.s, c.degree]), [[1, 2], [2, 4], [4, 8], [8, 8], [16, 8], [32, 4], [64, 2], [128, 1]]);
+});

@@ -1278,12 +1278,36 @@ export class Interp {
     }
     const args = argNodes.map((a) => this.rvalue(a));
     if (name === 'dim3') return this.dim3(args);
+    const holder = this.sharedHolder(name);
+    if (holder) return holder;
     const builtin = this.builtinCall(name, args, node);
     if (builtin) return builtin;
     const defs = this.cfg.facts.functions.get(name);
     const def = defs?.find((d) => d.params.length === args.length && !d.isKernel) ?? defs?.find((d) => !d.isKernel);
     if (def) return this.inline(def, args, fnNode, node);
     return unk(`the result of \`${name || fnNode.text}(...)\``);
+  }
+
+  /**
+   * The CUDA samples' `T *sdata = SharedMemory<T>();`: a struct whose conversion operator returns an
+   * `extern __shared__` array. Constructing one yields a pointer to that array (the variable's type casts it).
+   */
+  private sharedHolder(name: string): Value | null {
+    const decl = this.cfg.facts.typeDecls.get(name);
+    if (!decl || (decl.type !== 'struct_specifier' && decl.type !== 'class_specifier') || !/extern\s+__shared__/.test(decl.text)) return null;
+    const stack: Node[] = [decl];
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (n.type === 'declaration' && isSharedDecl(n) && kids(n).some((c) => c.type === 'storage_class_specifier' && c.text === 'extern')) {
+        const scope = new Map<string, Var | SharedBase>();
+        this.declare(n, scope);
+        const base = [...scope.values()].find(isBase);
+        if (!base) return null;
+        return { k: 'ptr', base, off: num(0), to: base.elem, name: base.name, flat: null };
+      }
+      for (const c of named(n)) stack.push(c);
+    }
+    return null;
   }
 
   private mentionsShared(n: Node): boolean {
