@@ -283,21 +283,12 @@ export function warpSummaries(addrs: Float64Array, width: number, profile: BankP
           const a = addrs[t];
           if (Number.isNaN(a)) continue;
           any = true;
+          let n = 1;
           if (simple) {
-            // cc >= 5.x, one word per lane: bank = word mod 32, inline
-            const k = Math.floor(a / 4);
-            const b = k & 31;
-            const c = counts[b];
-            let seen = false;
-            for (let j = 0; j < c; j++) if (keys[b * cap + j] === k) { seen = true; break; }
-            if (!seen && c < cap) {
-              keys[b * cap + c] = k;
-              counts[b] = c + 1;
-              if (c + 1 > phaseWf) phaseWf = c + 1;
-            }
-            continue;
-          }
-          const n = profile.unitsInto(a + part * partWidth, partWidth, scratchBanks, scratchKeys);
+            // cc >= 5.x, one word per lane: bank = word mod 32, without the profile's call
+            scratchKeys[0] = Math.floor(a / 4);
+            scratchBanks[0] = scratchKeys[0] & 31;
+          } else n = profile.unitsInto(a + part * partWidth, partWidth, scratchBanks, scratchKeys);
           for (let u = 0; u < n; u++) {
             const b = scratchBanks[u], k = scratchKeys[u];
             const c = counts[b];
