@@ -748,16 +748,15 @@ export class Interp {
 
   private load(v: Value, node: Node): Value {
     if (v.k !== 'ref') return v;
-    if (v.t.kind === 'array') return this.decay(v, node);
+    if (v.t.kind === 'array') return this.decay(v);
     this.access(v, 'load', node);
     return unk(`\`${node.text}\` is a value loaded from shared memory`);
   }
 
   /** An array used as a value decays to a pointer to its first element. */
-  private decay(r: Ref, node: Node): Ptr {
+  private decay(r: Ref): Ptr {
     const t = r.t as Extract<CType, { kind: 'array' }>;
     const to: CType = t.dims.length > 1 ? { kind: 'array', elem: t.elem, dims: t.dims.slice(1) } : t.elem;
-    void node;
     return { k: 'ptr', base: r.base, off: r.off, to, name: r.name, flat: r.flat };
   }
 
@@ -888,7 +887,7 @@ export class Interp {
     const tv = this.cfg.values.get(name);
     if (tv) return tv;
     if (name === 'warpSize') return num(32, INT);
-    const c = this.constant(name, node);
+    const c = this.constant(name);
     if (c) return c;
     const fb = this.cfg.fallback?.(name, this);
     if (fb) return fb;
@@ -901,13 +900,13 @@ export class Interp {
       const t: CType = { kind: 'array', elem: base.elem, dims: base.dimNodes.map(() => 1) };
       return this.unknownRef({ k: 'ref', base, off: num(0), t, name: base.name, nameNode: node, bounds: [], flat: null }, t, base.unresolved);
     }
-    const t: CType = base.external || base.dims.length === 0 ? { kind: 'array', elem: base.elem, dims: [0] } : { kind: 'array', elem: base.elem, dims: base.dims };
-    if (!base.external && base.dims.length === 0) return { k: 'ref', base, off: num(0), t: base.elem, name: base.name, nameNode: node, bounds: [], flat: null };
+    // a scalar __shared__ variable is its own element; an extern array has no declared extent
+    const t: CType = base.external ? { kind: 'array', elem: base.elem, dims: [0] } : base.dims.length ? { kind: 'array', elem: base.elem, dims: base.dims } : base.elem;
     return { k: 'ref', base, off: num(0), t, name: base.name, nameNode: node, bounds: [], flat: null };
   }
 
   /** enum values, file-scope constants and object-like macros, evaluated once per name. */
-  private constant(name: string, node: Node): Value | null {
+  private constant(name: string): Value | null {
     const cached = this.constCache.get(name);
     if (cached) return cached;
     const facts = this.cfg.facts;
@@ -924,7 +923,6 @@ export class Interp {
       v = this.expandMacro(mac.body, name);
     }
     if (v) this.constCache.set(name, v);
-    void node;
     return v;
   }
 
