@@ -9,7 +9,7 @@ import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, declaratorN
 import { typeName } from './facts/ctypes';
 import { Interp, BudgetExceeded, DEFAULT_CAPS, Visit } from './eval/interpreter';
 import { instancesOf, Instance, evalConstant } from './eval/contexts';
-import { BankProfile, profileFor, warpSummaries, warpLanes, request, WarpSummary } from './model/bankModel';
+import { BankProfile, profileFor, blockSummary, shiftGrain, warpLanes, request, BlockSummary } from './model/bankModel';
 import { buildFindings, SiteResult } from './findings/findings';
 import { paddingFix, rowConstantFix, ArrayInfo, RowConstant } from './fix/padding';
 
@@ -42,7 +42,8 @@ function runInstance(
   it.runKernel(kernel);
   const common = [inst.blockSource, ...it.notes];
   if (inst.unbound) common.push(inst.unbound);
-  const results = it.visits.map((v) => siteResult(v, kernel, inst, profile, common));
+  const memo: SummaryMemo = new Map();
+  const results = it.visits.map((v) => siteResult(v, kernel, inst, profile, common, memo));
   const arrays: ArrayInfo[] = it.arrays().map((b) => ({
     id: b.id,
     name: b.name,
@@ -66,7 +67,46 @@ function plusLiteral(d: Node): { left: string; value: number } | null {
   return { left: left.text, value: Number(right.text) };
 }
 
-function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: BankProfile, common: string[]): SiteResult {
+/** The last block summary of each site in one run: a loop's next visit often has the same addresses, or a shift. */
+type SummaryMemo = Map<string, { addrs: Float64Array; width: number; sum: BlockSummary | null; top: number }>;
+
+/**
+ * The block summary of one visit, and one past its highest byte. A visit whose addresses are the previous visit's
+ * (the same array: values are never mutated), or the previous visit's shifted by a whole number of grains on every
+ * lane, with the same lanes active, has the same wavefronts in every warp: it is not counted again.
+ */
+function summaryOf(addrs: Float64Array, width: number, profile: BankProfile, site: string, memo: SummaryMemo): { sum: BlockSummary | null; top: number } {
+  const prev = memo.get(site);
+  if (prev && prev.width === width && prev.addrs.length === addrs.length) {
+    if (prev.addrs === addrs) return prev;
+    const p = prev.addrs;
+    let shift = NaN;
+    let same = true;
+    for (let i = 0; i < addrs.length; i++) {
+      const a = addrs[i], b = p[i];
+      if (a !== a || b !== b) {
+        if (a === a || b === b) { same = false; break; }
+        continue;
+      }
+      if (shift !== shift) shift = a - b;
+      else if (a - b !== shift) { same = false; break; }
+    }
+    const grain = shiftGrain(profile);
+    if (same && (shift !== shift || shift % grain === 0)) {
+      const hit = { addrs, width, sum: prev.sum, top: shift === shift ? prev.top + shift : prev.top };
+      memo.set(site, hit);
+      return hit;
+    }
+  }
+  const sum = blockSummary(addrs, width, profile);
+  let top = -1;
+  for (let i = 0; i < addrs.length; i++) if (addrs[i] + width > top) top = addrs[i] + width;
+  const entry = { addrs, width, sum, top };
+  memo.set(site, entry);
+  return entry;
+}
+
+function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: BankProfile, common: string[], memo: SummaryMemo): SiteResult {
   const base: SiteResult = {
     site: v.site,
     kind: v.kind,
@@ -91,23 +131,16 @@ function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: Ban
     flat: v.flat,
   };
   if (!v.addrs) return { ...base, reason: v.reason ?? 'the address could not be evaluated' };
-  const sums = warpSummaries(v.addrs, v.width, profile);
-  let worst: WarpSummary | null = null;
-  for (const r of sums) {
-    if (!r) continue;
-    base.totalWavefronts += r.wavefronts;
-    base.idealTotal += r.ideal;
-    if (!worst || r.degree > worst.degree || (r.degree === worst.degree && r.wavefronts > worst.wavefronts)) worst = r;
-  }
-  if (!worst) return { ...base, reason: 'no lane of the block reaches this access' };
-  base.summary = { degree: worst.degree, wavefronts: worst.wavefronts };
-  let top = -1;
-  for (let i = 0; i < v.addrs.length; i++) if (v.addrs[i] + v.width > top) top = v.addrs[i] + v.width;
+  const { sum, top } = summaryOf(v.addrs, v.width, profile, v.site, memo);
+  if (!sum) return { ...base, reason: 'no lane of the block reaches this access' };
+  base.totalWavefronts = sum.totalWavefronts;
+  base.idealTotal = sum.idealTotal;
+  base.summary = { degree: sum.degree, wavefronts: sum.wavefronts };
   base.maxByte = top;
-  const lanes = warpLanes(v.addrs, worst.warp);
+  const lanes = warpLanes(v.addrs, sum.warp);
   let full: RequestFigures | null = null;
   Object.defineProperty(base, 'figures', { get: () => (full ??= request(lanes, v.width, profile)), enumerable: true });
-  base.warp = worst.warp;
+  base.warp = sum.warp;
   if (v.oob && !inst.assumedBlock) base.oob = { lane: v.oob.thread % 32, warp: Math.floor(v.oob.thread / 32), index: v.oob.index, extent: v.oob.extent };
   return base;
 }

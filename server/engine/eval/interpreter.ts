@@ -71,6 +71,8 @@ interface Var {
 interface Frame {
   scopes: Map<string, Var | SharedBase>[];
   exited: Uint8Array;
+  /** some thread has returned (or was inactive at the call): exited is not all zero. */
+  anyExited: boolean;
   ret: Value | undefined;
   fn: FunctionFact | null;
 }
@@ -89,6 +91,8 @@ export class Interp {
   readonly tx: Float64Array;
   readonly ty: Float64Array;
   readonly tz: Float64Array;
+  /** every thread: the active set when nothing narrows it (shared, never written). */
+  private readonly ones: Uint8Array;
   private maskValue: Uint8Array | null = null;
   private activeCache: Uint8Array | null = null;
   /** the threads of the current guard (null: all); with returns, breaks and continues it makes active(). */
@@ -130,6 +134,7 @@ export class Interp {
     this.tx = new Float64Array(this.n);
     this.ty = new Float64Array(this.n);
     this.tz = new Float64Array(this.n);
+    this.ones = new Uint8Array(this.n).fill(1);
     if (!cfg.host)
       for (let t = 0; t < this.n; t++) {
         this.tx[t] = t % bx;
@@ -155,7 +160,7 @@ export class Interp {
   }
 
   private newFrame(fn: FunctionFact | null): Frame {
-    return { scopes: [new Map()], exited: new Uint8Array(this.n), ret: undefined, fn };
+    return { scopes: [new Map()], exited: new Uint8Array(this.n), anyExited: false, ret: undefined, fn };
   }
   private frame(): Frame {
     return this.frames[this.frames.length - 1];
@@ -168,9 +173,12 @@ export class Interp {
   /** the threads that execute the current statement. */
   active(): Uint8Array {
     if (this.activeCache) return this.activeCache;
-    const out = new Uint8Array(this.n);
-    const ex = this.frame()?.exited;
+    const f = this.frame();
     const lp = this.loops[this.loops.length - 1];
+    // no return, break or continue has run: the guard alone decides (shared, never written)
+    if (!f?.anyExited && !lp?.touched) return (this.activeCache = this.mask ?? this.ones);
+    const out = new Uint8Array(this.n);
+    const ex = f?.exited;
     for (let i = 0; i < this.n; i++) {
       out[i] = (this.mask ? this.mask[i] : 1) & (ex ? 1 - ex[i] : 1) & (lp ? (1 - lp.brk[i]) & (1 - lp.cont[i]) : 1);
     }
@@ -264,6 +272,7 @@ export class Interp {
           f.ret = f.ret === undefined ? v : select(act, v, f.ret, this.n);
         }
         for (let i = 0; i < this.n; i++) if (act[i]) f.exited[i] = 1;
+        f.anyExited = true;
         this.exits++;
         this.touch();
         return;
@@ -1365,7 +1374,10 @@ export class Interp {
     const act = this.active();
     const frame = this.newFrame(def);
     // threads inactive at the call site stay inactive in the callee
-    for (let i = 0; i < this.n; i++) frame.exited[i] = act[i] ? 0 : 1;
+    for (let i = 0; i < this.n; i++) if (!act[i]) {
+      frame.exited[i] = 1;
+      frame.anyExited = true;
+    }
     const savedMask = this.mask;
     const savedLoops = this.loops;
     const savedValues = this.cfg.values;
@@ -1445,8 +1457,8 @@ export class Interp {
     if (off.sym) visit.assumptions.push(`\`${symText(off.sym)}\` adds the same offset to every lane; it does not change the degree (bank model rule 6)`);
     const act = this.active();
     const ov = off.v;
-    let all = true;
-    for (let i = 0; i < this.n && all; i++) if (!act[i]) all = false;
+    let all = act === this.ones;
+    for (let i = 0; i < this.n && !all; i++) if (!act[i]) break; else if (i === this.n - 1) all = true;
     if (all && typeof ov !== 'number') visit.addrs = ov; // values are never mutated: share, do not copy
     else {
       const addrs = new Float64Array(this.n);

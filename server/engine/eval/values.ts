@@ -342,9 +342,32 @@ function fastInt(op: string, a: Num, b: Num, t: CType): Num | null {
     if (!i32 && !cmp && (!Number.isSafeInteger(r) || (!signed && r < 0))) return null;
     return num(r, cmp ? INT : ct);
   }
+  // x + 0, x - 0, x * 1: the operand itself (values are never written after they are made)
+  if (typeof vb === 'number' && ((vb === 0 && (op === '+' || op === '-')) || (vb === 1 && op === '*')) && !cmp) {
+    if (!i32 || (signed ? isI32(va as Float64Array) : isU32(va as Float64Array))) return num(va, ct);
+  }
   const out = new Float64Array(n);
   const A = typeof va === 'number' ? null : va, B = typeof vb === 'number' ? null : vb;
   const sa = va as number, sb = vb as number;
+  // one loop per case, the 32-bit wrap fused in: the loops of the hottest operators
+  if (i32 && !cmp && (op === '+' || op === '-' || op === '*')) {
+    if (A && B) {
+      if (op === '+') for (let i = 0; i < n; i++) out[i] = A[i] + B[i];
+      else if (op === '-') for (let i = 0; i < n; i++) out[i] = A[i] - B[i];
+      else for (let i = 0; i < n; i++) out[i] = Math.imul(A[i], B[i]);
+    } else if (A) {
+      if (op === '+') for (let i = 0; i < n; i++) out[i] = A[i] + sb;
+      else if (op === '-') for (let i = 0; i < n; i++) out[i] = A[i] - sb;
+      else for (let i = 0; i < n; i++) out[i] = Math.imul(A[i], sb);
+    } else {
+      if (op === '+') for (let i = 0; i < n; i++) out[i] = sa + B![i];
+      else if (op === '-') for (let i = 0; i < n; i++) out[i] = sa - B![i];
+      else for (let i = 0; i < n; i++) out[i] = Math.imul(sa, B![i]);
+    }
+    if (signed) for (let i = 0; i < n; i++) out[i] = out[i] | 0;
+    else for (let i = 0; i < n; i++) out[i] = out[i] >>> 0;
+    return num(out, ct);
+  }
   switch (op) {
     case '+': for (let i = 0; i < n; i++) out[i] = (A ? A[i] : sa) + (B ? B[i] : sb); break;
     case '-': for (let i = 0; i < n; i++) out[i] = (A ? A[i] : sa) - (B ? B[i] : sb); break;
@@ -372,6 +395,15 @@ function fastInt(op: string, a: Num, b: Num, t: CType): Num | null {
   }
   return num(out, cmp ? INT : ct);
 }
+
+const isI32 = (v: Float64Array) => {
+  for (let i = 0; i < v.length; i++) if ((v[i] | 0) !== v[i]) return false;
+  return true;
+};
+const isU32 = (v: Float64Array) => {
+  for (let i = 0; i < v.length; i++) if (v[i] >>> 0 !== v[i]) return false;
+  return true;
+};
 
 /** true when every value fits in 32 bits (a 32-bit type, or a scalar that small): sums and products stay exact. */
 function small(x: Num, v: Lanes): boolean {

@@ -209,13 +209,6 @@ export function request(addrs: (number | null)[], width: number, profile: BankPr
   };
 }
 
-export interface WarpSummary {
-  warp: number;
-  degree: number;
-  wavefronts: number;
-  ideal: number;
-}
-
 // scratch space of warpSummaries (it never re-enters itself): allocating it per call cost more than the work
 const COUNTS32 = new Int32Array(32);
 const KEYS = new Float64Array(32 * 160);
@@ -223,11 +216,29 @@ const scratchBanks = new Int32Array(64);
 const scratchKeys = new Float64Array(64);
 
 /**
- * Wavefronts of each warp of a block (per-thread addresses, NaN = inactive), without building bank maps: the hot
- * path of evaluation. `request()` gives the full figures of the one warp worth showing.
+ * The shift, in bytes, that never changes a request's wavefronts: every unit moves to the next bank alike, so each
+ * bank's count of distinct units is rotated, not changed (Kepler's 4-byte mode pairs words i and i+32 of a 64-word
+ * segment, so there only whole segments may shift).
  */
-export function warpSummaries(addrs: Float64Array, width: number, profile: BankProfile): (WarpSummary | null)[] {
-  const out: (WarpSummary | null)[] = [];
+export function shiftGrain(profile: BankProfile): number {
+  return profile === sm3x ? 256 : profile === sm3x8 ? 8 : 4;
+}
+
+/** A whole block's wavefronts for one access: the worst warp (first of equals), and the sums over every warp. */
+export interface BlockSummary {
+  warp: number;
+  degree: number;
+  wavefronts: number;
+  totalWavefronts: number;
+  idealTotal: number;
+}
+
+/**
+ * Wavefronts of every warp of a block (per-thread addresses, NaN = inactive), reduced to the worst warp and the
+ * sums, without building bank maps: the hot path of evaluation. `request()` gives the full figures of the one warp
+ * worth showing. Null when no lane of the block is active.
+ */
+export function blockSummary(addrs: Float64Array, width: number, profile: BankProfile): BlockSummary | null {
   const split = profile.name === 'sm_1x' && width > 4 ? width / 4 : 1;
   const partWidth = width / split;
   const per = profile.phaseLanes(width);
@@ -235,13 +246,23 @@ export function warpSummaries(addrs: Float64Array, width: number, profile: BankP
   const cap = 160;
   const counts = banks === 32 ? COUNTS32 : new Int32Array(banks);
   const keys = banks * cap <= KEYS.length ? KEYS : new Float64Array(banks * cap);
-  // warps whose addresses differ only by a whole number of bank units have the same summary: every unit moves to
-  // the next bank alike, so each bank's count of distinct units is rotated, not changed (Kepler's 4-byte mode pairs
-  // words i and i+32 of a 64-word segment, so there only whole segments may shift): remember a few recent patterns
-  const grain = profile === sm3x ? 256 : profile === sm3x8 ? 8 : 4;
-  const recent: { pattern: Float64Array; sum: Omit<WarpSummary, 'warp'> }[] = [];
+  // warps whose addresses differ only by a whole number of grains have the same wavefronts: remember a few
+  // recent patterns
+  const grain = shiftGrain(profile);
+  const recent: { pattern: Float64Array; degree: number; wavefronts: number; ideal: number }[] = [];
   const simple = (profile === sm50 || profile === sm20) && width <= 4;
   const pattern = new Float64Array(32);
+  let out: BlockSummary | null = null;
+  const add = (w: number, degree: number, wavefronts: number, ideal: number) => {
+    if (!out) out = { warp: w, degree, wavefronts, totalWavefronts: 0, idealTotal: 0 };
+    else if (degree > out.degree || (degree === out.degree && wavefronts > out.wavefronts)) {
+      out.warp = w;
+      out.degree = degree;
+      out.wavefronts = wavefronts;
+    }
+    out.totalWavefronts += wavefronts;
+    out.idealTotal += ideal;
+  };
   for (let w = 0; w * 32 < addrs.length; w++) {
     let first = NaN;
     for (let l = 0; l < 32; l++) {
@@ -250,10 +271,7 @@ export function warpSummaries(addrs: Float64Array, width: number, profile: BankP
       if (first !== first && a === a) first = Math.floor(a / grain) * grain;
       pattern[l] = a - first;
     }
-    if (first !== first) {
-      out.push(null);
-      continue;
-    }
+    if (first !== first) continue;
     let hit: (typeof recent)[number] | null = null;
     for (let r = recent.length - 1; r >= 0 && !hit; r--) {
       const q = recent[r].pattern;
@@ -268,7 +286,7 @@ export function warpSummaries(addrs: Float64Array, width: number, profile: BankP
       if (same) hit = recent[r];
     }
     if (hit) {
-      out.push({ warp: w, ...hit.sum });
+      add(w, hit.degree, hit.wavefronts, hit.ideal);
       continue;
     }
     let degree = 0, wavefronts = 0, ideal = 0;
@@ -307,11 +325,10 @@ export function warpSummaries(addrs: Float64Array, width: number, profile: BankP
         if (phaseWf > degree) degree = phaseWf;
       }
     }
-    out.push(ideal ? { warp: w, degree, wavefronts, ideal } : null);
-    if (ideal) {
-      if (recent.length >= 4) recent.shift();
-      recent.push({ pattern: pattern.slice(), sum: { degree, wavefronts, ideal } });
-    }
+    if (!ideal) continue;
+    add(w, degree, wavefronts, ideal);
+    if (recent.length >= 4) recent.shift();
+    recent.push({ pattern: pattern.slice(), degree, wavefronts, ideal });
   }
   return out;
 }
