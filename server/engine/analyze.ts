@@ -15,11 +15,13 @@ import { paddingFix, rowConstantFix, ArrayInfo, RowConstant } from './fix/paddin
 
 export const DEFAULT_BUDGET_MS = 500;
 
+/** The node's range (kept on the node: a loop's visits ask for the same ones; ranges are never written). */
 export function rangeOf(n: Node): Range {
-  return {
+  const memo = n as unknown as { __range?: Range };
+  return (memo.__range ??= {
     start: { line: n.startPosition.row, character: n.startPosition.column },
     end: { line: n.endPosition.row, character: n.endPosition.column },
-  };
+  });
 }
 
 interface KernelRun {

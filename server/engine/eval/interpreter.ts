@@ -1426,7 +1426,8 @@ export class Interp {
 
   private access(r: Ref, kind: AccessKind, exprNode: Node): void {
     const nameNode = r.nameNode;
-    const site = `${nameNode.startPosition.row}:${nameNode.startPosition.column}:${kind}`;
+    const at = ((nameNode as unknown as { __at?: string }).__at ??= `${nameNode.startPosition.row}:${nameNode.startPosition.column}:`);
+    const site = at + kind;
     const count = (this.visitCount.get(site) ?? 0) + 1;
     this.visitCount.set(site, count);
     const width = sizeOf(r.t);
@@ -1474,7 +1475,12 @@ export class Interp {
         if (v >= 0 && v < b.extent) continue;
         const first = act.indexOf(1);
         if (first >= 0) visit.oob = { thread: first, index: v, extent: b.extent };
-      } else
+      } else {
+        // a loop checks the same index vector again and again: its range over every thread is kept with it
+        if (act === this.ones) {
+          const r = rangeOfLanes(v);
+          if (r.min >= 0 && r.max < b.extent) continue;
+        }
         for (let i = 0; i < this.n; i++) {
           const x = v[i];
           if ((x < 0 || x >= b.extent) && act[i]) {
@@ -1482,6 +1488,7 @@ export class Interp {
             break;
           }
         }
+      }
       if (visit.oob) break;
     }
     this.visits.push(visit);
@@ -1491,6 +1498,26 @@ export class Interp {
   arrays(): SharedBase[] {
     return [...this.bases.values()];
   }
+}
+
+const laneRanges = new WeakMap<Float64Array, { min: number; max: number }>();
+/** The smallest and largest value of a per-thread vector (NaN anywhere makes both NaN). */
+function rangeOfLanes(v: Float64Array): { min: number; max: number } {
+  let r = laneRanges.get(v);
+  if (!r) {
+    let min = Infinity, max = -Infinity;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (x !== x) {
+        min = max = NaN;
+        break;
+      }
+      if (x < min) min = x;
+      if (x > max) max = x;
+    }
+    laneRanges.set(v, (r = { min, max }));
+  }
+  return r;
 }
 
 /** marks an address that could not be evaluated; the rest of the key is the reason. */

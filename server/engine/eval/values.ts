@@ -368,6 +368,21 @@ function fastInt(op: string, a: Num, b: Num, t: CType): Num | null {
     else for (let i = 0; i < n; i++) out[i] = out[i] >>> 0;
     return num(out, ct);
   }
+  // 64-bit sums and differences: the exactness check in the same loop
+  if (!i32 && !cmp && (op === '+' || op === '-')) {
+    const lim = Number.MAX_SAFE_INTEGER;
+    const lo = signed ? -lim : 0;
+    let ok = true;
+    if (A && B) {
+      if (op === '+') for (let i = 0; i < n; i++) { const x = A[i] + B[i]; out[i] = x; if (x > lim || x < lo) ok = false; }
+      else for (let i = 0; i < n; i++) { const x = A[i] - B[i]; out[i] = x; if (x > lim || x < lo) ok = false; }
+    } else if (A) {
+      const y = op === '+' ? sb : -sb;
+      for (let i = 0; i < n; i++) { const x = A[i] + y; out[i] = x; if (x > lim || x < lo) ok = false; }
+    } else if (op === '+') for (let i = 0; i < n; i++) { const x = sa + B![i]; out[i] = x; if (x > lim || x < lo) ok = false; }
+    else for (let i = 0; i < n; i++) { const x = sa - B![i]; out[i] = x; if (x > lim || x < lo) ok = false; }
+    return ok ? num(out, ct) : null;
+  }
   switch (op) {
     case '+': for (let i = 0; i < n; i++) out[i] = (A ? A[i] : sa) + (B ? B[i] : sb); break;
     case '-': for (let i = 0; i < n; i++) out[i] = (A ? A[i] : sa) - (B ? B[i] : sb); break;
