@@ -131,10 +131,15 @@ function finding(list: SiteResult[], modelNote: string): AccessFinding {
   const blocks = new Set(known.map((r) => r.block.join('x')));
   const kernels = new Set(known.map((r) => r.kernel));
   const cases: AccessCase[] = degrees.size > 1
-    ? [...byCtx.values()].map((r) => ({
-        context: { ...(kernels.size > 1 ? { kernel: r.kernel } : {}), ...(blocks.size > 1 ? { block: r.block.join('x') } : {}), ...r.context },
-        block: r.block, warp: r.warp, degree: r.summary!.degree, wavefronts: r.summary!.wavefronts, figures: r.figures!,
-      }))
+    ? [...byCtx.values()].map((r) => {
+        const c = {
+          context: { ...(kernels.size > 1 ? { kernel: r.kernel } : {}), ...(blocks.size > 1 ? { block: r.block.join('x') } : {}), ...r.context },
+          block: r.block, warp: r.warp, degree: r.summary!.degree, wavefronts: r.summary!.wavefronts,
+        } as AccessCase;
+        // a case's full figures (its bank map) are built when something reads them: a hover, not a CLI run
+        Object.defineProperty(c, 'figures', { get: () => r.figures!, enumerable: true });
+        return c;
+      })
     : [];
   for (const a of worst.assumptions) addA(a);
   addA(modelNote);
