@@ -176,3 +176,41 @@ void run(float *o) { k<<<1, 32>>>(o); }
   assert.equal(after.degree, 8);
   assert.equal(after.worst!.activeLanes, 8);
 });
+
+test('launch block shapes written after the declaration: `b.x = 32; b.y = 8;` and `threads = 64;`; under an if, not a value', () => {
+  const src = `__global__ void cols(float *m) {
+  __shared__ float tile[32][32];
+  m[threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+}
+__global__ void flat(float *m) {
+  __shared__ float s[128];
+  m[threadIdx.x] = s[2 * threadIdx.x];
+}
+__global__ void maybe(float *m) {
+  __shared__ float t[64];
+  m[threadIdx.x] = t[threadIdx.x];
+}
+int main(int argc, char **argv) {
+  dim3 b;
+  b.x = 32;
+  b.y = 8;
+  cols<<<1, b>>>(0);
+  int threads = 32;
+  threads = 64;
+  flat<<<1, threads>>>(0);
+  dim3 c(16, 16);
+  if (argc > 1) c.x = 32;
+  maybe<<<1, c>>>(0);
+}
+`;
+  const r = analyzeText(src);
+  const cols = r.accesses.find((a) => a.kernel === 'cols' && a.array === 'tile')!;
+  assert.deepEqual(cols.block, [32, 8, 1]);
+  assert.equal(cols.degree, 32);
+  const flat = r.accesses.find((a) => a.kernel === 'flat' && a.array === 's')!;
+  assert.deepEqual(flat.block, [64, 1, 1]);
+  assert.equal(flat.degree, 2);
+  const maybe = r.accesses.find((a) => a.kernel === 'maybe' && a.array === 't')!;
+  assert.deepEqual(maybe.block, [32, 1, 1]);
+  assert.ok(maybe.assumptions.some((x) => x.includes('assumed a one-dimensional block of 32 threads')), maybe.assumptions.join('\n'));
+});

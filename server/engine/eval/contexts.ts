@@ -35,7 +35,16 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
       if (!decl) return null;
       visiting.add(name);
       try {
-        return it.valueOfDeclaration(decl, name);
+        let v = it.valueOfDeclaration(decl, name);
+        // later assignments before the launch: `dim3 b; b.x = 32; b.y = 8;`, `threads = 256;`
+        for (const w of writesTo(caller.body, name, decl.endIndex, at)) {
+          if (!v || !w.plain) return null; // inside a branch or a loop, or `+=`, `++`: not one value
+          const rhs = it.rvalue(w.value);
+          if (!w.member) v = rhs;
+          else if (v.k === 'dim3') v = { ...v, [w.member]: rhs };
+          else return null;
+        }
+        return v;
       } finally {
         visiting.delete(name);
       }
@@ -43,6 +52,37 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
   });
   it.frames.push({ scopes: [new Map()], exited: new Uint8Array(1), anyExited: false, ret: undefined, fn: caller });
   return it;
+}
+
+/**
+ * Writes to `name` (or to its member x, y or z) in `body` between `after` and `before`, in source order. `plain`: a
+ * `=` in a statement that runs once, straight through the function body (not under an if, a loop or a switch).
+ */
+function writesTo(body: Node, name: string, after: number, before: number): { value: Node; member: 'x' | 'y' | 'z' | null; plain: boolean }[] {
+  const out: { value: Node; member: 'x' | 'y' | 'z' | null; plain: boolean; at: number }[] = [];
+  const stack: { n: Node; straight: boolean }[] = [{ n: body, straight: true }];
+  while (stack.length) {
+    const { n, straight } = stack.pop()!;
+    if (n.endIndex <= after || n.startIndex >= before) continue;
+    const target = n.type === 'assignment_expression' ? n.childForFieldName('left') : n.type === 'update_expression' ? n.childForFieldName('argument') : null;
+    if (target) {
+      let member: 'x' | 'y' | 'z' | null = null;
+      let base: Node | null = target;
+      if (target.type === 'field_expression') {
+        const f = target.childForFieldName('field')?.text;
+        member = f === 'x' || f === 'y' || f === 'z' ? f : null;
+        base = member ? target.childForFieldName('argument') : null;
+      }
+      if (base?.type === 'identifier' && base.text === name && n.startIndex >= after) {
+        const op = n.type === 'assignment_expression' ? (n.childForFieldName('operator')?.text ?? '=') : '++';
+        const value = n.childForFieldName('right');
+        out.push({ value: value ?? n, member, plain: straight && op === '=' && !!value, at: n.startIndex });
+      }
+    }
+    const keeps = n.type === 'compound_statement' || n.type === 'expression_statement' || n.type === 'assignment_expression';
+    for (const c of named(n)) stack.push({ n: c, straight: straight && keeps });
+  }
+  return out.sort((a, b) => a.at - b.at);
 }
 
 /** The last declaration of `name` in `body` that starts before `before`. */
