@@ -69,6 +69,9 @@ function plusLiteral(d: Node): { left: string; value: number } | null {
   return { left: left.text, value: Number(right.text) };
 }
 
+/** The bank model, "shared atomics, cp.async writes": no public rule; treated as a store, and said to be uncertain. */
+export const ATOMIC_NOTE = 'a shared-memory atomic is treated as a store: no public rule says how atomics to different addresses conflict, so this figure is uncertain';
+
 /** The last block summary of each site in one run: a loop's next visit often has the same addresses, or a shift. */
 type SummaryMemo = Map<string, { addrs: Float64Array; width: number; sum: BlockSummary | null; top: number }>;
 
@@ -129,7 +132,7 @@ function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: Ban
     idealTotal: 0,
     maxByte: -1,
     dynamicShared: inst.dynamicShared,
-    assumptions: [...v.assumptions, ...common, ...profile.notes(v.width)],
+    assumptions: [...v.assumptions, ...common, ...profile.notes(v.width), ...(v.kind === 'atomic' ? [ATOMIC_NOTE] : [])],
     flat: v.flat,
   };
   if (!v.addrs) return { ...base, reason: v.reason ?? 'the address could not be evaluated' };

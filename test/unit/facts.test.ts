@@ -58,6 +58,9 @@ test('atomics are their own kind; a compound assignment is a load and a store', 
   const h = at('atomicAdd(&hist[threadIdx.x * 8 % 256], 1);', 'hist', 'atomic');
   assert.equal(h.kind, 'atomic');
   assert.equal(h.degree, 8);
+  // the bank model: no public rule for shared atomics; treated as a store, and said to be uncertain
+  assert.match(h.message, /^hist: 8-way bank conflict: .*\(uncertain for atomics: treated as a store\)$/);
+  assert.ok(h.assumptions.some((a) => a.startsWith('a shared-memory atomic is treated as a store') && a.includes('uncertain')));
   const snippet = 'if (tid < stride) s[tid] += s[tid + stride];';
   assert.equal(at(snippet, 's[tid]', 'load').status, 'conflict-free');
   assert.equal(at(snippet, 's[tid]', 'store').status, 'conflict-free');

@@ -52,6 +52,11 @@ function contextText(c: Record<string, number | string>): string {
 }
 
 export function message(name: string, kind: AccessKind, f: RequestFigures, worstContext: string | null): string {
+  const text = plainMessage(name, kind, f, worstContext);
+  return kind === 'atomic' ? `${text} (uncertain for atomics: treated as a store)` : text;
+}
+
+function plainMessage(name: string, kind: AccessKind, f: RequestFigures, worstContext: string | null): string {
   const wf = `served in ${plural(f.wavefronts, 'wavefront')} (ideal ${f.idealWavefronts})`;
   const where = worstContext ? ` (worst case: ${worstContext})` : '';
   const status = statusOf(f);
