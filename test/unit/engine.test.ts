@@ -214,3 +214,27 @@ int main(int argc, char **argv) {
   assert.deepEqual(maybe.block, [32, 1, 1]);
   assert.ok(maybe.assumptions.some((x) => x.includes('assumed a one-dimensional block of 32 threads')), maybe.assumptions.join('\n'));
 });
+
+test('cooperative groups: a block\'s thread_rank() is the linear thread id, a tile\'s is the lane, meta_group_rank() the tile', () => {
+  const src = `#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(float *o) {
+  __shared__ float s[32][8];
+  __shared__ float d[512];
+  cg::thread_block b = cg::this_thread_block();
+  cg::thread_block_tile<32> w = cg::tiled_partition<32>(b);
+  s[w.thread_rank()][w.meta_group_rank()] = 1.f;
+  d[2 * b.thread_rank()] = 1.f;
+  b.sync();
+  o[b.thread_rank()] = d[b.thread_rank()] + s[0][w.meta_group_rank()];
+}
+int main() { k<<<1, 256>>>(0); }
+`;
+  const r = analyzeText(src);
+  const at = (needle: string, kind: string) => r.accesses.find((a) => a.kind === kind && src.split('\n')[a.range.start.line].includes(needle))!;
+  assert.equal(at('s[w.thread_rank()]', 'store').degree, 8); // word 8 * lane + warp
+  assert.equal(at('d[2 * b', 'store').degree, 2);
+  assert.equal(at('o[b.thread_rank()]', 'load').status, 'conflict-free');
+  assert.equal(r.accesses.filter((a) => a.array === 's' && a.kind === 'load')[0].status, 'broadcast');
+  assert.equal(r.accesses.filter((a) => a.status === 'unknown').length, 0);
+});

@@ -1262,6 +1262,8 @@ export class Interp {
       }
     }
     const name = fnNode.type === 'identifier' ? fnNode.text : fnNode.type === 'template_function' ? fnNode.childForFieldName('name')?.text ?? '' : fnNode.type === 'qualified_identifier' ? fnNode.childForFieldName('name')?.text ?? '' : '';
+    const group = this.cooperativeGroups(fnNode, name, argNodes);
+    if (group) return group;
     if (ATOMICS.test(name)) {
       const p = argNodes[0] ? this.rvalue(argNodes[0]) : unk('no argument');
       for (const a of argNodes.slice(1)) this.rvalue(a);
@@ -1323,6 +1325,42 @@ export class Interp {
       if (b && (isBase(b) || b.value.k === 'ptr')) return true;
     }
     return false;
+  }
+
+  /**
+   * Cooperative groups: `this_thread_block()` is the block and `tiled_partition<N>(g)` its tiles of N threads; a
+   * group's `thread_rank()` is the linear thread id (mod N for a tile), `meta_group_rank()` the tile's index. Null
+   * when the call is not one of these.
+   */
+  private cooperativeGroups(fnNode: Node, name: string, argNodes: Node[]): Value | null {
+    if (name === 'this_thread_block') return { k: 'other', what: 'cg:block:0' };
+    if (name === 'tiled_partition') {
+      const targ = fnNode.type === 'template_function' ? named(fnNode.childForFieldName('arguments'))[0] : argNodes[1];
+      const size = targ ? uniformValue(this.rvalue(targ)) : null;
+      for (const a of argNodes) this.rvalue(a);
+      return size !== null && Number.isInteger(size) && size >= 1 ? { k: 'other', what: `cg:tile:${size}` } : unk(`the tile size of \`${fnNode.text}\` is not known`);
+    }
+    if (fnNode.type !== 'field_expression') return null;
+    const obj = this.rvalue(fnNode.childForFieldName('argument')!);
+    const m = obj.k === 'other' ? /^cg:(block|tile):(\d+)$/.exec(obj.what) : null;
+    if (!m) return null;
+    const method = fnNode.childForFieldName('field')?.text ?? '';
+    const tile = m[1] === 'tile' ? Number(m[2]) : this.n;
+    const lanes = (f: (t: number) => number) => {
+      if (this.cfg.host) return unk('a thread group in host code');
+      const out = new Float64Array(this.n);
+      for (let t = 0; t < this.n; t++) out[t] = f(t);
+      return num(out, UINT);
+    };
+    switch (method) {
+      case 'thread_rank': return lanes((t) => t % tile);
+      case 'meta_group_rank': return lanes((t) => Math.floor(t / tile));
+      case 'size':
+      case 'num_threads': return num(tile, UINT);
+      case 'meta_group_size': return num(Math.ceil(this.n / tile), UINT);
+      case 'sync': return { k: 'other', what: 'sync' };
+      default: return unk(`the result of \`${fnNode.text}()\``);
+    }
   }
 
   private builtinCall(name: string, args: Value[], node: Node): Value | null {
