@@ -4,7 +4,7 @@
 import { AccessFinding, AnalyzeOptions, ArrayFinding, FileAnalysis, Notice, PaddingFix, Range, RequestFigures } from './types';
 import { parse, Tree, Node, Edit } from './syntax/parser';
 import { blankInactive } from './syntax/preprocess';
-import { recover, Blanked } from './syntax/recover';
+import { recover, Blanked, Closed } from './syntax/recover';
 import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, declaratorName, readTopLevelFunction } from './facts/collect';
 import { typeName } from './facts/ctypes';
 import { Interp, BudgetExceeded, DEFAULT_CAPS, Visit } from './eval/interpreter';
@@ -263,6 +263,7 @@ export class EngineDocument {
   private parsedText: string | null = null;
   private cache = new Map<string, KernelRun>();
   private blanked: Blanked[] = [];
+  private closed: Closed | null = null;
   /** the facts of the last analysis, the trees their nodes live in, and the edit since. */
   private facts: FileFacts | null = null;
   private kept: Tree[] = [];
@@ -312,6 +313,7 @@ export class EngineDocument {
     } else this.lastEdit = { start: 0, endOld: 0, endNew: 0, simple: true, none: true };
     this.parsedText = src;
     this.blanked = [];
+    this.closed = null;
     if (this.tree.rootNode.hasError) {
       const r = recover(src, this.tree);
       if (r.tree !== this.tree) {
@@ -319,6 +321,7 @@ export class EngineDocument {
         this.tree = r.tree;
         this.parsedText = r.text;
         this.blanked = r.blanked;
+        this.closed = r.closed ?? null;
         this.lastEdit = null;
       }
     }
@@ -375,6 +378,17 @@ export class EngineDocument {
       severity: 'information' as const,
       message: `a syntax error from line ${b.line + 1} reaches into the next definition: lines ${b.line + 1}-${pointAt(text, b.end).row} are not analysed until they parse`,
     }));
+    if (this.closed) {
+      const end = pointAt(this.text, this.text.length);
+      notices.push({
+        range: { start: { line: end.row, character: end.column }, end: { line: end.row, character: end.column } },
+        severity: 'information',
+        message: `the definition from line ${this.closed.line + 1} is not closed: it is analysed as if ${this.closed.braces === 1 ? 'its open brace were' : `its ${this.closed.braces} open braces were`} closed at the end of the file` +
+          (this.closed.blankedFromLine === null ? '' : this.closed.blankedFromLine === end.row
+            ? `; line ${end.row + 1} is not analysed until it parses`
+            : `; lines ${this.closed.blankedFromLine + 1}-${end.row + 1} are not analysed until they parse`),
+      });
+    }
     const modelNote = `bank model ${profile.name}: ${profile.describe}`;
     const optKey = JSON.stringify([profile.name, options.block ?? null]);
     const nextCache = new Map<string, KernelRun>();

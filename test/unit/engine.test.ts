@@ -238,3 +238,23 @@ int main() { k<<<1, 256>>>(0); }
   assert.equal(r.accesses.filter((a) => a.array === 's' && a.kind === 'load')[0].status, 'broadcast');
   assert.equal(r.accesses.filter((a) => a.status === 'unknown').length, 0);
 });
+
+test('a kernel still being typed at the end of the file is analysed as if its open braces were closed, and says so', () => {
+  const src = `__global__ void k(float *out) {
+  __shared__ float tile[32][32];
+  tile[threadIdx.y][threadIdx.x] = 0;
+  out[0] = tile[threadIdx.x][threadIdx.y];
+  for (int i = 0; i < 32; ++i) {
+    out[i] += tile[i][threadIdx.x`;
+  const r = analyzeText(src);
+  const load = r.accesses.find((a) => a.kind === 'load' && a.range.start.line === 3)!;
+  assert.equal(load.degree, 32);
+  assert.equal(r.accesses.find((a) => a.kind === 'store' && a.range.start.line === 2)!.status, 'conflict-free');
+  const notice = r.notices.find((n) => n.message.includes('is not closed'))!;
+  assert.equal(notice.message, 'the definition from line 1 is not closed: it is analysed as if its 2 open braces were closed at the end of the file; line 6 is not analysed until it parses');
+  assert.deepEqual(notice.range.start, { line: 5, character: 33 });
+  // only the braces missing: nothing left out
+  const whole = analyzeText(src.replace('out[i] += tile[i][threadIdx.x', 'out[i] += tile[i][threadIdx.x];'));
+  assert.equal(whole.notices.find((n) => n.message.includes('is not closed'))!.message, 'the definition from line 1 is not closed: it is analysed as if its 2 open braces were closed at the end of the file');
+  assert.equal(whole.accesses.filter((a) => a.kind === 'load').length, 2);
+});

@@ -21,8 +21,70 @@ function lineStarts(text: string): number[] {
 
 const blank = (s: string) => s.replace(/[^\n\r]/g, ' ');
 
+/** Braces opened and not closed in `s` (comments, strings and character literals skipped). */
+function openBraces(s: string): number {
+  let depth = 0;
+  const re = /\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$)|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|[{}]/g;
+  for (let m = re.exec(s); m; m = re.exec(s)) {
+    if (m[0] === '{') depth++;
+    else if (m[0] === '}' && depth > 0) depth--;
+  }
+  return depth;
+}
+
+/**
+ * The definition being typed at the end of the file (`for (...) {` not closed yet): its missing closing braces are
+ * added after the end of the text (every offset of the text still holds), when that makes it a definition again. A
+ * half-typed last line or two that still keep it from parsing are blanked. Null when that does not help.
+ */
+function closeAtEnd(text: string, tree: Tree): { text: string; tree: Tree; closed: Closed } | null {
+  const kids = tree.rootNode.children.filter((c) => c !== null);
+  const last = kids[kids.length - 1];
+  if (!last || !last.hasError || text.slice(last.endIndex).trim() !== '') return null;
+  let body = text;
+  let blankedFrom: number | null = null;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (attempt > 0) {
+      // blank the last line that has text in it
+      const end = body.trimEnd().length;
+      const from = body.lastIndexOf('\n', end - 1) + 1;
+      if (from <= last.startIndex) return null;
+      body = body.slice(0, from) + blank(body.slice(from));
+      blankedFrom = from;
+    }
+    const missing = openBraces(body.slice(last.startIndex));
+    if (missing < 1 || missing > 64) continue;
+    const candidate = `${body}\n${'}'.repeat(missing)}\n`;
+    const next = parse(candidate);
+    const fixed = next.rootNode.children.filter((c): c is NonNullable<typeof c> => c !== null && c.startIndex >= last.startIndex);
+    // a definition again (a half-typed statement inside it stays an error its evaluation skips, with a note)
+    if (fixed.length === 1 && /^(function_definition|template_declaration|namespace_definition|linkage_specification)$/.test(fixed[0].type))
+      return {
+        text: candidate, tree: next,
+        closed: { line: last.startPosition.row, braces: missing, blankedFromLine: blankedFrom === null ? null : countLines(text.slice(0, blankedFrom)) },
+      };
+    next.delete();
+  }
+  return null;
+}
+
+function countLines(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** A definition at the end of the file analysed as if its open braces were closed there. */
+export interface Closed {
+  /** the definition's first line (0-based). */
+  line: number;
+  braces: number;
+  /** the first of the half-typed last lines left out (0-based), or null. */
+  blankedFromLine: number | null;
+}
+
 /** Returns the repaired text and tree (or the input tree when nothing needed repair), and what was blanked. */
-export function recover(text: string, tree: Tree, maxPasses = 8): { text: string; tree: Tree; blanked: Blanked[] } {
+export function recover(text: string, tree: Tree, maxPasses = 8): { text: string; tree: Tree; blanked: Blanked[]; closed?: Closed } {
   const blanked: Blanked[] = [];
   let cur = text;
   let t = tree;
@@ -48,6 +110,13 @@ export function recover(text: string, tree: Tree, maxPasses = 8): { text: string
     const next = parse(cur);
     if (t !== tree) t.delete();
     t = next;
+  }
+  if (t.rootNode.hasError) {
+    const c = closeAtEnd(cur, t);
+    if (c) {
+      if (t !== tree) t.delete();
+      return { text: c.text, tree: c.tree, blanked, closed: c.closed };
+    }
   }
   return { text: cur, tree: t, blanked };
 }
