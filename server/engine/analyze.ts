@@ -380,13 +380,14 @@ export class EngineDocument {
     }));
     if (this.closed) {
       const end = pointAt(this.text, this.text.length);
+      const from = this.closed.blankedFrom === null ? null : pointAt(this.text, this.closed.blankedFrom).row;
       notices.push({
         range: { start: { line: end.row, character: end.column }, end: { line: end.row, character: end.column } },
         severity: 'information',
         message: `the definition from line ${this.closed.line + 1} is not closed: it is analysed as if ${this.closed.braces === 1 ? 'its open brace were' : `its ${this.closed.braces} open braces were`} closed at the end of the file` +
-          (this.closed.blankedFromLine === null ? '' : this.closed.blankedFromLine === end.row
+          (from === null ? '' : from === end.row
             ? `; line ${end.row + 1} is not analysed until it parses`
-            : `; lines ${this.closed.blankedFromLine + 1}-${end.row + 1} are not analysed until they parse`),
+            : `; lines ${from + 1}-${end.row + 1} are not analysed until they parse`),
       });
     }
     const modelNote = `bank model ${profile.name}: ${profile.describe}`;

@@ -50,7 +50,7 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
       }
     },
   });
-  it.frames.push({ scopes: [new Map()], exited: new Uint8Array(1), anyExited: false, ret: undefined, fn: caller });
+  it.frames.push(it.newFrame(caller));
   return it;
 }
 

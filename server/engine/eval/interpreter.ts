@@ -159,7 +159,7 @@ export class Interp {
     this.touch();
   }
 
-  private newFrame(fn: FunctionFact | null): Frame {
+  newFrame(fn: FunctionFact | null): Frame {
     return { scopes: [new Map()], exited: new Uint8Array(this.n), anyExited: false, ret: undefined, fn };
   }
   private frame(): Frame {
@@ -1496,8 +1496,7 @@ export class Interp {
     if (off.sym) visit.assumptions.push(`\`${symText(off.sym)}\` adds the same offset to every lane; it does not change the degree (bank model rule 6)`);
     const act = this.active();
     const ov = off.v;
-    let all = act === this.ones;
-    for (let i = 0; i < this.n && !all; i++) if (!act[i]) break; else if (i === this.n - 1) all = true;
+    const all = act === this.ones || act.indexOf(0) === -1;
     if (all && typeof ov !== 'number') visit.addrs = ov; // values are never mutated: share, do not copy
     else {
       const addrs = new Float64Array(this.n);

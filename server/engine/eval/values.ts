@@ -349,8 +349,8 @@ function fastInt(op: string, a: Num, b: Num, t: CType): Num | null {
   const out = new Float64Array(n);
   const A = typeof va === 'number' ? null : va, B = typeof vb === 'number' ? null : vb;
   const sa = va as number, sb = vb as number;
-  // one loop per case, the 32-bit wrap fused in: the loops of the hottest operators
   if (i32 && !cmp && (op === '+' || op === '-' || op === '*')) {
+    // the hottest operators: one loop per operand shape (the 32-bit wrap follows below)
     if (A && B) {
       if (op === '+') for (let i = 0; i < n; i++) out[i] = A[i] + B[i];
       else if (op === '-') for (let i = 0; i < n; i++) out[i] = A[i] - B[i];
@@ -364,12 +364,8 @@ function fastInt(op: string, a: Num, b: Num, t: CType): Num | null {
       else if (op === '-') for (let i = 0; i < n; i++) out[i] = sa - B![i];
       else for (let i = 0; i < n; i++) out[i] = Math.imul(sa, B![i]);
     }
-    if (signed) for (let i = 0; i < n; i++) out[i] = out[i] | 0;
-    else for (let i = 0; i < n; i++) out[i] = out[i] >>> 0;
-    return num(out, ct);
-  }
-  // 64-bit sums and differences: the exactness check in the same loop
-  if (!i32 && !cmp && (op === '+' || op === '-')) {
+  } else if (!cmp && (op === '+' || op === '-')) {
+    // 64-bit sums and differences: the exactness check in the same loop
     const lim = Number.MAX_SAFE_INTEGER;
     const lo = signed ? -lim : 0;
     let ok = true;
@@ -382,19 +378,14 @@ function fastInt(op: string, a: Num, b: Num, t: CType): Num | null {
     } else if (op === '+') for (let i = 0; i < n; i++) { const x = sa + B![i]; out[i] = x; if (x > lim || x < lo) ok = false; }
     else for (let i = 0; i < n; i++) { const x = sa - B![i]; out[i] = x; if (x > lim || x < lo) ok = false; }
     return ok ? num(out, ct) : null;
-  }
-  switch (op) {
-    case '+': for (let i = 0; i < n; i++) out[i] = (A ? A[i] : sa) + (B ? B[i] : sb); break;
-    case '-': for (let i = 0; i < n; i++) out[i] = (A ? A[i] : sa) - (B ? B[i] : sb); break;
-    case '*':
-      if (i32) for (let i = 0; i < n; i++) out[i] = Math.imul(A ? A[i] : sa, B ? B[i] : sb);
-      else for (let i = 0; i < n; i++) out[i] = (A ? A[i] : sa) * (B ? B[i] : sb);
-      break;
-    case '&': for (let i = 0; i < n; i++) out[i] = (A ? A[i] : sa) & (B ? B[i] : sb); break;
-    case '|': for (let i = 0; i < n; i++) out[i] = (A ? A[i] : sa) | (B ? B[i] : sb); break;
-    case '^': for (let i = 0; i < n; i++) out[i] = (A ? A[i] : sa) ^ (B ? B[i] : sb); break;
-    default: for (let i = 0; i < n; i++) out[i] = one(A ? A[i] : sa, B ? B[i] : sb);
-  }
+  } else
+    switch (op) {
+      case '*': for (let i = 0; i < n; i++) out[i] = (A ? A[i] : sa) * (B ? B[i] : sb); break; // 64-bit: checked below
+      case '&': for (let i = 0; i < n; i++) out[i] = (A ? A[i] : sa) & (B ? B[i] : sb); break;
+      case '|': for (let i = 0; i < n; i++) out[i] = (A ? A[i] : sa) | (B ? B[i] : sb); break;
+      case '^': for (let i = 0; i < n; i++) out[i] = (A ? A[i] : sa) ^ (B ? B[i] : sb); break;
+      default: for (let i = 0; i < n; i++) out[i] = one(A ? A[i] : sa, B ? B[i] : sb);
+    }
   if (!cmp) {
     if (i32) {
       if (signed) for (let i = 0; i < n; i++) out[i] = out[i] | 0;

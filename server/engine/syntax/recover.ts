@@ -61,17 +61,11 @@ function closeAtEnd(text: string, tree: Tree): { text: string; tree: Tree; close
     if (fixed.length === 1 && /^(function_definition|template_declaration|namespace_definition|linkage_specification)$/.test(fixed[0].type))
       return {
         text: candidate, tree: next,
-        closed: { line: last.startPosition.row, braces: missing, blankedFromLine: blankedFrom === null ? null : countLines(text.slice(0, blankedFrom)) },
+        closed: { line: last.startPosition.row, braces: missing, blankedFrom },
       };
     next.delete();
   }
   return null;
-}
-
-function countLines(s: string): number {
-  let n = 0;
-  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
-  return n;
 }
 
 /** A definition at the end of the file analysed as if its open braces were closed there. */
@@ -79,8 +73,8 @@ export interface Closed {
   /** the definition's first line (0-based). */
   line: number;
   braces: number;
-  /** the first of the half-typed last lines left out (0-based), or null. */
-  blankedFromLine: number | null;
+  /** where the half-typed last lines left out start (an offset), or null. */
+  blankedFrom: number | null;
 }
 
 /** Returns the repaired text and tree (or the input tree when nothing needed repair), and what was blanked. */
