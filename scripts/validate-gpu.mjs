@@ -28,6 +28,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureBuilt } from './ensure-built.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const METRICS = [
@@ -197,51 +198,13 @@ function parseKernelName(raw) {
 // ---------------------------------------------------------------------------------------------------------------
 // the engine's predictions
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-function cliIsFresh() {
-  const cli = path.join(ROOT, 'dist', 'cli.js');
-  return fs.existsSync(cli) && (!fs.existsSync(path.join(ROOT, 'server')) || fs.statSync(cli).mtimeMs >= newestMtime(path.join(ROOT, 'server')));
-}
-
-/** Builds dist/ when dist/cli.js is missing or older than server/, under the build lock the unit tests share. */
-async function ensureBuilt() {
-  if (cliIsFresh()) return null;
-  const lock = path.join(os.tmpdir(), `cuda-bank-lens-build-${Buffer.from(ROOT).toString('hex').slice(-24)}.lock`);
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    try {
-      fs.mkdirSync(lock);
-      break;
-    } catch {
-      try {
-        if (Date.now() - fs.statSync(lock).mtimeMs > 60_000) fs.rmSync(lock, { recursive: true, force: true });
-      } catch {
-        /* gone already */
-      }
-      if (Date.now() > deadline) return `timed out waiting for ${lock}`;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  try {
-    if (cliIsFresh()) return null;
-    const b = await run(process.execPath, ['scripts/build.mjs']);
-    return b.code === 0 ? null : `npm run build failed: ${(b.stderr || b.stdout).trim().split('\n').slice(-3).join(' ')}`;
-  } finally {
-    fs.rmSync(lock, { recursive: true, force: true });
-  }
-}
-
 async function enginePredictions(files) {
-  const buildError = await ensureBuilt();
-  if (buildError) return { error: buildError };
+  try {
+    ensureBuilt(ROOT, 'cli.js', { stdio: 'pipe' });
+  } catch (e) {
+    const out = `${e.stderr ?? ''}${e.stdout ?? ''}`.trim();
+    return { error: out ? `npm run build failed: ${out.split('\n').slice(-3).join(' ')}` : e.message };
+  }
   const r = await run(process.execPath, ['bin/cuda-bank-lens.js', '--format', 'json', ...files]);
   let json;
   try {

@@ -1,8 +1,7 @@
 // A minimal LSP client for the protocol tests and the benchmark: starts the REAL bundled server
 // (`node dist/server.js --stdio`, or `--node-ipc`) and drives it with vscode-languageserver-protocol.
-import { ChildProcess, execFileSync, fork, spawn } from 'child_process';
+import { ChildProcess, fork, spawn } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import {
   ClientCapabilities,
@@ -41,47 +40,12 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 
 export { ROOT } from './common';
 import { ROOT } from './common';
+import { ensureBuilt as buildUnderLock } from '../../../scripts/ensure-built.mjs';
 export const SERVER = path.join(ROOT, 'dist', 'server.js');
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-function isFresh(): boolean {
-  if (!fs.existsSync(SERVER)) return false;
-  return fs.statSync(SERVER).mtimeMs >= newestMtime(path.join(ROOT, 'server'));
-}
-
-/** Builds dist/ (scripts/build.mjs) when dist/server.js is missing or older than server/; test files share a lock. */
+/** Builds dist/ when dist/server.js is missing or older than server/ (test files share a lock). */
 export function ensureBuilt(): void {
-  if (isFresh()) return;
-  const lock = path.join(os.tmpdir(), `cuda-bank-lens-build-${Buffer.from(ROOT).toString('hex').slice(-24)}.lock`);
-  const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    try {
-      fs.mkdirSync(lock);
-      break;
-    } catch {
-      try {
-        if (Date.now() - fs.statSync(lock).mtimeMs > 60_000) fs.rmSync(lock, { recursive: true, force: true });
-      } catch {
-        /* gone already */
-      }
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${lock}`);
-      sleep(100);
-    }
-  }
-  try {
-    if (!isFresh()) execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
-  } finally {
-    fs.rmSync(lock, { recursive: true, force: true });
-  }
+  buildUnderLock(ROOT, 'server.js');
 }
 
 export interface StartOptions {

@@ -1,0 +1,1 @@
+export function ensureBuilt(root: string, bundle: string, options?: { stdio?: 'inherit' | 'pipe' }): void;
