@@ -50,9 +50,15 @@ export interface FileFacts {
   signature: string;
 }
 
+/**
+ * A node's named children, and all its children. Kept on the node (evaluation visits the same nodes once per loop
+ * iteration, and each read is a round trip into wasm): the arrays are shared, never modify them.
+ */
+type ChildMemo = { __named?: Node[]; __kids?: Node[] };
+const NONE: Node[] = [];
 export const named = (n: Node | null | undefined): Node[] =>
-  n ? (n.namedChildren.filter((c) => c !== null) as Node[]) : [];
-export const kids = (n: Node): Node[] => n.children.filter((c) => c !== null) as Node[];
+  n ? ((n as Node & ChildMemo).__named ??= n.namedChildren.filter((c) => c !== null) as Node[]) : NONE;
+export const kids = (n: Node): Node[] => ((n as Node & ChildMemo).__kids ??= n.children.filter((c) => c !== null) as Node[]);
 
 export function hasToken(n: Node, tok: string): boolean {
   for (const c of kids(n)) {
