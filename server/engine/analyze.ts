@@ -7,7 +7,7 @@ import { blankInactive } from './syntax/preprocess';
 import { recover, Blanked, Closed } from './syntax/recover';
 import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, declaratorName, readTopLevelFunction } from './facts/collect';
 import { typeName } from './facts/ctypes';
-import { Interp, BudgetExceeded, DEFAULT_CAPS, Visit } from './eval/interpreter';
+import { runBlock, blockAddrs, BudgetExceeded, DEFAULT_CAPS, Visit } from './eval/interpreter';
 import { instancesOf, Instance, evalConstant } from './eval/contexts';
 import { BankProfile, profileFor, blockSummary, shiftGrain, warpLanes, request, BlockSummary } from './model/bankModel';
 import { buildFindings, SiteResult } from './findings/findings';
@@ -37,11 +37,10 @@ interface KernelRun {
 
 /** Evaluates one kernel in one instance, applies the bank model to every visit, and reduces the warps. */
 function runInstance(
-  kernel: FunctionFact, inst: Instance, facts: FileFacts, profile: BankProfile, deadline: number,
+  kernel: FunctionFact, inst: Instance, facts: FileFacts, profile: BankProfile, deadline: number, warp: boolean,
   dimOverrides?: Map<string, number>, constOverrides?: Map<number, number>,
 ): { results: SiteResult[]; arrays: ArrayInfo[]; notes: string[]; capped: { line: number; message: string }[] } {
-  const it = new Interp({ facts, block: inst.block, values: inst.values, types: inst.types, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides });
-  it.runKernel(kernel);
+  const it = runBlock({ facts, block: inst.block, values: inst.values, types: inst.types, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides, warp }, kernel);
   const common = [inst.blockSource, ...it.notes];
   if (inst.unbound) common.push(inst.unbound);
   const memo: SummaryMemo = new Map();
@@ -73,16 +72,27 @@ function plusLiteral(d: Node): { left: string; value: number } | null {
 export const ATOMIC_NOTE = 'a shared-memory atomic is treated as a store: no public rule says how atomics to different addresses conflict, so this figure is uncertain';
 
 /** The last block summary of each site in one run: a loop's next visit often has the same addresses, or a shift. */
-type SummaryMemo = Map<string, { addrs: Float64Array; width: number; sum: BlockSummary | null; top: number }>;
+type SummaryMemo = Map<string, { addrs: Float64Array; shifts: Float64Array | null; width: number; sum: BlockSummary | null; top: number }>;
+
+const sameShifts = (a: Float64Array | null, b: Float64Array | null) => {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
 
 /**
  * The block summary of one visit, and one past its highest byte. A visit whose addresses are the previous visit's
  * (the same array: values are never mutated), or the previous visit's shifted by a whole number of grains on every
- * lane, with the same lanes active, has the same wavefronts in every warp: it is not counted again.
+ * lane, with the same lanes active, has the same wavefronts in every warp: it is not counted again. A warp-mode
+ * visit (Visit.spread) whose warps differ from warp 0 by whole grains only is counted from warp 0 alone.
  */
-function summaryOf(addrs: Float64Array, width: number, profile: BankProfile, site: string, memo: SummaryMemo): { sum: BlockSummary | null; top: number } {
+function summaryOf(v: Visit, profile: BankProfile, memo: SummaryMemo): { sum: BlockSummary | null; top: number } {
+  const addrs = v.addrs!, width = v.width, site = v.site;
+  const shifts = v.spread ? v.spread.shifts : null;
+  const grain = shiftGrain(profile);
   const prev = memo.get(site);
-  if (prev && prev.width === width && prev.addrs.length === addrs.length) {
+  if (prev && prev.width === width && prev.addrs.length === addrs.length && sameShifts(prev.shifts, shifts)) {
     if (prev.addrs === addrs) return prev;
     const p = prev.addrs;
     let shift = NaN;
@@ -96,17 +106,31 @@ function summaryOf(addrs: Float64Array, width: number, profile: BankProfile, sit
       if (shift !== shift) shift = a - b;
       else if (a - b !== shift) { same = false; break; }
     }
-    const grain = shiftGrain(profile);
     if (same && (shift !== shift || shift % grain === 0)) {
-      const hit = { addrs, width, sum: prev.sum, top: shift === shift ? prev.top + shift : prev.top };
+      const hit = { addrs, shifts, width, sum: prev.sum, top: shift === shift ? prev.top + shift : prev.top };
       memo.set(site, hit);
       return hit;
     }
   }
-  const sum = blockSummary(addrs, width, profile);
+  let sum: BlockSummary | null;
   let top = -1;
   for (let i = 0; i < addrs.length; i++) if (addrs[i] + width > top) top = addrs[i] + width;
-  const entry = { addrs, width, sum, top };
+  if (v.spread) {
+    const warps = v.spread.warps;
+    let whole = true;
+    let most = 0;
+    if (shifts)
+      for (let w = 0; w < warps; w++) {
+        if (shifts[w] % grain !== 0) whole = false;
+        if (shifts[w] > most) most = shifts[w];
+      }
+    if (top >= 0) top += most;
+    if (whole) {
+      const one = blockSummary(addrs, width, profile);
+      sum = one && { ...one, totalWavefronts: one.totalWavefronts * warps, idealTotal: one.idealTotal * warps };
+    } else sum = blockSummary(blockAddrs(v)!, width, profile);
+  } else sum = blockSummary(addrs, width, profile);
+  const entry = { addrs, shifts, width, sum, top };
   memo.set(site, entry);
   return entry;
 }
@@ -136,13 +160,13 @@ function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: Ban
     flat: v.flat,
   };
   if (!v.addrs) return { ...base, reason: v.reason ?? 'the address could not be evaluated' };
-  const { sum, top } = summaryOf(v.addrs, v.width, profile, v.site, memo);
+  const { sum, top } = summaryOf(v, profile, memo);
   if (!sum) return { ...base, reason: 'no lane of the block reaches this access' };
   base.totalWavefronts = sum.totalWavefronts;
   base.idealTotal = sum.idealTotal;
   base.summary = { degree: sum.degree, wavefronts: sum.wavefronts };
   base.maxByte = top;
-  const lanes = warpLanes(v.addrs, sum.warp);
+  const lanes = warpLanes(v.spread && sum.warp > 0 ? blockAddrs(v)! : v.addrs, sum.warp);
   let full: RequestFigures | null = null;
   Object.defineProperty(base, 'figures', { get: () => (full ??= request(lanes, v.width, profile)), enumerable: true });
   base.warp = sum.warp;
@@ -391,7 +415,7 @@ export class EngineDocument {
       });
     }
     const modelNote = `bank model ${profile.name}: ${profile.describe}`;
-    const optKey = JSON.stringify([profile.name, options.block ?? null]);
+    const optKey = JSON.stringify([profile.name, options.block ?? null, !!options.wholeBlock]);
     const nextCache = new Map<string, KernelRun>();
     const runs: { kernel: FunctionFact; run: KernelRun; key: string }[] = [];
     const skipped: FunctionFact[] = [];
@@ -412,7 +436,7 @@ export class EngineDocument {
         const { instances, notes } = instancesOf(kernel, facts, options.block, deadline);
         const run: KernelRun = { results: [], capped: [], arrays: [], notes: [...notes], instances };
         for (const inst of instances) {
-          const r = runInstance(kernel, inst, facts, profile, deadline);
+          const r = runInstance(kernel, inst, facts, profile, deadline, !options.wholeBlock);
           run.results.push(...r.results);
           for (const c of r.capped) if (!run.capped.some((x) => x.line === c.line)) run.capped.push(c);
           for (const a of r.arrays) if (!run.arrays.some((x) => x.id === a.id)) run.arrays.push(a);
@@ -515,7 +539,7 @@ export class EngineDocument {
           const rerun = (dims?: Map<string, number>, consts?: Map<number, number>) => {
             const out: SiteResult[] = [];
             for (const { kernel, run } of involved)
-              for (const inst of run.instances) out.push(...runInstance(kernel, inst, facts!, profile, fixDeadline, dims, consts).results.filter((x) => x.arrayId === info.id));
+              for (const inst of run.instances) out.push(...runInstance(kernel, inst, facts!, profile, fixDeadline, !options.wholeBlock, dims, consts).results.filter((x) => x.arrayId === info.id));
             return out;
           };
           const mine = cachedFix ? [] : resultsOf(info.id);

@@ -144,4 +144,9 @@ export interface AnalyzeOptions {
   budgetMs?: number;
   /** compute padding fixes (default true). */
   fixes?: boolean;
+  /**
+   * evaluate every thread of every block, never one warp standing for all (default false: the engine evaluates one
+   * warp where that is exact; the results are the same, which the tests check with this).
+   */
+  wholeBlock?: boolean;
 }

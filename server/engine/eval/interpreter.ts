@@ -8,7 +8,7 @@ import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName } fr
 import { CType, BUILTINS, INT, UINT, FLOAT, sizeOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
-  isUniform, symText,
+  isUniform, symText, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK,
 } from './values';
 
 export class BudgetExceeded extends Error {}
@@ -37,6 +37,13 @@ export interface Visit {
   context: Record<string, number | string>;
   /** per thread of the block: byte address relative to the array, NaN when inactive. Null when unknown. */
   addrs: Float64Array | null;
+  /** warp mode, during the run: the part of the address that is linear in the warp's coordinates. */
+  shift?: Record<string, number>;
+  /**
+   * warp mode: `addrs` holds warp 0's 32 lanes; warp w is those plus shifts[w] (null: no shift). The warps are
+   * identical but for that offset. blockAddrs() lays them out.
+   */
+  spread?: { warps: number; shifts: Float64Array | null };
   reason?: string;
   assumptions: string[];
   oob?: { thread: number; index: number; extent: number };
@@ -58,6 +65,8 @@ export interface RunConfig {
   caps: Caps;
   /** the lookup of last resort (launch sites: the caller's local declarations). */
   fallback?: (name: string, it: Interp) => Value | null;
+  /** evaluate one warp with the higher thread coordinates as unknowns where that is exact (see runBlock). */
+  warp?: boolean;
   /** the analysis is of a single host thread (block shapes, template arguments): no threadIdx. */
   host?: boolean;
 }
@@ -128,9 +137,19 @@ export class Interp {
   private bases = new Map<string, SharedBase>();
   private globals = new Map<string, Var | SharedBase>();
 
+  /**
+   * Warp mode: the block's x extent is a multiple of 32 and it has more than one warp, so every warp holds the same
+   * 32 values of `threadIdx.x % 32`; the warp's index along x and its y and z are the same on all its lanes. One warp
+   * is evaluated, those three as linear unknowns (keys from threadKey); runBlock adds them back per warp.
+   */
+  readonly warpMode: boolean;
+  private readonly threadValues: [Num, Num, Num] | null = null;
+
   constructor(readonly cfg: RunConfig) {
     const [bx, by, bz] = cfg.block;
-    this.n = cfg.host ? 1 : bx * by * bz;
+    const threads = bx * by * bz;
+    this.warpMode = !!cfg.warp && !cfg.host && bx % 32 === 0 && threads > 32;
+    this.n = cfg.host ? 1 : this.warpMode ? 32 : threads;
     this.tx = new Float64Array(this.n);
     this.ty = new Float64Array(this.n);
     this.tz = new Float64Array(this.n);
@@ -141,6 +160,14 @@ export class Interp {
         this.ty[t] = Math.floor(t / bx) % by;
         this.tz[t] = Math.floor(t / (bx * by));
       }
+    if (this.warpMode) {
+      const coord = (k: string, max: number, scale: number) => (max > 0 ? { [threadKey(k, max)]: scale } : null);
+      this.threadValues = [
+        num(this.tx, UINT, coord('x', bx / 32 - 1, 32)),
+        num(0, UINT, coord('y', by - 1, 1)),
+        num(0, UINT, coord('z', bz - 1, 1)),
+      ];
+    }
   }
 
   // ---------------------------------------------------------------- running
@@ -322,6 +349,7 @@ export class Interp {
     const altStmt = alt ? (alt.type === 'else_clause' ? named(alt)[0] : alt) : null;
     const cond = this.condValue(condNode);
     const act = this.active();
+    if (isTainted(cond)) throw NEEDS_FULL_BLOCK;
     if (cond.k !== 'num' || cond.sym) {
       const why = cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : 'it is not a number';
       const line = node.startPosition.row + 1;
@@ -419,6 +447,7 @@ export class Interp {
         if (!this.anyActive(alive)) break;
         let cond: Value = num(1);
         if (condNode && !(isDo && iter === 0)) cond = this.withMask(alive, () => this.condValue(condNode));
+        if (isTainted(cond)) throw NEEDS_FULL_BLOCK;
         if (cond.k !== 'num' || cond.sym) {
           const why = cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : '';
           this.symbolicLoop(node, line, alive, assigned, induction, body, update, iter, why);
@@ -499,7 +528,7 @@ export class Interp {
         if (additive && v.value.k === 'num') {
           const a = atom(`${name}${suffix}`, v.value.t);
           v.value = binary('+', v.value, a, name, null);
-        } else if (v.value.k === 'num' && isUniform(v.value.v)) {
+        } else if (v.value.k === 'num' && isUniform(v.value.v) && !hasThread(v.value.sym)) {
           uniform.add(name);
           v.value = atom(`${name}${suffix}`, v.value.t);
         } else v.value = unk(`\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`);
@@ -530,7 +559,7 @@ export class Interp {
     // had a variable taken as warp-uniform become per-lane in the pass, the pass's addresses would be wrong
     for (const name of uniform) {
       const v = this.lookupVar(name)?.value;
-      if (v && v.k === 'num' && isUniform(v.v)) continue;
+      if (v && v.k === 'num' && isUniform(v.v) && !hasThread(v.sym)) continue;
       const reason = `\`${name}\` takes different values on different lanes in the loop at line ${line}, whose trip count is unknown`;
       for (let i = firstVisit; i < this.visits.length; i++) {
         this.visits[i].addrs = null;
@@ -1014,6 +1043,7 @@ export class Interp {
     if (which === 'blockDim') return num(this.cfg.block[axis], UINT);
     if (which === 'threadIdx') {
       if (this.cfg.host) return unk('threadIdx in host code');
+      if (this.threadValues) return this.threadValues[axis];
       return num([this.tx, this.ty, this.tz][axis], UINT);
     }
     return atom(`${which}.${c}`, UINT);
@@ -1197,6 +1227,7 @@ export class Interp {
     const cons = node.childForFieldName('consequence');
     const alt = node.childForFieldName('alternative')!;
     const act = this.active();
+    if (isTainted(cond)) throw NEEDS_FULL_BLOCK;
     if (cond.k === 'num' && !cond.sym) {
       const u = uniformValue(cond, act);
       if (u !== null) return u !== 0 ? (cons ? this.rvalue(cons) : cond) : this.rvalue(alt);
@@ -1333,6 +1364,7 @@ export class Interp {
    * when the call is not one of these.
    */
   private cooperativeGroups(fnNode: Node, name: string, argNodes: Node[]): Value | null {
+    if (this.warpMode && (name === 'this_thread_block' || name === 'tiled_partition')) throw NEEDS_FULL_BLOCK;
     if (name === 'this_thread_block') return { k: 'other', what: 'cg:block:0' };
     if (name === 'tiled_partition') {
       const targ = fnNode.type === 'template_function' ? named(fnNode.childForFieldName('arguments'))[0] : argNodes[1];
@@ -1368,6 +1400,7 @@ export class Interp {
       const [a, b] = args;
       if (!a || !b) return unk(`\`${name}\` needs two arguments`);
       if (a.k !== 'num' || b.k !== 'num') return a.k === 'unk' ? a : b.k === 'unk' ? b : unk(`\`${node.text}\``);
+      if (hasThread(a.sym) || hasThread(b.sym)) return unk(`\`${node.text}\` is not exact for every warp${THREAD}`);
       if (a.sym || b.sym) return isUniform(a.v) && isUniform(b.v) ? atom(node.text) : unk(`\`${node.text}\` combines an unknown warp-uniform value with per-lane values`);
       const t = a.t.kind === 'float' || b.t.kind === 'float' ? FLOAT : a.t;
       const out = new Float64Array(this.n);
@@ -1391,6 +1424,7 @@ export class Interp {
       case 'abs': {
         const a = args[0];
         if (!a || a.k !== 'num') return a?.k === 'unk' ? a : unk(`\`${node.text}\` is not integer arithmetic`);
+        if (hasThread(a.sym)) return unk(`\`${node.text}\` is not exact for every warp${THREAD}`);
         if (a.sym) return isUniform(a.v) ? atom(node.text, a.t) : unk(`\`${node.text}\` takes the absolute value of an unknown warp-uniform value`);
         return num(mapAbs(a.v), a.t);
       }
@@ -1493,7 +1527,16 @@ export class Interp {
       this.visits.push(visit);
       return;
     }
-    if (off.sym) visit.assumptions.push(`\`${symText(off.sym)}\` adds the same offset to every lane; it does not change the degree (bank model rule 6)`);
+    let other = off.sym;
+    if (hasThread(off.sym)) {
+      other = null;
+      visit.shift = {};
+      for (const k in off.sym) {
+        if (k.charCodeAt(0) === 2) visit.shift[k] = off.sym[k];
+        else (other ??= {})[k] = off.sym[k];
+      }
+    }
+    if (other) visit.assumptions.push(`\`${symText(other)}\` adds the same offset to every lane; it does not change the degree (bank model rule 6)`);
     const act = this.active();
     const ov = off.v;
     const all = act === this.ones || act.indexOf(0) === -1;
@@ -1506,6 +1549,14 @@ export class Interp {
     }
     // out of bounds: the first active thread whose index at some level leaves its extent
     for (const b of r.bounds) {
+      if (hasThread(b.index.sym)) {
+        // warp mode: in bounds for every warp, or the whole block is evaluated to find the first thread that is not
+        if (Object.keys(b.index.sym!).every((k) => k.charCodeAt(0) === 2)) {
+          const r = boxRange(b.index.v, b.index.sym, act);
+          if (!r || r.lo < 0 || r.hi >= b.extent) throw NEEDS_FULL_BLOCK;
+        }
+        continue;
+      }
       if (b.index.sym) continue;
       const v = b.index.v;
       if (typeof v === 'number') {
@@ -1535,6 +1586,89 @@ export class Interp {
   arrays(): SharedBase[] {
     return [...this.bases.values()];
   }
+}
+
+/**
+ * Runs a kernel for one block shape. In warp mode (cfg.warp, see Interp) one warp is evaluated, and each visit keeps
+ * warp 0's addresses with every warp's offset from them (Visit.spread); where that would not be exact (a guard, a loop
+ * bound or a reported text depends on the warp's coordinates) the whole block is evaluated instead.
+ */
+export function runBlock(cfg: RunConfig, kernel: FunctionFact): Interp {
+  const shape = cfg.block.join('x');
+  if (cfg.warp && !warpFailed.get(kernel)?.has(shape)) {
+    const it = new Interp(cfg);
+    if (it.warpMode) {
+      try {
+        it.runKernel(kernel);
+        if (!warpRunTainted(it)) {
+          spreadWarps(it);
+          return it;
+        }
+      } catch (e) {
+        if (!(e instanceof NeedsFullBlock)) throw e;
+      }
+      // the padding search runs the kernel again and again: go straight to the whole block next time
+      const failed = warpFailed.get(kernel) ?? new Set<string>();
+      failed.add(shape);
+      warpFailed.set(kernel, failed);
+    } else {
+      it.runKernel(kernel);
+      return it;
+    }
+  }
+  const it = new Interp({ ...cfg, warp: false });
+  it.runKernel(kernel);
+  return it;
+}
+
+/** kernels (their facts: one analysis) whose warp-mode run was not exact, by block shape. */
+const warpFailed = new WeakMap<FunctionFact, Set<string>>();
+
+/** A text the run would show depends on the warp's coordinates: the per-warp evaluation is not exact. */
+function warpRunTainted(it: Interp): boolean {
+  const has = (x: unknown) => typeof x === 'string' && x.includes(THREAD);
+  for (const v of it.visits) {
+    if (has(v.reason) || v.assumptions.some(has)) return true;
+    for (const k in v.context) if (has(k) || has(v.context[k])) return true;
+  }
+  for (const n of it.notes) if (has(n)) return true;
+  return it.capped.some((c) => has(c.message)) || it.arrays().some((b) => has(b.unresolved));
+}
+
+/** Gives each visit of a warp-mode run the number of warps and each warp's offset from warp 0 (see Visit.spread). */
+function spreadWarps(it: Interp): void {
+  const [bx, by, bz] = it.cfg.block;
+  const warps = (bx * by * bz) / 32;
+  const kx = bx / 32;
+  for (const v of it.visits) {
+    if (!v.addrs) continue;
+    let shifts: Float64Array | null = null;
+    if (v.shift) {
+      shifts = new Float64Array(warps);
+      const terms = Object.entries(v.shift).map(([k, c]) => ({ axis: k.charAt(1), c }));
+      for (let w = 0; w < warps; w++) {
+        const at = { x: w % kx, y: Math.floor(w / kx) % by, z: Math.floor(w / (kx * by)) } as Record<string, number>;
+        let d = 0;
+        for (const t of terms) d += t.c * at[t.axis];
+        shifts[w] = d;
+      }
+      delete v.shift;
+    }
+    v.spread = { warps, shifts };
+  }
+}
+
+/** A visit's address of every thread of the block (a warp-mode visit holds one warp and the warps' offsets). */
+export function blockAddrs(v: Visit): Float64Array | null {
+  const a = v.addrs;
+  if (!a || !v.spread) return a;
+  const { warps, shifts } = v.spread;
+  const full = new Float64Array(warps * 32);
+  for (let w = 0; w < warps; w++) {
+    const d = shifts ? shifts[w] : 0;
+    for (let l = 0; l < 32; l++) full[w * 32 + l] = a[l] + d;
+  }
+  return full;
 }
 
 const laneRanges = new WeakMap<Float64Array, { min: number; max: number }>();

@@ -88,6 +88,7 @@ export function laneAt(v: Lanes, i: number): number {
 
 /** The uniform value under `mask`, or null. */
 export function uniformValue(x: Value, mask?: Uint8Array | null): number | null {
+  if (isTainted(x)) throw NEEDS_FULL_BLOCK;
   if (x.k !== 'num' || x.sym) return null;
   if (typeof x.v === 'number') return x.v;
   let first: number | null = null;
@@ -182,6 +183,94 @@ export function symText(s: Sym): string {
     .join(' + ');
 }
 
+/**
+ * Warp mode (see Interp): when the block's x extent is a multiple of 32, every warp is the same 32 lanes of x with
+ * warp-uniform higher coordinates, so one warp is evaluated with those coordinates as linear unknowns. Their keys
+ * start with THREAD and end with their largest value. Anything about them that is not exact for every warp yields
+ * a value whose reason carries THREAD ("tainted"): the run is repeated for the whole block when such a reason would
+ * be seen, or when a decision depends on one (NeedsFullBlock).
+ */
+export const THREAD = '\u0002';
+export class NeedsFullBlock extends Error {
+  constructor() {
+    super('warp mode is not exact here');
+  }
+}
+/** thrown often (a guard on threadIdx.y...): one instance, no stack trace to capture each time. */
+export const NEEDS_FULL_BLOCK = (() => {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new NeedsFullBlock();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+})();
+export const threadKey = (name: string, max: number): string => `${THREAD}${name}<=${max}`;
+const keyMax = new Map<string, number>();
+function maxOf(key: string): number {
+  let m = keyMax.get(key);
+  if (m === undefined) keyMax.set(key, (m = Number(key.slice(key.lastIndexOf('<=') + 2))));
+  return m;
+}
+export function hasThread(s: Sym | null): boolean {
+  if (s) for (const k in s) if (k.charCodeAt(0) === 2) return true;
+  return false;
+}
+export const isTainted = (x: Value): boolean => (x.k === 'num' ? hasThread(x.sym) : x.k === 'unk' && x.reason.includes(THREAD));
+const tainted = (label: string): Unk => unk(`\`${label}\` is not exact for every warp${THREAD}`);
+
+/** The smallest and largest value over every lane and every value of the thread coordinates (null: not exact). */
+export function boxRange(v: Lanes, s: Sym | null, mask?: Uint8Array): { lo: number; hi: number } | null {
+  let lo = Infinity, hi = -Infinity;
+  if (typeof v === 'number') lo = hi = v;
+  else
+    for (let i = 0; i < v.length; i++) {
+      if (mask && !mask[i]) continue;
+      const x = v[i];
+      if (x !== x) return null;
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+  if (s)
+    for (const k in s) {
+      if (k.charCodeAt(0) !== 2) continue;
+      const c = s[k] * maxOf(k);
+      if (c > 0) hi += c;
+      else lo += c;
+    }
+  return { lo, hi };
+}
+function fits(r: { lo: number; hi: number } | null, t: CType): boolean {
+  if (!r || t.kind !== 'int') return false;
+  if (t.bytes >= 8) return t.signed ? r.lo >= -Number.MAX_SAFE_INTEGER && r.hi <= Number.MAX_SAFE_INTEGER : r.lo >= 0 && r.hi <= Number.MAX_SAFE_INTEGER;
+  const bits = t.bytes * 8;
+  return t.signed ? r.lo >= -(2 ** (bits - 1)) && r.hi < 2 ** (bits - 1) : r.lo >= 0 && r.hi < 2 ** bits;
+}
+const exact = (r: Num, label: string): Value => (fits(boxRange(r.v, r.sym), r.t) ? r : tainted(label));
+
+/**
+ * An operator with a thread coordinate of warp mode in an operand: exact where the result stays linear in the
+ * coordinates (sums, products and shifts by a uniform amount, and division, remainder and masks by a uniform amount
+ * that divides every coefficient, for values that are never negative) and in the range of its type.
+ */
+function threadBinary(op: string, a: Num, b: Num, t: CType, label: string, mask: Uint8Array | null): Value {
+  if (t.kind !== 'int' || a.t.kind !== 'int' || b.t.kind !== 'int') return tainted(label);
+  if (op === '+' || op === '-') return exact(num(map2(a.v, b.v, op === '+' ? (x, y) => x + y : (x, y) => x - y), t, addSym(a.sym, b.sym, op === '+' ? 1 : -1)), label);
+  if (op === '*' && !a.sym && isUniform(a.v, mask)) return exact(num(map2(a.v, b.v, (x, y) => x * y), t, scaleSym(b.sym, laneAt(a.v, firstActive(mask)))), label);
+  if (b.sym || !isUniform(b.v, mask)) return tainted(label);
+  const d = laneAt(b.v, firstActive(mask));
+  if (op === '*') return exact(num(map1(a.v, (x) => x * d), t, scaleSym(a.sym, d)), label);
+  if (op === '<<') return d >= 0 && d < 31 ? exact(num(map1(a.v, (x) => x * 2 ** d), t, scaleSym(a.sym, 2 ** d)), label) : tainted(label);
+  const div = op === '>>' ? (d >= 0 && d < 31 ? 2 ** d : 0) : op === '&' ? (d > 0 && d < 2 ** 31 && (d & (d + 1)) === 0 ? d + 1 : 0) : op === '/' || op === '%' ? d : 0;
+  if (!(div > 0 && Number.isInteger(div))) return tainted(label);
+  const r = boxRange(a.v, a.sym);
+  if (!r || r.lo < 0) return tainted(label);
+  for (const k in a.sym) if (k.charCodeAt(0) !== 2 || a.sym[k] % div !== 0) return tainted(label);
+  const quotient = op === '/' || op === '>>';
+  return exact(num(map1(a.v, quotient ? (x) => Math.floor(x / div) : (x) => x - div * Math.floor(x / div)), t, quotient ? scaleSym(a.sym, 1 / div) : null), label);
+}
+
 /** A fresh warp-uniform unknown (kernel parameter, blockIdx, a uniform value we cannot compute). */
 export const atom = (name: string, t: CType = INT): Num => num(0, t, { [name]: 1 });
 
@@ -202,6 +291,7 @@ export function binary(op: string, a: Value, b: Value, labelArg: Label, mask: Ui
   const cmp = ['<', '>', '<=', '>=', '==', '!=', '&&', '||'].includes(op);
   const t = cmp ? INT : op === '<<' || op === '>>' ? promote(a.t, INT) : promote(a.t, b.t);
   if (a.sym || b.sym) {
+    if (hasThread(a.sym) || hasThread(b.sym)) return threadBinary(op, a, b, t, String(label), mask);
     const aU = isUniform(a.v, mask);
     const bU = isUniform(b.v, mask);
     if (op === '+' || op === '-') {
@@ -274,8 +364,8 @@ export function binary(op: string, a: Value, b: Value, labelArg: Label, mask: Ui
   // compare in the promoted type (unsigned comparisons of negative ints wrap)
   const logic = op === '&&' || op === '||';
   const ct = cmp && !logic ? promote(a.t, b.t) : t;
-  const va = logic ? a.v : convert(a, ct).v;
-  const vb = logic ? b.v : convert(b, ct).v;
+  const va = logic ? a.v : convertNum(a, ct).v;
+  const vb = logic ? b.v : convertNum(b, ct).v;
   const rt = cmp ? INT : t;
   let bad = false;
   let v: Lanes;
@@ -313,7 +403,7 @@ function fastInt(op: string, a: Num, b: Num, t: CType): Num | null {
   const cmp = op === '<' || op === '>' || op === '<=' || op === '>=' || op === '==' || op === '!=';
   const ct = cmp ? promote(a.t, b.t) : t;
   if (ct.kind !== 'int') return null;
-  const va = convert(a, ct).v, vb = convert(b, ct).v;
+  const va = convertNum(a, ct).v, vb = convertNum(b, ct).v;
   const n = typeof va === 'number' ? (typeof vb === 'number' ? 0 : vb.length) : va.length;
   const i32 = ct.bytes === 4;
   const signed = ct.signed;
@@ -437,6 +527,11 @@ function firstActive(mask: Uint8Array | null): number {
 export function unary(op: string, a: Value, labelArg: Label, mask: Uint8Array | null): Value {
   const label = text(labelArg);
   if (a.k !== 'num') return a.k === 'unk' ? a : unk(`\`${label}\` is not integer arithmetic`);
+  if (hasThread(a.sym)) {
+    if (op === '+') return a;
+    if (op === '-') return exact(num(map1(a.v, (x) => -x), promote(a.t, INT), scaleSym(a.sym, -1)), label);
+    return tainted(label);
+  }
   if (a.sym) {
     if (op === '-') return num(map1(a.v, (x) => -x), a.t, scaleSym(a.sym, -1));
     if (op === '+') return a;
@@ -456,13 +551,19 @@ export function unary(op: string, a: Value, labelArg: Label, mask: Uint8Array | 
     default:
       return unk(`operator \`${op}\` is not evaluated`);
   }
-  const v = map1(convert(a, t).v, (x) => wrap(f(x), t));
+  const v = map1(convertNum(a, t).v, (x) => wrap(f(x), t));
   if (hasNaN(v, mask)) return unk(`\`${label}\` overflows the range that can be evaluated exactly`);
   return num(v, t);
 }
 
 /** Converts a number to type t (C casts and implicit conversions). */
-export function convert(a: Num, t: CType): Num {
+export function convert(a: Num, t: CType): Value {
+  if (!hasThread(a.sym) || a.t === t) return convertNum(a, t);
+  if (t.kind !== 'int' || a.t.kind !== 'int') return t.kind === 'float' ? tainted('a conversion to floating point') : a;
+  return exact(num(a.v, t, a.sym), 'an integer conversion');
+}
+
+function convertNum(a: Num, t: CType): Num {
   if (t.kind !== 'int' && t.kind !== 'float') return a;
   if (a.t === t) return a;
   // widening that keeps every value: no work
@@ -491,7 +592,7 @@ export function select(mask: Uint8Array | null, a: Value, b: Value | undefined, 
   if (none) return b;
   if (a.k === 'num' && b.k === 'num') {
     const symEq = JSON.stringify(a.sym) === JSON.stringify(b.sym);
-    if (!symEq) return unk('a variable holds different unknown values on different lanes');
+    if (!symEq) return unk(`a variable holds different unknown values on different lanes${hasThread(a.sym) || hasThread(b.sym) ? THREAD : ''}`);
     const out = new Float64Array(n);
     for (let i = 0; i < n; i++) out[i] = mask[i] ? laneAt(a.v, i) : laneAt(b.v, i);
     return num(out, a.t, a.sym);
