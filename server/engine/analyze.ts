@@ -140,9 +140,11 @@ function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: Ban
   if (!sum) return { ...base, reason: 'no lane of the block reaches this access' };
   base.totalWavefronts = sum.totalWavefronts;
   base.idealTotal = sum.idealTotal;
-  base.summary = { degree: sum.degree, wavefronts: sum.wavefronts };
   base.maxByte = top;
   const lanes = warpLanes(v.addrs, sum.warp);
+  let activeLanes = 0;
+  for (const l of lanes) if (l !== null) activeLanes++;
+  base.summary = { degree: sum.degree, wavefronts: sum.wavefronts, activeLanes };
   let full: RequestFigures | null = null;
   Object.defineProperty(base, 'figures', { get: () => (full ??= request(lanes, v.width, profile)), enumerable: true });
   base.warp = sum.warp;

@@ -258,3 +258,25 @@ test('a kernel still being typed at the end of the file is analysed as if its op
   assert.equal(whole.notices.find((n) => n.message.includes('is not closed'))!.message, 'the definition from line 1 is not closed: it is analysed as if its 2 open braces were closed at the end of the file');
   assert.equal(whole.accesses.filter((a) => a.kind === 'load').length, 2);
 });
+
+test('contexts that tie for the worst degree report the one with the most active lanes, not the first', () => {
+  const src = `__global__ void k(float *o) {
+  __shared__ float s[64];
+  for (int d = 2; d <= 32; d *= 2)
+    if (threadIdx.x < d) o[threadIdx.x] = s[(threadIdx.x % 2) * 32];
+  for (int d = 1; d <= 32; d *= 2)
+    if (threadIdx.x < d) o[threadIdx.x] = s[threadIdx.x];
+}
+int main() { k<<<1, 32>>>(0); }
+`;
+  const r = analyzeText(src);
+  const [tied, clean] = r.accesses.filter((a) => a.array === 's');
+  // d = 2, 4, 8, 16, 32 are all 2-way: the figures are those of d = 32, whose 32 lanes all take part
+  assert.equal(tied.degree, 2);
+  assert.deepEqual(tied.cases, []);
+  assert.equal(tied.worst!.activeLanes, 32);
+  assert.equal(tied.message, 's: 2-way bank conflict: 32 lanes need 2 distinct words from bank 0; served in 2 wavefronts (ideal 1)');
+  assert.equal(clean.status, 'conflict-free');
+  assert.equal(clean.worst!.activeLanes, 32);
+  assert.equal(clean.message, 's: conflict-free: 32 lanes need 32 distinct words from 32 banks; served in 1 wavefront (ideal 1)');
+});
