@@ -148,3 +148,41 @@ test('the CUDA samples idiom T *sdata = SharedMemory<T>(): the struct hands out 
   assert.deepEqual(here.map((a) => [a.array, a.sharedArray, a.kind, a.degree]), [['sdata', '__smem', 'load', 8], ['sdata', '__smem', 'store', 8], ['sdata', '__smem', 'load', 8]]);
   assert.deepEqual(here[0].cases.map((c) => [c.context.s, c.degree]), [[1, 2], [2, 4], [4, 8], [8, 8], [16, 8], [32, 4], [64, 2], [128, 1]]);
 });
+
+test('reference parameters and local references bound to shared memory load and store where they are used', () => {
+  const { text, result } = analyzeFile('test/fixtures/references.cu');
+  const lines = text.split('\n');
+  const row = (a: AccessFinding) => [lines[a.range.start.line].trim(), a.range.start.character, a.array, a.kind, a.status, a.degree];
+  const on = (snippet: string) => result.accesses.filter((a) => a.range.start.line === lineOf(text, snippet)).map(row);
+  // `a += 1.f` through `float &a` bound to s[2 * t]: a load and a store of that place, 2-way (stride 2 words)
+  assert.deepEqual(on('bump(s[2 * threadIdx.x]);'), [
+    ['bump(s[2 * threadIdx.x]);', 7, 's', 'load', 'conflict', 2],
+    ['bump(s[2 * threadIdx.x]);', 7, 's', 'store', 'conflict', 2],
+  ]);
+  // the bitonic compare-and-swap: each reference is read and written, under a guard on loaded values
+  const swap = 'swapIf(u[threadIdx.x], u[4 * threadIdx.x], dir);';
+  assert.deepEqual(on(swap), [
+    [swap, 9, 'u', 'load', 'conflict-free', 1],
+    [swap, 9, 'u', 'store', 'conflict-free', 1],
+    [swap, 25, 'u', 'load', 'conflict', 4],
+    [swap, 25, 'u', 'store', 'conflict', 4],
+  ]);
+  const store = result.accesses.find((a) => a.range.start.line === lineOf(text, swap) && a.kind === 'store' && a.degree === 4)!;
+  assert.ok(store.assumptions.some((x) => x.startsWith('the guard `(a > b) == dir` at line 9 could not be evaluated per lane')), store.assumptions.join('\n'));
+  assert.deepEqual(store.exprRange.start, { line: lineOf(text, swap), character: 25 });
+  // bound to a local: silent, and the callee's write reaches the caller (`stride` becomes 2)
+  assert.deepEqual(on('bump(x);'), []);
+  assert.deepEqual(on('doubleIt(stride);'), []);
+  // `float &r = s[t + 64]; r += x;`: reported at the declaration's s[...]
+  assert.deepEqual(on('float &r = s[threadIdx.x + 64];'), [
+    ['float &r = s[threadIdx.x + 64];', 13, 's', 'load', 'conflict-free', 1],
+    ['float &r = s[threadIdx.x + 64];', 13, 's', 'store', 'conflict-free', 1],
+  ]);
+  assert.deepEqual(on('r += x;'), []);
+  // a `const float &` read is one load; `s[threadIdx.x * stride]` sees stride == 2
+  const last = 'out[threadIdx.x] = twiceOf(s[4 * threadIdx.x]) + s[threadIdx.x * stride];';
+  assert.deepEqual(on(last), [
+    [last, 29, 's', 'load', 'conflict', 4],
+    [last, 51, 's', 'load', 'conflict', 2],
+  ]);
+});
