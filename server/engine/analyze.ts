@@ -40,9 +40,9 @@ function runInstance(
   kernel: FunctionFact, inst: Instance, facts: FileFacts, profile: BankProfile, deadline: number,
   dimOverrides?: Map<string, number>, constOverrides?: Map<number, number>,
 ): { results: SiteResult[]; arrays: ArrayInfo[]; notes: string[]; capped: { line: number; message: string }[] } {
-  const it = new Interp({ facts, block: inst.block, values: inst.values, types: inst.types, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides });
+  const it = new Interp({ facts, block: inst.block, values: inst.values, types: inst.types, args: inst.args, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides });
   it.runKernel(kernel);
-  const common = [inst.blockSource, ...it.notes];
+  const common = [inst.blockSource, ...inst.argSources, ...it.notes];
   if (inst.unbound) common.push(inst.unbound);
   const memo: SummaryMemo = new Map();
   const results = it.visits.map((v) => siteResult(v, kernel, inst, profile, common, memo));

@@ -186,3 +186,42 @@ test('reference parameters and local references bound to shared memory load and 
     [last, 51, 's', 'load', 'conflict', 2],
   ]);
 });
+
+test('kernel arguments: a constant passed for a scalar integer parameter binds it in that launch\'s instance', () => {
+  const { text, result } = analyzeFile('test/fixtures/launch-args.cu');
+  const of = (kernel: string) => {
+    const found = result.accesses.filter((a) => a.kernel === kernel);
+    assert.equal(found.length, 1, kernel);
+    return found[0];
+  };
+  const launch = (snippet: string) => lineOf(text, snippet) + 1;
+  // 16 and PITCH (8): two instances, each with its own case
+  const strided = of('strided');
+  assert.equal(strided.status, 'conflict');
+  assert.equal(strided.degree, 16);
+  assert.deepEqual(strided.cases.map((c) => [c.context, c.degree]), [[{ pitch: 16 }, 16], [{ pitch: 8 }, 8]]);
+  assert.equal(strided.message, 's: 16-way bank conflict: 16 lanes need 16 distinct words from bank 0; served in 16 wavefronts (ideal 1) (worst case: pitch = 16)');
+  assert.deepEqual(strided.assumptions.slice(0, 2), [
+    `block 256x1x1 from the launch at line ${launch('strided<<<1, 256>>>(m, 16);')}`,
+    `\`pitch\` = 16 from the launch at line ${launch('strided<<<1, 256>>>(m, 16);')}`,
+  ]);
+  // a constexpr local made of a file constant and an enumerator: stride 6 words, 2-way
+  const viaConst = of('viaConst');
+  assert.equal(viaConst.degree, 2);
+  assert.deepEqual(viaConst.cases, []);
+  assert.ok(viaConst.assumptions.includes(`\`stride\` = 6 from the launch at line ${launch('viaConst<<<')}`));
+  // a plain variable stays the unknown it was
+  const runtime = of('runtime');
+  assert.equal(runtime.status, 'unknown');
+  assert.equal(runtime.reason, '`threadIdx.x * pitch` combines the unknown warp-uniform value `pitch` with per-lane values');
+  assert.ok(!runtime.assumptions.some((a) => a.startsWith('`pitch` =')));
+  // one constant launch and one run-time one: the first is evaluated, the second said to be unknown
+  const mixed = of('mixed');
+  assert.equal(mixed.degree, 32);
+  assert.ok(mixed.assumptions.includes(`\`pitch\` = 32 from the launch at line ${launch('mixed<<<1, 32>>>(m, 32);')}`));
+  assert.ok(mixed.assumptions.includes('in 1 other context the access could not be evaluated: `threadIdx.x * pitch` combines the unknown warp-uniform value `pitch` with per-lane values'));
+  // another kernel's launches never bind a parameter of the same name
+  const notLaunched = of('notLaunched');
+  assert.equal(notLaunched.status, 'unknown');
+  assert.match(notLaunched.reason!, /unknown warp-uniform value `pitch`/);
+});

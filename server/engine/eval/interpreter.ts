@@ -52,6 +52,8 @@ export interface RunConfig {
   /** template parameter bindings: values and types. */
   values: Map<string, Value>;
   types: Map<string, CType>;
+  /** kernel parameters every thread starts with a known value of (a constant passed by the launch). */
+  args?: Map<string, Value>;
   /** array id -> elements added to the innermost extent (padding search). */
   dimOverrides?: Map<string, number>;
   /** declaration node start index -> value replacing a constant's initializer (padding a leading dimension). */
@@ -154,7 +156,7 @@ export class Interp {
     this.touch();
     for (const p of fn.params) {
       const t = this.declType(p.node);
-      const v: Value = t.kind === 'pointer' ? { k: 'other', what: `pointer parameter ${p.name}` } : atom(p.name, t.kind === 'int' ? t : INT);
+      const v: Value = this.cfg.args?.get(p.name) ?? (t.kind === 'pointer' ? { k: 'other', what: `pointer parameter ${p.name}` } : atom(p.name, t.kind === 'int' ? t : INT));
       this.scope().set(p.name, { value: v, type: t });
     }
     for (const d of this.cfg.facts.fileShared) this.declare(d, this.globals);
