@@ -5,9 +5,9 @@ import { AccessFinding, AnalyzeOptions, ArrayFinding, FileAnalysis, Notice, Padd
 import { parse, Tree, Node, Edit } from './syntax/parser';
 import { blankInactive } from './syntax/preprocess';
 import { recover, Blanked, Closed } from './syntax/recover';
-import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, declaratorName, readTopLevelFunction } from './facts/collect';
+import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, kids, declaratorName, readTopLevelFunction } from './facts/collect';
 import { typeName } from './facts/ctypes';
-import { Interp, BudgetExceeded, DEFAULT_CAPS, Visit } from './eval/interpreter';
+import { Interp, BudgetExceeded, DEFAULT_CAPS, Visit, ATOMICS } from './eval/interpreter';
 import { instancesOf, Instance, evalConstant } from './eval/contexts';
 import { BankProfile, profileFor, blockSummary, shiftGrain, warpLanes, request, BlockSummary } from './model/bankModel';
 import { buildFindings, SiteResult } from './findings/findings';
@@ -39,7 +39,7 @@ interface KernelRun {
 function runInstance(
   kernel: FunctionFact, inst: Instance, facts: FileFacts, profile: BankProfile, deadline: number,
   dimOverrides?: Map<string, number>, constOverrides?: Map<number, number>,
-): { results: SiteResult[]; arrays: ArrayInfo[]; notes: string[]; capped: { line: number; message: string }[] } {
+): { results: SiteResult[]; arrays: ArrayInfo[]; notes: string[]; capped: { line: number; message: string }[]; unreached: Node[] } {
   const it = new Interp({ facts, block: inst.block, values: inst.values, types: inst.types, args: inst.args, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides });
   it.runKernel(kernel);
   const common = [inst.blockSource, ...inst.argSources, ...it.notes];
@@ -56,7 +56,7 @@ function runInstance(
     elementBytes: typeName(b.elem) ? (b.elem.kind === 'int' || b.elem.kind === 'float' || b.elem.kind === 'vector' || b.elem.kind === 'struct' ? b.elem.bytes : 0) : 0,
     dimTexts: b.dimNodes.map((d) => ({ range: rangeOf(d), text: d.text, isNumber: d.type === 'number_literal', plusLiteral: plusLiteral(d) })),
   }));
-  return { results, arrays, notes: [...it.notes], capped: it.capped };
+  return { results, arrays, notes: [...it.notes], capped: it.capped, unreached: [...it.unreached.values()] };
 }
 
 /** `X + 1` -> { left: 'X', value: 1 } (so padding again edits the literal rather than adding `+ 1 + 1`). */
@@ -137,7 +137,7 @@ function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: Ban
   };
   if (!v.addrs) return { ...base, reason: v.reason ?? 'the address could not be evaluated' };
   const { sum, top } = summaryOf(v.addrs, v.width, profile, v.site, memo);
-  if (!sum) return { ...base, reason: 'no lane of the block reaches this access' };
+  if (!sum) return { ...base, reason: unreachedReason([inst]) };
   base.totalWavefronts = sum.totalWavefronts;
   base.idealTotal = sum.idealTotal;
   base.maxByte = top;
@@ -152,11 +152,25 @@ function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: Ban
   return base;
 }
 
+/** A subscript of a `__shared__` array found by syntax alone, with the kinds of access it makes. */
+interface SyntacticSite {
+  /** the outermost subscript (`s[i][j]`). */
+  expr: Node;
+  /** the array's name at the access. */
+  name: Node;
+  /** the declaration's name. */
+  decl: Node;
+  kinds: ('load' | 'store' | 'atomic')[];
+  /** the subscript selects one whole element (not a row of a 2-D array, not a member of a struct element). */
+  element: boolean;
+}
+
 /**
- * A kernel the budget did not reach: its shared accesses, found by syntax alone, become `unknown` (reason: the
- * budget), so the user sees that they were not checked rather than nothing.
+ * The accesses of `__shared__` arrays written in a kernel's body, found by syntax alone: `s[i]` read, written,
+ * both (`s[i] += x`, `++s[i]`), or updated by an atomic (`atomicAdd(&s[i], 1)`). An address taken for anything
+ * else (`float *p = &s[i]`), a row of a 2-D array used as a pointer and `sizeof(s[0])` are not accesses.
  */
-function budgetUnknowns(kernel: FunctionFact, facts: FileFacts, profile: BankProfile): SiteResult[] {
+function sharedSubscripts(kernel: FunctionFact, facts: FileFacts): SyntacticSite[] {
   const shared = new Map<string, Node>();
   for (const d of facts.fileShared) for (const n of sharedNames(d)) shared.set(n.text, n);
   const stack: Node[] = [kernel.body];
@@ -165,28 +179,102 @@ function budgetUnknowns(kernel: FunctionFact, facts: FileFacts, profile: BankPro
     const n = stack.pop()!;
     if (n.type === 'declaration' && isSharedDecl(n)) for (const x of sharedNames(n)) shared.set(x.text, x);
     if (n.type === 'subscript_expression') subs.push(n);
+    if (n.type === 'sizeof_expression') continue;
     for (const c of named(n)) stack.push(c);
   }
-  const out: SiteResult[] = [];
+  const out: SyntacticSite[] = [];
   for (const sub of subs) {
     if (sub.parent?.type === 'subscript_expression' && sub.parent.childForFieldName('argument')?.id === sub.id) continue; // inner part of a[i][j]
     let base: Node | null = sub;
-    while (base && base.type === 'subscript_expression') base = base.childForFieldName('argument');
+    let depth = 0;
+    while (base && base.type === 'subscript_expression') {
+      base = base.childForFieldName('argument');
+      depth++;
+    }
     const decl = base && base.type === 'identifier' ? shared.get(base.text) : undefined;
     if (!base || !decl) continue;
-    const parent = sub.parent;
-    const lhs = parent?.type === 'assignment_expression' && parent.childForFieldName('left')?.id === sub.id;
-    const compound = lhs && (parent!.childForFieldName('operator')?.text ?? '=') !== '=';
-    const kinds: ('load' | 'store')[] = lhs ? (compound ? ['load', 'store'] : ['store']) : ['load'];
+    let dims = 0;
+    for (let d: Node | null = decl.parent; d && d.type === 'array_declarator'; d = d.parent) dims++;
+    if (depth < dims) continue; // a row: decays to a pointer
+    // the place's context: through `.member` and parentheses to what uses it
+    let at: Node = sub;
+    let member = false;
+    while (at.parent && ((at.parent.type === 'field_expression' && !kids(at.parent).some((c) => c.type === '->')) || at.parent.type === 'parenthesized_expression')) {
+      member ||= at.parent.type === 'field_expression';
+      at = at.parent;
+    }
+    const parent = at.parent;
+    let kinds: SyntacticSite['kinds'];
+    if (parent?.type === 'pointer_expression' && kids(parent)[0]?.text === '&') {
+      const call = parent.parent?.type === 'argument_list' ? parent.parent.parent : null;
+      const fn = call?.type === 'call_expression' ? call.childForFieldName('function')?.text.replace(/^.*::/, '') ?? '' : '';
+      if (!ATOMICS.test(fn) || named(parent.parent)[0]?.id !== parent.id) continue; // an address, not an access
+      kinds = ['atomic'];
+    } else if (parent?.type === 'assignment_expression' && parent.childForFieldName('left')?.id === at.id) {
+      kinds = (parent.childForFieldName('operator')?.text ?? '=') === '=' ? ['store'] : ['load', 'store'];
+    } else if (parent?.type === 'update_expression') kinds = ['load', 'store'];
+    else kinds = ['load'];
+    out.push({ expr: sub, name: base, decl, kinds, element: !member && depth === dims });
+  }
+  return out;
+}
+
+/** The `unknown` results of syntactic sites: one per kind, with the reason and the assumptions given. */
+function unknownResults(
+  sites: SyntacticSite[], kernel: FunctionFact, reason: string, assumptions: string[], block: [number, number, number],
+  elementBytes: (arrayId: string) => number = () => 0,
+): SiteResult[] {
+  const out: SiteResult[] = [];
+  for (const { expr, name, decl, kinds, element } of sites) {
+    const arrayId = `${decl.startPosition.row}:${decl.startPosition.column}`;
     for (const kind of kinds)
       out.push({
-        site: `${base.startPosition.row}:${base.startPosition.column}:${kind}`, kind, name: base.text, range: rangeOf(base), exprRange: rangeOf(sub), declRange: rangeOf(decl),
-        arrayId: `${decl.startPosition.row}:${decl.startPosition.column}`, arrayName: decl.text, elementBytes: 0, kernel: kernel.name, block: [32, 1, 1], context: {},
-        summary: null, figures: null, warp: 0, totalWavefronts: 0, idealTotal: 0, maxByte: -1, dynamicShared: null, reason: 'analysis budget exceeded',
-        assumptions: [`bank model ${profile.name}`], flat: null,
+        site: `${name.startPosition.row}:${name.startPosition.column}:${kind}`, kind, name: name.text, range: rangeOf(name), exprRange: rangeOf(expr), declRange: rangeOf(decl),
+        arrayId, arrayName: decl.text, elementBytes: element ? elementBytes(arrayId) : 0, kernel: kernel.name, block, context: {},
+        summary: null, figures: null, warp: 0, totalWavefronts: 0, idealTotal: 0, maxByte: -1, dynamicShared: null, reason,
+        assumptions, flat: null,
       });
   }
   return out;
+}
+
+/**
+ * A kernel the budget did not reach: its shared accesses, found by syntax alone, become `unknown` (reason: the
+ * budget), so the user sees that they were not checked rather than nothing.
+ */
+function budgetUnknowns(kernel: FunctionFact, facts: FileFacts, profile: BankProfile): SiteResult[] {
+  return unknownResults(sharedSubscripts(kernel, facts), kernel, 'analysis budget exceeded', [`bank model ${profile.name}`], [32, 1, 1]);
+}
+
+/** Why no lane reaches an access: the block shape of each instance, and where it comes from (or that it is assumed). */
+export function unreachedReason(instances: Instance[]): string {
+  const label = (i: Instance) => Object.entries(i.label).map(([k, v]) => `${k} = ${v}`).join(', ');
+  if (instances.length === 1) {
+    const i = instances[0];
+    const shape = `block ${i.block.join('x')}`;
+    const why = i.blockSource.startsWith(`${shape} `) ? i.blockSource.slice(shape.length + 1) : i.blockSource;
+    return `no lane of ${shape} reaches this access (${label(i) ? `${label(i)}; ` : ''}${why})`;
+  }
+  const parts = [...new Set(instances.map((i) => (label(i) ? `${label(i)}: ` : '') + i.blockSource))];
+  return `no lane reaches this access in any of the ${instances.length} instances evaluated (${parts.join('; ')})`;
+}
+
+/**
+ * The accesses of a kernel's body that no instance ran, because no thread of the block reached them (a guard no
+ * lane passes, code after every thread returned): `unknown`, saying so, rather than no entry at all. An access left
+ * out for any other reason (a statement the interpreter does not evaluate) stays without one.
+ */
+function unreachedUnknowns(kernel: FunctionFact, facts: FileFacts, run: KernelRun, unreached: Node[][], modelNote: string): SiteResult[] {
+  if (!run.instances.length) return [];
+  const visited = new Set<string>();
+  for (const r of run.results) visited.add(r.site.slice(0, r.site.lastIndexOf(':')));
+  const inside = (n: Node, list: Node[]) => list.some((u) => u.startIndex <= n.startIndex && n.endIndex <= u.endIndex);
+  const sites = sharedSubscripts(kernel, facts).filter((x) =>
+    !visited.has(`${x.name.startPosition.row}:${x.name.startPosition.column}`) && unreached.every((list) => inside(x.expr, list)));
+  if (!sites.length) return [];
+  const sizes = new Map(run.arrays.map((a) => [a.id, a.elementBytes]));
+  const assumptions = [...new Set(run.instances.map((i) => i.blockSource)), modelNote];
+  return unknownResults(sites, kernel, unreachedReason(run.instances), assumptions, run.instances[0].block, (id) => sizes.get(id) ?? 0);
 }
 
 /**
@@ -413,12 +501,15 @@ export class EngineDocument {
       try {
         const { instances, notes } = instancesOf(kernel, facts, options.block, deadline);
         const run: KernelRun = { results: [], capped: [], arrays: [], notes: [...notes], instances };
+        const unreached: Node[][] = [];
         for (const inst of instances) {
           const r = runInstance(kernel, inst, facts, profile, deadline);
+          unreached.push(r.unreached);
           run.results.push(...r.results);
           for (const c of r.capped) if (!run.capped.some((x) => x.line === c.line)) run.capped.push(c);
           for (const a of r.arrays) if (!run.arrays.some((x) => x.id === a.id)) run.arrays.push(a);
         }
+        run.results.push(...unreachedUnknowns(kernel, facts, run, unreached, modelNote));
         nextCache.set(key, run);
         runs.push({ kernel, run, key });
       } catch (e) {

@@ -90,7 +90,7 @@ interface LoopState {
   touched?: boolean;
 }
 
-const ATOMICS = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$/;
+export const ATOMICS = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$/;
 
 export class Interp {
   readonly n: number;
@@ -124,6 +124,8 @@ export class Interp {
   private stmtDepth = 0;
   /** how many return statements have run: a loop re-reads the exited threads only when this moved. */
   private exits = 0;
+  /** statements, branches and loop bodies skipped because no thread of the block reached them, by node id. */
+  readonly unreached = new Map<number, Node>();
   /** loops stopped at the iteration cap: where, and why (shown to the user as a notice). */
   capped: { line: number; message: string }[] = [];
   private depth = 0;
@@ -191,6 +193,10 @@ export class Interp {
     this.activeCache = out;
     return out;
   }
+  /** `n` is not run: no thread of the block reaches it here. */
+  private skipped(n: Node | null | undefined): void {
+    if (n && !this.cfg.host) this.unreached.set(n.id, n);
+  }
   private anyActive(m: Uint8Array): boolean {
     for (let i = 0; i < m.length; i++) if (m[i]) return true;
     return false;
@@ -230,7 +236,10 @@ export class Interp {
 
   exec(node: Node): void {
     this.tick();
-    if (!this.anyActive(this.active())) return;
+    if (!this.anyActive(this.active())) {
+      this.skipped(node);
+      return;
+    }
     if (this.stmtDepth >= this.cfg.caps.exprDepth) {
       const line = node.startPosition.row;
       const message = `statements nested deeper than ${this.cfg.caps.exprDepth} levels at line ${line + 1} are not evaluated`;
@@ -344,7 +353,9 @@ export class Interp {
       else f[i] = 1;
     }
     if (cons && this.anyActive(t)) this.withMask(this.and(t), () => this.exec(cons));
+    else this.skipped(cons);
     if (altStmt && this.anyActive(f)) this.withMask(this.and(f), () => this.exec(altStmt));
+    else this.skipped(altStmt);
   }
 
   private and(m: Uint8Array): Uint8Array {
@@ -419,6 +430,7 @@ export class Interp {
       if (induction.length === 0 && condNode) for (const id of this.identifiersIn(condNode)) if (assigned.has(id)) induction.push(id);
       let alive = this.active().slice();
       const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
+      let ran = false;
       for (let iter = 0; ; iter++) {
         this.tick();
         if (lp.touched) for (let i = 0; i < this.n; i++) alive[i] &= 1 - lp.brk[i];
@@ -427,6 +439,7 @@ export class Interp {
         if (condNode && !(isDo && iter === 0)) cond = this.withMask(alive, () => this.condValue(condNode));
         if (cond.k !== 'num' || cond.sym) {
           const why = cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : '';
+          ran = true;
           this.symbolicLoop(node, line, alive, assigned, induction, body, update, iter, why);
           break;
         }
@@ -460,6 +473,7 @@ export class Interp {
         this.loops.push(lp);
         this.touch();
         const exitsBefore = this.exits;
+        ran = true;
         try {
           if (body) this.withMask(alive, () => this.exec(body));
         } finally {
@@ -471,6 +485,10 @@ export class Interp {
           for (let i = 0; i < this.n; i++) alive[i] &= (1 - lp.brk[i]) & (1 - exited[i]);
         }
         if (update) this.withMask(alive, () => this.rvalue(update));
+      }
+      if (!ran) {
+        this.skipped(body);
+        this.skipped(update);
       }
     } finally {
       this.mask = savedMask;
@@ -1224,7 +1242,10 @@ export class Interp {
     const act = this.active();
     if (cond.k === 'num' && !cond.sym) {
       const u = uniformValue(cond, act);
-      if (u !== null) return u !== 0 ? (cons ? this.rvalue(cons) : cond) : this.rvalue(alt);
+      if (u !== null) {
+        this.skipped(u !== 0 ? alt : cons);
+        return u !== 0 ? (cons ? this.rvalue(cons) : cond) : this.rvalue(alt);
+      }
       const t = new Uint8Array(this.n);
       const f = new Uint8Array(this.n);
       for (let i = 0; i < this.n; i++) if (act[i]) (laneAt(cond.v, i) !== 0 ? t : f)[i] = 1;
