@@ -171,20 +171,37 @@ interface SyntacticSite {
  * else (`float *p = &s[i]`), a row of a 2-D array used as a pointer and `sizeof(s[0])` are not accesses.
  */
 function sharedSubscripts(kernel: FunctionFact, facts: FileFacts): SyntacticSite[] {
-  const shared = new Map<string, Node>();
-  for (const d of facts.fileShared) for (const n of sharedNames(d)) shared.set(n.text, n);
+  // one walk down, remembering each node's parent (a tree-sitter `parent` walks down from the root: deep code made
+  // a walk up per subscript quadratic) and each array's number of extents
+  const shared = new Map<string, { name: Node; dims: number }>();
+  const declare = (d: Node) => {
+    for (const x of d.childrenForFieldName('declarator')) {
+      let dims = 0;
+      let cur: Node | null = x && x.type === 'init_declarator' ? x.childForFieldName('declarator') : x;
+      for (; cur && cur.type === 'array_declarator'; cur = cur.childForFieldName('declarator')) dims++;
+      const name = declaratorName(x);
+      if (name && cur?.type !== 'pointer_declarator') shared.set(name.text, { name, dims }); // a pointer is not an array
+    }
+  };
+  for (const d of facts.fileShared) declare(d);
+  const parentOf = new Map<number, Node>();
   const stack: Node[] = [kernel.body];
   const subs: Node[] = [];
   while (stack.length) {
     const n = stack.pop()!;
-    if (n.type === 'declaration' && isSharedDecl(n)) for (const x of sharedNames(n)) shared.set(x.text, x);
+    if (n.type === 'declaration' && isSharedDecl(n)) declare(n);
     if (n.type === 'subscript_expression') subs.push(n);
     if (n.type === 'sizeof_expression') continue;
-    for (const c of named(n)) stack.push(c);
+    for (const c of named(n)) {
+      parentOf.set(c.id, n);
+      stack.push(c);
+    }
   }
+  const up = (n: Node | undefined | null) => (n ? parentOf.get(n.id) : undefined);
   const out: SyntacticSite[] = [];
   for (const sub of subs) {
-    if (sub.parent?.type === 'subscript_expression' && sub.parent.childForFieldName('argument')?.id === sub.id) continue; // inner part of a[i][j]
+    const above = up(sub);
+    if (above?.type === 'subscript_expression' && above.childForFieldName('argument')?.id === sub.id) continue; // inner part of a[i][j]
     let base: Node | null = sub;
     let depth = 0;
     while (base && base.type === 'subscript_expression') {
@@ -193,28 +210,27 @@ function sharedSubscripts(kernel: FunctionFact, facts: FileFacts): SyntacticSite
     }
     const decl = base && base.type === 'identifier' ? shared.get(base.text) : undefined;
     if (!base || !decl) continue;
-    let dims = 0;
-    for (let d: Node | null = decl.parent; d && d.type === 'array_declarator'; d = d.parent) dims++;
-    if (depth < dims) continue; // a row: decays to a pointer
+    if (depth < decl.dims) continue; // a row: decays to a pointer
     // the place's context: through `.member` and parentheses to what uses it
     let at: Node = sub;
     let member = false;
-    while (at.parent && ((at.parent.type === 'field_expression' && !kids(at.parent).some((c) => c.type === '->')) || at.parent.type === 'parenthesized_expression')) {
-      member ||= at.parent.type === 'field_expression';
-      at = at.parent;
+    for (let p = up(at); p && ((p.type === 'field_expression' && !kids(p).some((c) => c.type === '->')) || p.type === 'parenthesized_expression'); p = up(at)) {
+      member ||= p.type === 'field_expression';
+      at = p;
     }
-    const parent = at.parent;
+    const parent = up(at);
     let kinds: SyntacticSite['kinds'];
     if (parent?.type === 'pointer_expression' && kids(parent)[0]?.text === '&') {
-      const call = parent.parent?.type === 'argument_list' ? parent.parent.parent : null;
+      const list = up(parent);
+      const call = list?.type === 'argument_list' ? up(list) : undefined;
       const fn = call?.type === 'call_expression' ? call.childForFieldName('function')?.text.replace(/^.*::/, '') ?? '' : '';
-      if (!ATOMICS.test(fn) || named(parent.parent)[0]?.id !== parent.id) continue; // an address, not an access
+      if (!ATOMICS.test(fn) || named(list)[0]?.id !== parent.id) continue; // an address, not an access
       kinds = ['atomic'];
     } else if (parent?.type === 'assignment_expression' && parent.childForFieldName('left')?.id === at.id) {
       kinds = (parent.childForFieldName('operator')?.text ?? '=') === '=' ? ['store'] : ['load', 'store'];
     } else if (parent?.type === 'update_expression') kinds = ['load', 'store'];
     else kinds = ['load'];
-    out.push({ expr: sub, name: base, decl, kinds, element: !member && depth === dims });
+    out.push({ expr: sub, name: base, decl: decl.name, kinds, element: !member && depth === decl.dims });
   }
   return out;
 }
@@ -268,9 +284,30 @@ function unreachedUnknowns(kernel: FunctionFact, facts: FileFacts, run: KernelRu
   if (!run.instances.length) return [];
   const visited = new Set<string>();
   for (const r of run.results) visited.add(r.site.slice(0, r.site.lastIndexOf(':')));
-  const inside = (n: Node, list: Node[]) => list.some((u) => u.startIndex <= n.startIndex && n.endIndex <= u.endIndex);
+  // each instance's unreached code as sorted disjoint spans: a site is unreached when one of them holds it
+  const spans = unreached.map((list) => {
+    const sorted = list.map((n) => [n.startIndex, n.endIndex]).sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+    const merged: number[][] = [];
+    for (const r of sorted) {
+      const last = merged[merged.length - 1];
+      if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
+      else merged.push([...r]);
+    }
+    return merged;
+  });
+  const inside = (n: Node, list: number[][]) => {
+    let lo = 0, hi = list.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid][0] > n.startIndex) hi = mid - 1;
+      else if (list[mid][1] < n.endIndex) lo = mid + 1;
+      else return true;
+    }
+    return false;
+  };
+  if (spans.some((list) => !list.length)) return [];
   const sites = sharedSubscripts(kernel, facts).filter((x) =>
-    !visited.has(`${x.name.startPosition.row}:${x.name.startPosition.column}`) && unreached.every((list) => inside(x.expr, list)));
+    !visited.has(`${x.name.startPosition.row}:${x.name.startPosition.column}`) && spans.every((list) => inside(x.expr, list)));
   if (!sites.length) return [];
   const sizes = new Map(run.arrays.map((a) => [a.id, a.elementBytes]));
   const assumptions = [...new Set(run.instances.map((i) => i.blockSource)), modelNote];
@@ -307,10 +344,6 @@ function findRowConstant(results: SiteResult[], kernels: FunctionFact[], facts: 
     }
   }
   return null;
-}
-
-function sharedNames(decl: Node): Node[] {
-  return decl.childrenForFieldName('declarator').filter((d): d is Node => !!d).map((d) => declaratorName(d)).filter((n): n is Node => !!n);
 }
 
 const kindOrder = (k: string) => (k === 'load' ? 0 : k === 'store' ? 1 : 2);
