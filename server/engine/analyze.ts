@@ -5,9 +5,9 @@ import { AccessFinding, AnalyzeOptions, ArrayFinding, FileAnalysis, Notice, Padd
 import { parse, Tree, Node, Edit } from './syntax/parser';
 import { blankInactive } from './syntax/preprocess';
 import { recover, Blanked, Closed } from './syntax/recover';
-import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, declaratorName, readTopLevelFunction } from './facts/collect';
+import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, kids, declaratorName, readTopLevelFunction } from './facts/collect';
 import { typeName } from './facts/ctypes';
-import { runBlock, blockAddrs, BudgetExceeded, DEFAULT_CAPS, Visit } from './eval/interpreter';
+import { runBlock, blockAddrs, BudgetExceeded, DEFAULT_CAPS, Visit, ATOMICS } from './eval/interpreter';
 import { instancesOf, Instance, evalConstant } from './eval/contexts';
 import { BankProfile, profileFor, blockSummary, shiftGrain, warpLanes, request, BlockSummary } from './model/bankModel';
 import { buildFindings, SiteResult } from './findings/findings';
@@ -39,9 +39,9 @@ interface KernelRun {
 function runInstance(
   kernel: FunctionFact, inst: Instance, facts: FileFacts, profile: BankProfile, deadline: number, warp: boolean,
   dimOverrides?: Map<string, number>, constOverrides?: Map<number, number>,
-): { results: SiteResult[]; arrays: ArrayInfo[]; notes: string[]; capped: { line: number; message: string }[] } {
-  const it = runBlock({ facts, block: inst.block, values: inst.values, types: inst.types, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides, warp }, kernel);
-  const common = [inst.blockSource, ...it.notes];
+): { results: SiteResult[]; arrays: ArrayInfo[]; notes: string[]; capped: { line: number; message: string }[]; unreached: Node[] } {
+  const it = runBlock({ facts, block: inst.block, values: inst.values, types: inst.types, args: inst.args, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides, warp }, kernel);
+  const common = [inst.blockSource, ...inst.argSources, ...it.notes];
   if (inst.unbound) common.push(inst.unbound);
   const memo: SummaryMemo = new Map();
   const results = it.visits.map((v) => siteResult(v, kernel, inst, profile, common, memo));
@@ -55,7 +55,7 @@ function runInstance(
     elementBytes: typeName(b.elem) ? (b.elem.kind === 'int' || b.elem.kind === 'float' || b.elem.kind === 'vector' || b.elem.kind === 'struct' ? b.elem.bytes : 0) : 0,
     dimTexts: b.dimNodes.map((d) => ({ range: rangeOf(d), text: d.text, isNumber: d.type === 'number_literal', plusLiteral: plusLiteral(d) })),
   }));
-  return { results, arrays, notes: [...it.notes], capped: it.capped };
+  return { results, arrays, notes: [...it.notes], capped: it.capped, unreached: [...it.unreached.values()] };
 }
 
 /** `X + 1` -> { left: 'X', value: 1 } (so padding again edits the literal rather than adding `+ 1 + 1`). */
@@ -161,12 +161,14 @@ function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: Ban
   };
   if (!v.addrs) return { ...base, reason: v.reason ?? 'the address could not be evaluated' };
   const { sum, top } = summaryOf(v, profile, memo);
-  if (!sum) return { ...base, reason: 'no lane of the block reaches this access' };
+  if (!sum) return { ...base, reason: unreachedReason([inst]) };
   base.totalWavefronts = sum.totalWavefronts;
   base.idealTotal = sum.idealTotal;
-  base.summary = { degree: sum.degree, wavefronts: sum.wavefronts };
   base.maxByte = top;
   const lanes = warpLanes(v.spread && sum.warp > 0 ? blockAddrs(v)! : v.addrs, sum.warp);
+  let activeLanes = 0;
+  for (const l of lanes) if (l !== null) activeLanes++;
+  base.summary = { degree: sum.degree, wavefronts: sum.wavefronts, activeLanes };
   let full: RequestFigures | null = null;
   Object.defineProperty(base, 'figures', { get: () => (full ??= request(lanes, v.width, profile)), enumerable: true });
   base.warp = sum.warp;
@@ -174,41 +176,166 @@ function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: Ban
   return base;
 }
 
+/** A subscript of a `__shared__` array found by syntax alone, with the kinds of access it makes. */
+interface SyntacticSite {
+  /** the outermost subscript (`s[i][j]`). */
+  expr: Node;
+  /** the array's name at the access. */
+  name: Node;
+  /** the declaration's name. */
+  decl: Node;
+  kinds: ('load' | 'store' | 'atomic')[];
+  /** the subscript selects one whole element (not a row of a 2-D array, not a member of a struct element). */
+  element: boolean;
+}
+
+/**
+ * The accesses of `__shared__` arrays written in a kernel's body, found by syntax alone: `s[i]` read, written,
+ * both (`s[i] += x`, `++s[i]`), or updated by an atomic (`atomicAdd(&s[i], 1)`). An address taken for anything
+ * else (`float *p = &s[i]`), a row of a 2-D array used as a pointer and `sizeof(s[0])` are not accesses.
+ */
+function sharedSubscripts(kernel: FunctionFact, facts: FileFacts): SyntacticSite[] {
+  // one walk down, remembering each node's parent (a tree-sitter `parent` walks down from the root: deep code made
+  // a walk up per subscript quadratic) and each array's number of extents
+  const shared = new Map<string, { name: Node; dims: number }>();
+  const declare = (d: Node) => {
+    for (const x of d.childrenForFieldName('declarator')) {
+      let dims = 0;
+      let cur: Node | null = x && x.type === 'init_declarator' ? x.childForFieldName('declarator') : x;
+      for (; cur && cur.type === 'array_declarator'; cur = cur.childForFieldName('declarator')) dims++;
+      const name = declaratorName(x);
+      if (name && cur?.type !== 'pointer_declarator') shared.set(name.text, { name, dims }); // a pointer is not an array
+    }
+  };
+  for (const d of facts.fileShared) declare(d);
+  const parentOf = new Map<number, Node>();
+  const stack: Node[] = [kernel.body];
+  const subs: Node[] = [];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'declaration' && isSharedDecl(n)) declare(n);
+    if (n.type === 'subscript_expression') subs.push(n);
+    if (n.type === 'sizeof_expression') continue;
+    for (const c of named(n)) {
+      parentOf.set(c.id, n);
+      stack.push(c);
+    }
+  }
+  const up = (n: Node | undefined | null) => (n ? parentOf.get(n.id) : undefined);
+  const out: SyntacticSite[] = [];
+  for (const sub of subs) {
+    const above = up(sub);
+    if (above?.type === 'subscript_expression' && above.childForFieldName('argument')?.id === sub.id) continue; // inner part of a[i][j]
+    let base: Node | null = sub;
+    let depth = 0;
+    while (base && base.type === 'subscript_expression') {
+      base = base.childForFieldName('argument');
+      depth++;
+    }
+    const decl = base && base.type === 'identifier' ? shared.get(base.text) : undefined;
+    if (!base || !decl) continue;
+    if (depth < decl.dims) continue; // a row: decays to a pointer
+    // the place's context: through `.member` and parentheses to what uses it
+    let at: Node = sub;
+    let member = false;
+    for (let p = up(at); p && ((p.type === 'field_expression' && !kids(p).some((c) => c.type === '->')) || p.type === 'parenthesized_expression'); p = up(at)) {
+      member ||= p.type === 'field_expression';
+      at = p;
+    }
+    const parent = up(at);
+    let kinds: SyntacticSite['kinds'];
+    if (parent?.type === 'pointer_expression' && kids(parent)[0]?.text === '&') {
+      const list = up(parent);
+      const call = list?.type === 'argument_list' ? up(list) : undefined;
+      const fn = call?.type === 'call_expression' ? call.childForFieldName('function')?.text.replace(/^.*::/, '') ?? '' : '';
+      if (!ATOMICS.test(fn) || named(list)[0]?.id !== parent.id) continue; // an address, not an access
+      kinds = ['atomic'];
+    } else if (parent?.type === 'assignment_expression' && parent.childForFieldName('left')?.id === at.id) {
+      kinds = (parent.childForFieldName('operator')?.text ?? '=') === '=' ? ['store'] : ['load', 'store'];
+    } else if (parent?.type === 'update_expression') kinds = ['load', 'store'];
+    else kinds = ['load'];
+    out.push({ expr: sub, name: base, decl: decl.name, kinds, element: !member && depth === decl.dims });
+  }
+  return out;
+}
+
+/** The `unknown` results of syntactic sites: one per kind, with the reason and the assumptions given. */
+function unknownResults(
+  sites: SyntacticSite[], kernel: FunctionFact, reason: string, assumptions: string[], block: [number, number, number],
+  elementBytes: (arrayId: string) => number = () => 0,
+): SiteResult[] {
+  const out: SiteResult[] = [];
+  for (const { expr, name, decl, kinds, element } of sites) {
+    const arrayId = `${decl.startPosition.row}:${decl.startPosition.column}`;
+    for (const kind of kinds)
+      out.push({
+        site: `${name.startPosition.row}:${name.startPosition.column}:${kind}`, kind, name: name.text, range: rangeOf(name), exprRange: rangeOf(expr), declRange: rangeOf(decl),
+        arrayId, arrayName: decl.text, elementBytes: element ? elementBytes(arrayId) : 0, kernel: kernel.name, block, context: {},
+        summary: null, figures: null, warp: 0, totalWavefronts: 0, idealTotal: 0, maxByte: -1, dynamicShared: null, reason,
+        assumptions, flat: null,
+      });
+  }
+  return out;
+}
+
 /**
  * A kernel the budget did not reach: its shared accesses, found by syntax alone, become `unknown` (reason: the
  * budget), so the user sees that they were not checked rather than nothing.
  */
 function budgetUnknowns(kernel: FunctionFact, facts: FileFacts, profile: BankProfile): SiteResult[] {
-  const shared = new Map<string, Node>();
-  for (const d of facts.fileShared) for (const n of sharedNames(d)) shared.set(n.text, n);
-  const stack: Node[] = [kernel.body];
-  const subs: Node[] = [];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (n.type === 'declaration' && isSharedDecl(n)) for (const x of sharedNames(n)) shared.set(x.text, x);
-    if (n.type === 'subscript_expression') subs.push(n);
-    for (const c of named(n)) stack.push(c);
+  return unknownResults(sharedSubscripts(kernel, facts), kernel, 'analysis budget exceeded', [`bank model ${profile.name}`], [32, 1, 1]);
+}
+
+/** Why no lane reaches an access: the block shape of each instance, and where it comes from (or that it is assumed). */
+export function unreachedReason(instances: Instance[]): string {
+  const label = (i: Instance) => Object.entries(i.label).map(([k, v]) => `${k} = ${v}`).join(', ');
+  if (instances.length === 1) {
+    const i = instances[0];
+    const shape = `block ${i.block.join('x')}`;
+    const why = i.blockSource.startsWith(`${shape} `) ? i.blockSource.slice(shape.length + 1) : i.blockSource;
+    return `no lane of ${shape} reaches this access (${label(i) ? `${label(i)}; ` : ''}${why})`;
   }
-  const out: SiteResult[] = [];
-  for (const sub of subs) {
-    if (sub.parent?.type === 'subscript_expression' && sub.parent.childForFieldName('argument')?.id === sub.id) continue; // inner part of a[i][j]
-    let base: Node | null = sub;
-    while (base && base.type === 'subscript_expression') base = base.childForFieldName('argument');
-    const decl = base && base.type === 'identifier' ? shared.get(base.text) : undefined;
-    if (!base || !decl) continue;
-    const parent = sub.parent;
-    const lhs = parent?.type === 'assignment_expression' && parent.childForFieldName('left')?.id === sub.id;
-    const compound = lhs && (parent!.childForFieldName('operator')?.text ?? '=') !== '=';
-    const kinds: ('load' | 'store')[] = lhs ? (compound ? ['load', 'store'] : ['store']) : ['load'];
-    for (const kind of kinds)
-      out.push({
-        site: `${base.startPosition.row}:${base.startPosition.column}:${kind}`, kind, name: base.text, range: rangeOf(base), exprRange: rangeOf(sub), declRange: rangeOf(decl),
-        arrayId: `${decl.startPosition.row}:${decl.startPosition.column}`, arrayName: decl.text, elementBytes: 0, kernel: kernel.name, block: [32, 1, 1], context: {},
-        summary: null, figures: null, warp: 0, totalWavefronts: 0, idealTotal: 0, maxByte: -1, dynamicShared: null, reason: 'analysis budget exceeded',
-        assumptions: [`bank model ${profile.name}`], flat: null,
-      });
-  }
-  return out;
+  const parts = [...new Set(instances.map((i) => (label(i) ? `${label(i)}: ` : '') + i.blockSource))];
+  return `no lane reaches this access in any of the ${instances.length} instances evaluated (${parts.join('; ')})`;
+}
+
+/**
+ * The accesses of a kernel's body that no instance ran, because no thread of the block reached them (a guard no
+ * lane passes, code after every thread returned): `unknown`, saying so, rather than no entry at all. An access left
+ * out for any other reason (a statement the interpreter does not evaluate) stays without one.
+ */
+function unreachedUnknowns(kernel: FunctionFact, facts: FileFacts, run: KernelRun, unreached: Node[][], modelNote: string): SiteResult[] {
+  if (!run.instances.length) return [];
+  const visited = new Set<string>();
+  for (const r of run.results) visited.add(r.site.slice(0, r.site.lastIndexOf(':')));
+  // each instance's unreached code as sorted disjoint spans: a site is unreached when one of them holds it
+  const spans = unreached.map((list) => {
+    const sorted = list.map((n) => [n.startIndex, n.endIndex]).sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+    const merged: number[][] = [];
+    for (const r of sorted) {
+      const last = merged[merged.length - 1];
+      if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
+      else merged.push([...r]);
+    }
+    return merged;
+  });
+  const inside = (n: Node, list: number[][]) => {
+    let lo = 0, hi = list.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid][0] > n.startIndex) hi = mid - 1;
+      else if (list[mid][1] < n.endIndex) lo = mid + 1;
+      else return true;
+    }
+    return false;
+  };
+  if (spans.some((list) => !list.length)) return [];
+  const sites = sharedSubscripts(kernel, facts).filter((x) =>
+    !visited.has(`${x.name.startPosition.row}:${x.name.startPosition.column}`) && spans.every((list) => inside(x.expr, list)));
+  if (!sites.length) return [];
+  const sizes = new Map(run.arrays.map((a) => [a.id, a.elementBytes]));
+  const assumptions = [...new Set(run.instances.map((i) => i.blockSource)), modelNote];
+  return unknownResults(sites, kernel, unreachedReason(run.instances), assumptions, run.instances[0].block, (id) => sizes.get(id) ?? 0);
 }
 
 /**
@@ -241,10 +368,6 @@ function findRowConstant(results: SiteResult[], kernels: FunctionFact[], facts: 
     }
   }
   return null;
-}
-
-function sharedNames(decl: Node): Node[] {
-  return decl.childrenForFieldName('declarator').filter((d): d is Node => !!d).map((d) => declaratorName(d)).filter((n): n is Node => !!n);
 }
 
 const kindOrder = (k: string) => (k === 'load' ? 0 : k === 'store' ? 1 : 2);
@@ -435,12 +558,15 @@ export class EngineDocument {
       try {
         const { instances, notes } = instancesOf(kernel, facts, options.block, deadline);
         const run: KernelRun = { results: [], capped: [], arrays: [], notes: [...notes], instances };
+        const unreached: Node[][] = [];
         for (const inst of instances) {
           const r = runInstance(kernel, inst, facts, profile, deadline, !options.wholeBlock);
+          unreached.push(r.unreached);
           run.results.push(...r.results);
           for (const c of r.capped) if (!run.capped.some((x) => x.line === c.line)) run.capped.push(c);
           for (const a of r.arrays) if (!run.arrays.some((x) => x.id === a.id)) run.arrays.push(a);
         }
+        run.results.push(...unreachedUnknowns(kernel, facts, run, unreached, modelNote));
         nextCache.set(key, run);
         runs.push({ kernel, run, key });
       } catch (e) {

@@ -258,3 +258,56 @@ test('a kernel still being typed at the end of the file is analysed as if its op
   assert.equal(whole.notices.find((n) => n.message.includes('is not closed'))!.message, 'the definition from line 1 is not closed: it is analysed as if its 2 open braces were closed at the end of the file');
   assert.equal(whole.accesses.filter((a) => a.kind === 'load').length, 2);
 });
+
+test('contexts that tie for the worst degree report the one with the most active lanes, not the first', () => {
+  const src = `__global__ void k(float *o) {
+  __shared__ float s[64];
+  for (int d = 2; d <= 32; d *= 2)
+    if (threadIdx.x < d) o[threadIdx.x] = s[(threadIdx.x % 2) * 32];
+  for (int d = 1; d <= 32; d *= 2)
+    if (threadIdx.x < d) o[threadIdx.x] = s[threadIdx.x];
+}
+int main() { k<<<1, 32>>>(0); }
+`;
+  const r = analyzeText(src);
+  const [tied, clean] = r.accesses.filter((a) => a.array === 's');
+  // d = 2, 4, 8, 16, 32 are all 2-way: the figures are those of d = 32, whose 32 lanes all take part
+  assert.equal(tied.degree, 2);
+  assert.deepEqual(tied.cases, []);
+  assert.equal(tied.worst!.activeLanes, 32);
+  assert.equal(tied.message, 's: 2-way bank conflict: 32 lanes need 2 distinct words from bank 0; served in 2 wavefronts (ideal 1)');
+  assert.equal(clean.status, 'conflict-free');
+  assert.equal(clean.worst!.activeLanes, 32);
+  assert.equal(clean.message, 's: conflict-free: 32 lanes need 32 distinct words from 32 banks; served in 1 wavefront (ideal 1)');
+});
+
+test('an access no lane of the block reaches gets one unknown entry that says so, with the shape and its source', () => {
+  const { text, result } = analyzeFile('test/fixtures/unreached.cu');
+  const lines = text.split('\n');
+  const row = (a: (typeof result.accesses)[number]) => [a.range.start.line + 1, a.range.start.character + 1, a.kernel, a.array, a.kind, a.status, a.degree];
+  const assumed = 'no launch of `rows` with a known block shape in this file: assumed a one-dimensional block of 32 threads (one full warp)';
+  const launch64 = lineOf(text, 'early<<<1, 64>>>(0);') + 1;
+  assert.deepEqual(result.accesses.map(row), [
+    [7, 41, 'rows', 't', 'load', 'unknown', null],
+    [8, 20, 'rows', 't', 'load', 'conflict-free', 1],
+    [15, 3, 'early', 's', 'store', 'conflict-free', 1],
+    [16, 42, 'early', 'hist', 'atomic', 'unknown', null],
+    [18, 3, 'early', 's', 'load', 'unknown', null],
+    [18, 3, 'early', 's', 'store', 'unknown', null],
+    // `&s[0]` takes an address: no access, no entry; `partly` is reached in its 64-thread launch only
+    [26, 43, 'partly', 's', 'load', 'conflict', 2],
+  ]);
+  assert.match(lines[6], /if \(threadIdx\.y > 0\)/);
+  const dead = result.accesses[0];
+  assert.equal(dead.reason, `no lane of block 32x1x1 reaches this access (${assumed})`);
+  assert.equal(dead.message, `t: unknown: no lane of block 32x1x1 reaches this access (${assumed})`);
+  assert.deepEqual(dead.block, [32, 1, 1]);
+  assert.equal(dead.elementBytes, 4);
+  const expr = 't[threadIdx.y * 32 + threadIdx.x * 32]';
+  assert.deepEqual(dead.exprRange, { start: { line: 6, character: lines[6].indexOf(expr) }, end: { line: 6, character: lines[6].indexOf(expr) + expr.length } });
+  assert.equal(result.accesses[3].reason, `no lane of block 64x1x1 reaches this access (from the launch at line ${launch64})`);
+  assert.deepEqual(result.accesses[6].block, [64, 1, 1]);
+  assert.equal(result.accesses[6].reason, undefined);
+  // the arrays list these sites among their accesses
+  assert.deepEqual(result.arrays.find((a) => a.name === 'hist')!.accesses, [3]);
+});

@@ -148,3 +148,80 @@ test('the CUDA samples idiom T *sdata = SharedMemory<T>(): the struct hands out 
   assert.deepEqual(here.map((a) => [a.array, a.sharedArray, a.kind, a.degree]), [['sdata', '__smem', 'load', 8], ['sdata', '__smem', 'store', 8], ['sdata', '__smem', 'load', 8]]);
   assert.deepEqual(here[0].cases.map((c) => [c.context.s, c.degree]), [[1, 2], [2, 4], [4, 8], [8, 8], [16, 8], [32, 4], [64, 2], [128, 1]]);
 });
+
+test('reference parameters and local references bound to shared memory load and store where they are used', () => {
+  const { text, result } = analyzeFile('test/fixtures/references.cu');
+  const lines = text.split('\n');
+  const row = (a: AccessFinding) => [lines[a.range.start.line].trim(), a.range.start.character, a.array, a.kind, a.status, a.degree];
+  const on = (snippet: string) => result.accesses.filter((a) => a.range.start.line === lineOf(text, snippet)).map(row);
+  // `a += 1.f` through `float &a` bound to s[2 * t]: a load and a store of that place, 2-way (stride 2 words)
+  assert.deepEqual(on('bump(s[2 * threadIdx.x]);'), [
+    ['bump(s[2 * threadIdx.x]);', 7, 's', 'load', 'conflict', 2],
+    ['bump(s[2 * threadIdx.x]);', 7, 's', 'store', 'conflict', 2],
+  ]);
+  // the bitonic compare-and-swap: each reference is read and written, under a guard on loaded values
+  const swap = 'swapIf(u[threadIdx.x], u[4 * threadIdx.x], dir);';
+  assert.deepEqual(on(swap), [
+    [swap, 9, 'u', 'load', 'conflict-free', 1],
+    [swap, 9, 'u', 'store', 'conflict-free', 1],
+    [swap, 25, 'u', 'load', 'conflict', 4],
+    [swap, 25, 'u', 'store', 'conflict', 4],
+  ]);
+  const store = result.accesses.find((a) => a.range.start.line === lineOf(text, swap) && a.kind === 'store' && a.degree === 4)!;
+  assert.ok(store.assumptions.some((x) => x.startsWith('the guard `(a > b) == dir` at line 9 could not be evaluated per lane')), store.assumptions.join('\n'));
+  assert.deepEqual(store.exprRange.start, { line: lineOf(text, swap), character: 25 });
+  // bound to a local: silent, and the callee's write reaches the caller (`stride` becomes 2)
+  assert.deepEqual(on('bump(x);'), []);
+  assert.deepEqual(on('doubleIt(stride);'), []);
+  // `float &r = s[t + 64]; r += x;`: reported at the declaration's s[...]
+  assert.deepEqual(on('float &r = s[threadIdx.x + 64];'), [
+    ['float &r = s[threadIdx.x + 64];', 13, 's', 'load', 'conflict-free', 1],
+    ['float &r = s[threadIdx.x + 64];', 13, 's', 'store', 'conflict-free', 1],
+  ]);
+  assert.deepEqual(on('r += x;'), []);
+  // a `const float &` read is one load; `s[threadIdx.x * stride]` sees stride == 2
+  const last = 'out[threadIdx.x] = twiceOf(s[4 * threadIdx.x]) + s[threadIdx.x * stride];';
+  assert.deepEqual(on(last), [
+    [last, 29, 's', 'load', 'conflict', 4],
+    [last, 51, 's', 'load', 'conflict', 2],
+  ]);
+});
+
+test('kernel arguments: a constant passed for a scalar integer parameter binds it in that launch\'s instance', () => {
+  const { text, result } = analyzeFile('test/fixtures/launch-args.cu');
+  const of = (kernel: string) => {
+    const found = result.accesses.filter((a) => a.kernel === kernel);
+    assert.equal(found.length, 1, kernel);
+    return found[0];
+  };
+  const launch = (snippet: string) => lineOf(text, snippet) + 1;
+  // 16 and PITCH (8): two instances, each with its own case
+  const strided = of('strided');
+  assert.equal(strided.status, 'conflict');
+  assert.equal(strided.degree, 16);
+  assert.deepEqual(strided.cases.map((c) => [c.context, c.degree]), [[{ pitch: 16 }, 16], [{ pitch: 8 }, 8]]);
+  assert.equal(strided.message, 's: 16-way bank conflict: 16 lanes need 16 distinct words from bank 0; served in 16 wavefronts (ideal 1) (worst case: pitch = 16)');
+  assert.deepEqual(strided.assumptions.slice(0, 2), [
+    `block 256x1x1 from the launch at line ${launch('strided<<<1, 256>>>(m, 16);')}`,
+    `\`pitch\` = 16 from the launch at line ${launch('strided<<<1, 256>>>(m, 16);')}`,
+  ]);
+  // a constexpr local made of a file constant and an enumerator: stride 6 words, 2-way
+  const viaConst = of('viaConst');
+  assert.equal(viaConst.degree, 2);
+  assert.deepEqual(viaConst.cases, []);
+  assert.ok(viaConst.assumptions.includes(`\`stride\` = 6 from the launch at line ${launch('viaConst<<<')}`));
+  // a plain variable stays the unknown it was
+  const runtime = of('runtime');
+  assert.equal(runtime.status, 'unknown');
+  assert.equal(runtime.reason, '`threadIdx.x * pitch` combines the unknown warp-uniform value `pitch` with per-lane values');
+  assert.ok(!runtime.assumptions.some((a) => a.startsWith('`pitch` =')));
+  // one constant launch and one run-time one: the first is evaluated, the second said to be unknown
+  const mixed = of('mixed');
+  assert.equal(mixed.degree, 32);
+  assert.ok(mixed.assumptions.includes(`\`pitch\` = 32 from the launch at line ${launch('mixed<<<1, 32>>>(m, 32);')}`));
+  assert.ok(mixed.assumptions.includes('in 1 other context the access could not be evaluated: `threadIdx.x * pitch` combines the unknown warp-uniform value `pitch` with per-lane values'));
+  // another kernel's launches never bind a parameter of the same name
+  const notLaunched = of('notLaunched');
+  assert.equal(notLaunched.status, 'unknown');
+  assert.match(notLaunched.reason!, /unknown warp-uniform value `pitch`/);
+});

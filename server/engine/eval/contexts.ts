@@ -1,10 +1,10 @@
 // Which (template instance, block shape) pairs a kernel runs with, in the order of the issue: a
 // `// bank-lens: block=...` directive, launches in the same file, the caller's --block / setting, else 32 threads.
 import type { Node } from '../syntax/parser';
-import { FileFacts, FunctionFact, named, declaratorName } from '../facts/collect';
+import { FileFacts, FunctionFact, named, declaratorName, hasToken, LaunchFact } from '../facts/collect';
 import { CType, typeName } from '../facts/ctypes';
 import { Interp, DEFAULT_CAPS, Caps } from './interpreter';
-import { Value, uniformValue } from './values';
+import { Value, uniformValue, convert } from './values';
 
 export interface Instance {
   values: Map<string, Value>;
@@ -20,6 +20,9 @@ export interface Instance {
   assumedBlock?: boolean;
   /** bytes of dynamic shared memory the launch gives (0 without a third parameter); null when not known. */
   dynamicShared: number | null;
+  /** scalar integer kernel parameters the launch passes a constant for, and the assumptions that say so. */
+  args: Map<string, Value>;
+  argSources: string[];
 }
 
 const fmt = (b: [number, number, number]) => b.join('x');
@@ -112,6 +115,57 @@ function blockOf(v: Value): [number, number, number] | null {
 const valid = (b: [number, number, number]): [number, number, number] | null =>
   b.every((x) => Number.isInteger(x) && x >= 1) && b[0] * b[1] * b[2] <= 1024 ? b : null;
 
+/**
+ * An argument the launch passes as an integer constant expression: literals, macros, enumerators, file-scope and
+ * the caller's `const`/`constexpr` values, and operators over them. A caller's plain variable, parameter or any
+ * call is not (what it holds at the launch is not known), even where the host evaluator could follow it.
+ */
+function isConstantArgument(arg: Node, facts: FileFacts, caller: FunctionFact | null): boolean {
+  const stack: Node[] = [arg];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'call_expression') {
+      const f = n.childForFieldName('function');
+      if (f?.type !== 'identifier' || facts.macros.get(f.text)?.params == null) return false; // a function-like macro only
+      stack.push(...named(n.childForFieldName('arguments')));
+      continue;
+    }
+    if (n.type === 'identifier') {
+      const name = n.text;
+      if (facts.macros.has(name) || facts.enums.has(name) || facts.constants.has(name)) continue;
+      const decl = caller ? findDeclaration(caller.body, name, arg.startIndex) : null;
+      if (!decl || !(hasToken(decl, 'const') || hasToken(decl, 'constexpr'))) return false;
+      continue;
+    }
+    if (n.type === 'sizeof_expression' || n.type === 'type_descriptor') continue;
+    for (const c of named(n)) stack.push(c);
+  }
+  return true;
+}
+
+/** The kernel's scalar integer parameters that this launch passes a constant for, by name, with the assumptions. */
+function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it: Interp): { values: Map<string, Value>; sources: string[] } {
+  const values = new Map<string, Value>();
+  const sources: string[] = [];
+  const args = named(l.node.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
+  const line = l.node.startPosition.row + 1;
+  kernel.params.forEach((p, i) => {
+    const a = args[i];
+    const typeNode = p.node.childForFieldName('type');
+    if (!a || !typeNode || p.node.childForFieldName('declarator')?.type !== 'identifier') return; // pointers, references, arrays
+    const t = it.resolveType(typeNode);
+    if (t.kind !== 'int' || !isConstantArgument(a, facts, l.caller)) return;
+    const v = it.rvalue(a);
+    if (v.k !== 'num' || v.t.kind !== 'int') return;
+    const c = convert(v, t);
+    const u = uniformValue(c);
+    if (u === null || !Number.isInteger(u)) return;
+    values.set(p.name, c);
+    sources.push(`\`${p.name}\` = ${u} from the launch at line ${line}`);
+  });
+  return { values, sources };
+}
+
 function bindTemplate(kernel: FunctionFact, args: Node[] | null, it: Interp): { values: Map<string, Value>; types: Map<string, CType>; label: Record<string, number | string>; unbound?: string } {
   const values = new Map<string, Value>();
   const types = new Map<string, CType>();
@@ -174,16 +228,19 @@ export function instancesOf(
   const out: Instance[] = [];
   const seen = new Set<string>();
   const push = (inst: Instance) => {
-    const key = JSON.stringify([inst.label, inst.block]);
+    const key = JSON.stringify([inst.label, inst.block, inst.argSources.map((a) => a.replace(/ from .*$/, ''))]);
     if (seen.has(key)) return;
     seen.add(key);
     out.push(inst);
   };
   const launches = byKernel(facts).launches.get(kernel.name) ?? [];
-  const bound: { b: ReturnType<typeof bindTemplate>; block: [number, number, number] | null; source: string; shmem: number | null }[] = [];
+  type Args = { values: Map<string, Value>; sources: string[] };
+  const none: Args = { values: new Map(), sources: [] };
+  const bound: { b: ReturnType<typeof bindTemplate>; block: [number, number, number] | null; source: string; shmem: number | null; args: Args }[] = [];
   for (const l of launches) {
     const it = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps);
     const b = bindTemplate(kernel, l.templateArgs, it);
+    const args = bindArguments(kernel, l, facts, it);
     const line = l.node.startPosition.row + 1;
     let block: [number, number, number] | null = null;
     if (l.block) {
@@ -191,13 +248,25 @@ export function instancesOf(
       if (!block) notes.push(`the block shape \`${l.block.text}\` of the launch at line ${line} could not be evaluated`);
     }
     const shmem = l.shmem ? uniformValue(it.rvalue(l.shmem)) : 0;
-    bound.push({ b, block, source: `the launch at line ${line}`, shmem });
+    bound.push({ b, block, source: `the launch at line ${line}`, shmem, args });
+  }
+  // a parameter launches bind to different values (or leave unbound) tells their instances apart in the cases
+  const varying = new Set<string>();
+  for (const p of kernel.params) {
+    const seen = new Set(bound.map((x) => { const v = x.args.values.get(p.name); return v ? uniformValue(v) : null; }));
+    if (seen.size > 1) varying.add(p.name);
+  }
+  for (const x of bound) {
+    if (!x.args.values.size) continue;
+    const label = { ...x.b.label };
+    for (const [name, v] of x.args.values) if (varying.has(name)) label[name] = uniformValue(v)!;
+    x.b = { ...x.b, label };
   }
   for (const inst of byKernel(facts).instantiations.get(kernel.name) ?? []) {
     const it = hostInterp(facts, null, 0, deadline, caps);
-    bound.push({ b: bindTemplate(kernel, inst.args, it), block: null, source: `the explicit instantiation at line ${inst.node.startPosition.row + 1}`, shmem: null });
+    bound.push({ b: bindTemplate(kernel, inst.args, it), block: null, source: `the explicit instantiation at line ${inst.node.startPosition.row + 1}`, shmem: null, args: none });
   }
-  if (bound.length === 0) bound.push({ b: bindTemplate(kernel, null, hostInterp(facts, null, 0, deadline, caps)), block: null, source: '', shmem: null });
+  if (bound.length === 0) bound.push({ b: bindTemplate(kernel, null, hostInterp(facts, null, 0, deadline, caps)), block: null, source: '', shmem: null, args: none });
 
   const fallback = (): { blocks: [number, number, number][]; source: (b: [number, number, number]) => string } => {
     if (directive) return { blocks: directive.blocks, source: (b) => `block ${fmt(b)} from the \`bank-lens: block\` comment at line ${directive.line + 1}` };
@@ -209,21 +278,22 @@ export function instancesOf(
   };
   const anyKnown = bound.some((x) => x.block);
   const launchBlocks = bound.filter((x) => x.block);
-  for (const { b, block, source, shmem } of bound) {
+  for (const { b, block, source, shmem, args: a } of bound) {
+    const args = { args: a.values, argSources: a.sources };
     if (!block && anyKnown && source.startsWith('the launch')) continue; // another launch gives the shape
     if (!block && anyKnown && !directive) {
       // an explicit instantiation nobody launches here: take the shapes the other instances are launched with
       for (const l of launchBlocks)
-        push({ values: b.values, types: b.types, block: l.block!, blockSource: `block ${fmt(l.block!)} from ${l.source} (of another instance)`, label: b.label, unbound: b.unbound, assumedBlock: true, dynamicShared: null });
+        push({ values: b.values, types: b.types, block: l.block!, blockSource: `block ${fmt(l.block!)} from ${l.source} (of another instance)`, label: b.label, unbound: b.unbound, assumedBlock: true, dynamicShared: null, ...args });
       continue;
     }
     if (block && !directive) {
-      push({ values: b.values, types: b.types, block, blockSource: `block ${fmt(block)} from ${source}`, label: b.label, unbound: b.unbound, dynamicShared: shmem });
+      push({ values: b.values, types: b.types, block, blockSource: `block ${fmt(block)} from ${source}`, label: b.label, unbound: b.unbound, dynamicShared: shmem, ...args });
       continue;
     }
     const fb = fallback();
     for (const blk of fb.blocks)
-      push({ values: b.values, types: b.types, block: blk, blockSource: fb.source(blk), label: b.label, unbound: b.unbound, assumedBlock: !directive && !fallbackBlock, dynamicShared: shmem });
+      push({ values: b.values, types: b.types, block: blk, blockSource: fb.source(blk), label: b.label, unbound: b.unbound, assumedBlock: !directive && !fallbackBlock, dynamicShared: shmem, ...args });
   }
   return { instances: out, notes };
 }

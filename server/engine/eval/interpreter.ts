@@ -49,6 +49,8 @@ export interface Visit {
   oob?: { thread: number; index: number; extent: number };
   /** the padding fix would be wrong for this access (flattened or pointer arithmetic), with why. */
   flat: string | null;
+  /** where the access happens when that is not exprNode: the use of a reference bound at exprNode. */
+  via?: Node;
 }
 
 export interface RunConfig {
@@ -57,6 +59,8 @@ export interface RunConfig {
   /** template parameter bindings: values and types. */
   values: Map<string, Value>;
   types: Map<string, CType>;
+  /** kernel parameters every thread starts with a known value of (a constant passed by the launch). */
+  args?: Map<string, Value>;
   /** array id -> elements added to the innermost extent (padding search). */
   dimOverrides?: Map<string, number>;
   /** declaration node start index -> value replacing a constant's initializer (padding a leading dimension). */
@@ -75,6 +79,8 @@ interface Var {
   value: Value;
   type: CType;
   decl?: Node;
+  /** a reference bound to a place in shared memory (value is that Ref): reading it loads, assigning it stores. */
+  ref?: boolean;
 }
 
 interface Frame {
@@ -93,7 +99,7 @@ interface LoopState {
   touched?: boolean;
 }
 
-const ATOMICS = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$/;
+export const ATOMICS = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$/;
 
 export class Interp {
   readonly n: number;
@@ -127,6 +133,8 @@ export class Interp {
   private stmtDepth = 0;
   /** how many return statements have run: a loop re-reads the exited threads only when this moved. */
   private exits = 0;
+  /** statements, branches and loop bodies skipped because no thread of the block reached them, by node id. */
+  readonly unreached = new Map<number, Node>();
   /** loops stopped at the iteration cap: where, and why (shown to the user as a notice). */
   capped: { line: number; message: string }[] = [];
   private depth = 0;
@@ -177,7 +185,7 @@ export class Interp {
     this.touch();
     for (const p of fn.params) {
       const t = this.declType(p.node);
-      const v: Value = t.kind === 'pointer' ? { k: 'other', what: `pointer parameter ${p.name}` } : atom(p.name, t.kind === 'int' ? t : INT);
+      const v: Value = this.cfg.args?.get(p.name) ?? (t.kind === 'pointer' ? { k: 'other', what: `pointer parameter ${p.name}` } : atom(p.name, t.kind === 'int' ? t : INT));
       this.scope().set(p.name, { value: v, type: t });
     }
     for (const d of this.cfg.facts.fileShared) this.declare(d, this.globals);
@@ -211,6 +219,10 @@ export class Interp {
     }
     this.activeCache = out;
     return out;
+  }
+  /** `n` is not run: no thread of the block reaches it here. */
+  private skipped(n: Node | null | undefined): void {
+    if (n && !this.cfg.host) this.unreached.set(n.id, n);
   }
   private anyActive(m: Uint8Array): boolean {
     for (let i = 0; i < m.length; i++) if (m[i]) return true;
@@ -251,7 +263,10 @@ export class Interp {
 
   exec(node: Node): void {
     this.tick();
-    if (!this.anyActive(this.active())) return;
+    if (!this.anyActive(this.active())) {
+      this.skipped(node);
+      return;
+    }
     if (this.stmtDepth >= this.cfg.caps.exprDepth) {
       const line = node.startPosition.row;
       const message = `statements nested deeper than ${this.cfg.caps.exprDepth} levels at line ${line + 1} are not evaluated`;
@@ -366,7 +381,9 @@ export class Interp {
       else f[i] = 1;
     }
     if (cons && this.anyActive(t)) this.withMask(this.and(t), () => this.exec(cons));
+    else this.skipped(cons);
     if (altStmt && this.anyActive(f)) this.withMask(this.and(f), () => this.exec(altStmt));
+    else this.skipped(altStmt);
   }
 
   private and(m: Uint8Array): Uint8Array {
@@ -441,6 +458,7 @@ export class Interp {
       if (induction.length === 0 && condNode) for (const id of this.identifiersIn(condNode)) if (assigned.has(id)) induction.push(id);
       let alive = this.active().slice();
       const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
+      let ran = false;
       for (let iter = 0; ; iter++) {
         this.tick();
         if (lp.touched) for (let i = 0; i < this.n; i++) alive[i] &= 1 - lp.brk[i];
@@ -450,6 +468,7 @@ export class Interp {
         if (isTainted(cond)) throw NEEDS_FULL_BLOCK;
         if (cond.k !== 'num' || cond.sym) {
           const why = cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : '';
+          ran = true;
           this.symbolicLoop(node, line, alive, assigned, induction, body, update, iter, why);
           break;
         }
@@ -468,7 +487,7 @@ export class Interp {
           this.capped.push({ line: line - 1, message: `${this.truncated}: only the first ${this.cfg.caps.loopIterations.toLocaleString('en-US')} were evaluated, and its accesses are reported unknown` });
           for (const name of assigned.keys()) {
             const v = this.lookupVar(name);
-            if (v) v.value = unk(`\`${name}\` is changed by a loop stopped at the iteration cap (${this.truncated})`);
+            if (v && !v.ref) v.value = unk(`\`${name}\` is changed by a loop stopped at the iteration cap (${this.truncated})`);
           }
           break;
         }
@@ -483,6 +502,7 @@ export class Interp {
         this.loops.push(lp);
         this.touch();
         const exitsBefore = this.exits;
+        ran = true;
         try {
           if (body) this.withMask(alive, () => this.exec(body));
         } finally {
@@ -494,6 +514,10 @@ export class Interp {
           for (let i = 0; i < this.n; i++) alive[i] &= (1 - lp.brk[i]) & (1 - exited[i]);
         }
         if (update) this.withMask(alive, () => this.rvalue(update));
+      }
+      if (!ran) {
+        this.skipped(body);
+        this.skipped(update);
       }
     } finally {
       this.mask = savedMask;
@@ -524,7 +548,7 @@ export class Interp {
     const generalise = (suffix: string) => {
       for (const [name, additive] of assigned) {
         const v = this.lookupVar(name);
-        if (!v) continue;
+        if (!v || v.ref) continue; // assigning a reference to shared memory stores; the reference stays
         if (additive && v.value.k === 'num') {
           const a = atom(`${name}${suffix}`, v.value.t);
           v.value = binary('+', v.value, a, name, null);
@@ -572,8 +596,9 @@ export class Interp {
 
   private markTruncated(node: Node): void {
     const reason = this.truncated!;
+    const inside = (n: Node | undefined) => !!n && n.startIndex >= node.startIndex && n.endIndex <= node.endIndex;
     for (const v of this.visits) {
-      if (v.exprNode.startIndex >= node.startIndex && v.exprNode.endIndex <= node.endIndex) {
+      if (inside(v.exprNode) || inside(v.via)) {
         v.addrs = null;
         v.reason = reason;
       }
@@ -660,10 +685,12 @@ export class Interp {
       let t = base;
       let inner: Node | null = d.type === 'init_declarator' ? d.childForFieldName('declarator') : d;
       let isArray = false;
+      let isRef = false;
       for (let i = 0; inner && i < 16; i++) {
         if (inner.type === 'pointer_declarator') t = { kind: 'pointer', to: t };
         else if (inner.type === 'array_declarator') isArray = true;
-        else if (inner.type !== 'reference_declarator') break;
+        else if (inner.type === 'reference_declarator') isRef = true;
+        else break;
         inner = inner.childForFieldName('declarator') ?? named(inner).find((c) => c.type.endsWith('declarator') || c.type === 'identifier') ?? null;
       }
       let value: Value = unk(`\`${nameNode.text}\` has no initial value`);
@@ -674,7 +701,14 @@ export class Interp {
       } else if (d.type === 'init_declarator') {
         const init = d.childForFieldName('value');
         const override = this.cfg.constOverrides?.get(d.startIndex);
-        if (override !== undefined) value = num(override, t.kind === 'int' ? t : INT);
+        if (isRef && !isArray && init && init.type !== 'argument_list' && init.type !== 'initializer_list' && override === undefined) {
+          // `float &x = s[i];`: x names that place (or that variable) from here on
+          const b = this.place(init);
+          if (b.alias) this.scope().set(nameNode.text, b.alias);
+          else if (b.value.k === 'ref') this.scope().set(nameNode.text, { value: b.value, type: t, decl: d, ref: true });
+          if (b.alias || b.value.k === 'ref') continue;
+          value = this.load(b.value, init);
+        } else if (override !== undefined) value = num(override, t.kind === 'int' ? t : INT);
         else if (init && (init.type === 'argument_list' || init.type === 'initializer_list')) {
           const args = named(init).map((a) => this.rvalue(a));
           value = isDim3 ? this.dim3(args) : args.length === 1 && !isArray ? args[0] : { k: 'other', what: 'aggregate' };
@@ -921,7 +955,12 @@ export class Interp {
   private identifier(node: Node): Value {
     const name = node.text;
     const bound = this.binding(name);
-    if (bound) return isBase(bound) ? this.arrayRef(bound, node) : bound.value;
+    if (bound) {
+      if (isBase(bound)) return this.arrayRef(bound, node);
+      // a reference to a whole array is indexed where it is used, like a pointer parameter
+      if (bound.ref && bound.value.k === 'ref' && bound.value.t.kind === 'array') return { ...bound.value, name, nameNode: node, at: undefined };
+      return bound.value;
+    }
     const tv = this.cfg.values.get(name);
     if (tv) return tv;
     if (name === 'warpSize') return num(32, INT);
@@ -1148,6 +1187,10 @@ export class Interp {
   private assignTo(target: Node, value: Value, node: Node): void {
     if (target.type === 'identifier') {
       const v = this.lookupVar(target.text);
+      if (v?.ref && v.value.k === 'ref') {
+        this.access(v.value, 'store', node);
+        return;
+      }
       if (v) {
         let nv = value;
         if (nv.k === 'num' && (v.type.kind === 'int' || v.type.kind === 'float')) nv = convert(nv, v.type);
@@ -1230,7 +1273,10 @@ export class Interp {
     if (isTainted(cond)) throw NEEDS_FULL_BLOCK;
     if (cond.k === 'num' && !cond.sym) {
       const u = uniformValue(cond, act);
-      if (u !== null) return u !== 0 ? (cons ? this.rvalue(cons) : cond) : this.rvalue(alt);
+      if (u !== null) {
+        this.skipped(u !== 0 ? alt : cons);
+        return u !== 0 ? (cons ? this.rvalue(cons) : cond) : this.rvalue(alt);
+      }
       const t = new Uint8Array(this.n);
       const f = new Uint8Array(this.n);
       for (let i = 0; i < this.n; i++) if (act[i]) (laneAt(cond.v, i) !== 0 ? t : f)[i] = 1;
@@ -1316,15 +1362,17 @@ export class Interp {
       }
       return this.expandMacro(text, name);
     }
-    const args = argNodes.map((a) => this.rvalue(a));
+    const defs = this.cfg.facts.functions.get(name);
+    const def = defs?.find((d) => d.params.length === argNodes.length && !d.isKernel) ?? defs?.find((d) => !d.isKernel);
+    // an argument for a reference parameter is a place, not a value: nothing is loaded at the call
+    const bound = argNodes.map((a, i) => (def && def.params[i] && isReferenceDecl(def.params[i].node) ? this.place(a) : { value: this.rvalue(a) }));
+    const args = bound.map((b) => b.value);
     if (name === 'dim3') return this.dim3(args);
     const holder = this.sharedHolder(name);
     if (holder) return holder;
     const builtin = this.builtinCall(name, args, node);
     if (builtin) return builtin;
-    const defs = this.cfg.facts.functions.get(name);
-    const def = defs?.find((d) => d.params.length === args.length && !d.isKernel) ?? defs?.find((d) => !d.isKernel);
-    if (def) return this.inline(def, args, fnNode, node);
+    if (def) return this.inline(def, bound, fnNode, node);
     return unk(`the result of \`${name || fnNode.text}(...)\``);
   }
 
@@ -1353,7 +1401,7 @@ export class Interp {
   private mentionsShared(n: Node): boolean {
     for (const id of this.identifiersIn(n)) {
       const b = this.binding(id);
-      if (b && (isBase(b) || b.value.k === 'ptr')) return true;
+      if (b && (isBase(b) || b.value.k === 'ptr' || b.value.k === 'ref')) return true;
     }
     return false;
   }
@@ -1441,7 +1489,24 @@ export class Interp {
     return null;
   }
 
-  private inline(def: FunctionFact, args: Value[], fnNode: Node, node: Node): Value {
+  /**
+   * What a reference is bound to: a place in shared memory (the Ref, remembering the expression that names it, where
+   * its accesses are reported), another variable (shared, so that writes reach it), or else a value.
+   */
+  private place(n: Node): { value: Value; alias?: Var } {
+    let e = n;
+    while (e.type === 'parenthesized_expression' && named(e).length === 1) e = named(e)[0];
+    if (e.type === 'identifier') {
+      const b = this.binding(e.text);
+      if (b && !isBase(b)) return { value: b.value, alias: b };
+    }
+    const v = this.eval(n);
+    if (v.k === 'ref') return { value: v.t.kind === 'array' ? v : { ...v, at: v.at ?? n } };
+    return { value: v };
+  }
+
+  private inline(def: FunctionFact, bound: { value: Value; alias?: Var }[], fnNode: Node, node: Node): Value {
+    const args = bound.map((b) => b.value);
     if (this.frames.length >= this.cfg.caps.callDepth) return unk(`calls nest deeper than ${this.cfg.caps.callDepth} levels at \`${def.name}\``);
     const act = this.active();
     const frame = this.newFrame(def);
@@ -1474,6 +1539,11 @@ export class Interp {
     try {
       def.params.forEach((p, i) => {
         const t = this.declType(p.node);
+        const b = bound[i];
+        if (b && isReferenceDecl(p.node)) {
+          if (b.alias) return this.scope().set(p.name, b.alias);
+          if (b.value.k === 'ref') return this.scope().set(p.name, { value: b.value, type: t, ref: true });
+        }
         let v = args[i] ?? unk(`\`${p.name}\` has no argument`);
         if (v.k === 'num' && (t.kind === 'int' || t.kind === 'float')) v = convert(v, t);
         if (v.k === 'ptr') {
@@ -1504,8 +1574,8 @@ export class Interp {
     this.visitCount.set(site, count);
     const width = sizeOf(r.t);
     const visit: Visit = {
-      site, kind, name: r.name, nameNode, exprNode, base: r.base, width: width ?? 0, elemType: typeName(r.t),
-      context: { ...this.ctx }, addrs: null, assumptions: [...this.assumptions], flat: r.flat,
+      site, kind, name: r.name, nameNode, exprNode: r.at ?? exprNode, base: r.base, width: width ?? 0, elemType: typeName(r.t),
+      context: { ...this.ctx }, addrs: null, assumptions: [...this.assumptions], flat: r.flat, ...(r.at ? { via: exprNode } : {}),
     };
     if (count > this.cfg.caps.visitsPerAccess) {
       visit.reason = `the access is reached in more than ${this.cfg.caps.visitsPerAccess.toLocaleString('en-US')} contexts`;
@@ -1704,6 +1774,17 @@ const sameNum = (x: Num, y: Num) =>
   x === y || (typeof x.v === 'number' && typeof y.v === 'number' && x.v === y.v && x.t === y.t && !x.sym && !y.sym);
 
 const isBase = (v: Var | SharedBase): v is SharedBase => !('value' in v);
+
+/** A parameter or declarator declared as a reference (`float &a`, `const uint& b`, `float (&c)[4]`, `T &&d`). */
+function isReferenceDecl(decl: Node): boolean {
+  let d: Node | null = decl.type === 'parameter_declaration' || decl.type === 'optional_parameter_declaration' ? decl.childForFieldName('declarator') : decl;
+  for (let i = 0; d && i < 16; i++) {
+    if (d.type === 'reference_declarator') return true;
+    if (d.type === 'identifier') return false;
+    d = d.childForFieldName('declarator') ?? named(d).find((c) => c.type.endsWith('declarator')) ?? null;
+  }
+  return false;
+}
 
 const LONGT: CType = { kind: 'int', bytes: 8, signed: true, name: 'long long' };
 

@@ -55,6 +55,8 @@ export interface Ref {
   /** per subscript level: index value and the extent it must stay under (for out-of-bounds). */
   bounds: { index: Num; extent: number }[];
   flat: string | null;
+  /** a reference bound to this place: the expression that named it (its accesses are reported there). */
+  at?: Node;
 }
 export interface Other {
   k: 'other';

@@ -16,8 +16,8 @@ export interface SiteResult {
   kernel: string;
   block: [number, number, number];
   context: Record<string, number | string>;
-  /** the worst warp's wavefronts; null when the addresses are unknown. */
-  summary: { degree: number; wavefronts: number } | null;
+  /** the worst warp's wavefronts and active lanes; null when the addresses are unknown. */
+  summary: { degree: number; wavefronts: number; activeLanes: number } | null;
   /** the worst warp's full figures (computed on first use); null when the addresses are unknown. */
   readonly figures: RequestFigures | null;
   warp: number;
@@ -42,9 +42,10 @@ export function statusOf(f: RequestFigures): AccessStatus {
 }
 
 function better(a: SiteResult, b: SiteResult): boolean {
-  // is a worse than b (the one to report)?
+  // is a worse than b (the one to report)? degree, then wavefronts; on a tie the context with more active lanes
+  // (a guard `tid < d` that lets one lane through first is not the request worth showing); then the first
   const fa = a.summary!, fb = b.summary!;
-  return fa.degree > fb.degree || (fa.degree === fb.degree && fa.wavefronts > fb.wavefronts);
+  return fa.degree > fb.degree || (fa.degree === fb.degree && (fa.wavefronts > fb.wavefronts || (fa.wavefronts === fb.wavefronts && fa.activeLanes > fb.activeLanes)));
 }
 
 function contextText(c: Record<string, number | string>): string {
