@@ -44,7 +44,8 @@ function runInstance(
   const common = [inst.blockSource, ...inst.argSources, ...it.notes];
   if (inst.unbound) common.push(inst.unbound);
   const memo: SummaryMemo = new Map();
-  const results = it.visits.map((v) => siteResult(v, kernel, inst, profile, common, memo));
+  const lists: AssumptionCache = new Map();
+  const results = it.visits.map((v) => siteResult(v, kernel, inst, profile, common, memo, lists));
   const arrays: ArrayInfo[] = it.arrays().map((b) => ({
     id: b.id,
     name: b.name,
@@ -135,8 +136,16 @@ function summaryOf(v: Visit, profile: BankProfile, memo: SummaryMemo): { sum: Bl
   return entry;
 }
 
-function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: BankProfile, common: string[], memo: SummaryMemo): SiteResult {
-  const base: SiteResult = {
+/** Assumption lists of one run, by what makes them differ: visits share them (they are never modified). */
+type AssumptionCache = Map<string, string[]>;
+
+function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: BankProfile, common: string[], memo: SummaryMemo, lists: AssumptionCache): SiteResult {
+  const key = `${v.width}:${v.kind === 'atomic' ? 1 : 0}:${v.assumptions.join('\u0001')}`;
+  let assumptions = lists.get(key);
+  if (!assumptions) lists.set(key, (assumptions = [...v.assumptions, ...common, ...profile.notes(v.width), ...(v.kind === 'atomic' ? [ATOMIC_NOTE] : [])]));
+  let labelled = false;
+  for (const _ in inst.label) labelled = true;
+  const base = {
     site: v.site,
     kind: v.kind,
     name: v.name,
@@ -148,32 +157,50 @@ function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: Ban
     elementBytes: v.width,
     kernel: kernel.name,
     block: inst.block,
-    context: { ...inst.label, ...v.context },
-    summary: null,
-    figures: null,
-    warp: 0,
-    totalWavefronts: 0,
-    idealTotal: 0,
-    maxByte: -1,
+    // a visit's context is its own copy: shared unless a template label joins it
+    context: labelled ? { ...inst.label, ...v.context } : v.context,
     dynamicShared: inst.dynamicShared,
-    assumptions: [...v.assumptions, ...common, ...profile.notes(v.width), ...(v.kind === 'atomic' ? [ATOMIC_NOTE] : [])],
+    assumptions,
     flat: v.flat,
   };
-  if (!v.addrs) return { ...base, reason: v.reason ?? 'the address could not be evaluated' };
+  const unknown = (reason: string): SiteResult => ({ ...base, summary: null, figures: null, warp: 0, totalWavefronts: 0, idealTotal: 0, maxByte: -1, reason });
+  if (!v.addrs) return unknown(v.reason ?? 'the address could not be evaluated');
   const { sum, top } = summaryOf(v, profile, memo);
-  if (!sum) return { ...base, reason: unreachedReason([inst]) };
-  base.totalWavefronts = sum.totalWavefronts;
-  base.idealTotal = sum.idealTotal;
-  base.maxByte = top;
+  if (!sum) return unknown(unreachedReason([inst]));
   const lanes = warpLanes(v.spread && sum.warp > 0 ? blockAddrs(v)! : v.addrs, sum.warp);
   let activeLanes = 0;
   for (const l of lanes) if (l !== null) activeLanes++;
-  base.summary = { degree: sum.degree, wavefronts: sum.wavefronts, activeLanes };
-  let full: RequestFigures | null = null;
-  Object.defineProperty(base, 'figures', { get: () => (full ??= request(lanes, v.width, profile)), enumerable: true });
-  base.warp = sum.warp;
-  if (v.oob && !inst.assumedBlock) base.oob = { lane: v.oob.thread % 32, warp: Math.floor(v.oob.thread / 32), index: v.oob.index, extent: v.oob.extent };
-  return base;
+  return new Evaluated(base, { degree: sum.degree, wavefronts: sum.wavefronts, activeLanes }, sum, top, lanes, v.width, profile,
+    v.oob && !inst.assumedBlock ? { lane: v.oob.thread % 32, warp: Math.floor(v.oob.thread / 32), index: v.oob.index, extent: v.oob.extent } : undefined);
+}
+
+/**
+ * The result of a visit whose addresses are known. A class, so that every such result has one shape: its full
+ * figures (a bank map) are built when something reads them (a hover, the worst case), not for every visit.
+ */
+class Evaluated implements SiteResult {
+  site: string; kind: SiteResult['kind']; name: string; range: Range; exprRange: Range; declRange: Range; arrayId: string;
+  arrayName: string; elementBytes: number; kernel: string; block: [number, number, number]; context: Record<string, number | string>;
+  dynamicShared: number | null; assumptions: string[]; flat: string | null;
+  warp: number; totalWavefronts: number; idealTotal: number; maxByte: number;
+  oob?: SiteResult['oob'];
+  private full: RequestFigures | null = null;
+  constructor(
+    base: Omit<SiteResult, 'summary' | 'figures' | 'warp' | 'totalWavefronts' | 'idealTotal' | 'maxByte'>,
+    readonly summary: { degree: number; wavefronts: number; activeLanes: number },
+    sum: BlockSummary, top: number, private readonly lanes: (number | null)[], private readonly width: number, private readonly profile: BankProfile,
+    oob: SiteResult['oob'],
+  ) {
+    this.site = base.site; this.kind = base.kind; this.name = base.name; this.range = base.range; this.exprRange = base.exprRange;
+    this.declRange = base.declRange; this.arrayId = base.arrayId; this.arrayName = base.arrayName; this.elementBytes = base.elementBytes;
+    this.kernel = base.kernel; this.block = base.block; this.context = base.context; this.dynamicShared = base.dynamicShared;
+    this.assumptions = base.assumptions; this.flat = base.flat;
+    this.warp = sum.warp; this.totalWavefronts = sum.totalWavefronts; this.idealTotal = sum.idealTotal; this.maxByte = top;
+    if (oob) this.oob = oob;
+  }
+  get figures(): RequestFigures {
+    return (this.full ??= request(this.lanes, this.width, this.profile));
+  }
 }
 
 /** A subscript of a `__shared__` array found by syntax alone, with the kinds of access it makes. */

@@ -33,7 +33,6 @@ export interface Visit {
   exprNode: Node;
   base: SharedBase;
   width: number;
-  elemType: string;
   context: Record<string, number | string>;
   /** per thread of the block: byte address relative to the array, NaN when inactive. Null when unknown. */
   addrs: Float64Array | null;
@@ -1574,7 +1573,7 @@ export class Interp {
     this.visitCount.set(site, count);
     const width = sizeOf(r.t);
     const visit: Visit = {
-      site, kind, name: r.name, nameNode, exprNode: r.at ?? exprNode, base: r.base, width: width ?? 0, elemType: typeName(r.t),
+      site, kind, name: r.name, nameNode, exprNode: r.at ?? exprNode, base: r.base, width: width ?? 0,
       context: { ...this.ctx }, addrs: null, assumptions: [...this.assumptions], flat: r.flat, ...(r.at ? { via: exprNode } : {}),
     };
     if (count > this.cfg.caps.visitsPerAccess) {

@@ -129,7 +129,8 @@ function finding(list: SiteResult[], modelNote: string): AccessFinding {
   // cases: one per context (worst warp), listed only when the degree differs between them
   const byCtx = new Map<string, SiteResult>();
   for (const r of known) {
-    const key = JSON.stringify([r.kernel, r.block, r.context]);
+    let key = `${r.kernel}\u0001${r.block[0]}x${r.block[1]}x${r.block[2]}`;
+    for (const k in r.context) key += `\u0001${k}=${r.context[k]}`;
     const cur = byCtx.get(key);
     if (!cur || better(r, cur)) byCtx.set(key, r);
   }
