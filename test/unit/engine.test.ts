@@ -311,3 +311,29 @@ test('an access no lane of the block reaches gets one unknown entry that says so
   // the arrays list these sites among their accesses
   assert.deepEqual(result.arrays.find((a) => a.name === 'hist')!.accesses, [3]);
 });
+
+test('a device function called from two places with different degrees lists each call as a case', () => {
+  const src = `__device__ void put(float *s, int stride, float v) {
+  s[threadIdx.x * stride] = v;
+}
+__global__ void k(float *o) {
+  __shared__ float buf[1024];
+  put(buf, 4, 1.f);
+  put(buf, 3, 2.f);
+  __syncthreads();
+  o[threadIdx.x] = buf[threadIdx.x];
+}
+int main() { k<<<1, 256>>>(0); }
+`;
+  const r = analyzeText(src);
+  const store = r.accesses.find((a) => a.kind === 'store' && a.range.start.line === 1)!;
+  assert.equal(store.degree, 4);
+  assert.deepEqual(store.cases.map((c) => [c.context, c.degree, c.wavefronts]), [[{ call: 'line 6' }, 4, 4], [{ call: 'line 7' }, 1, 1]]);
+  assert.match(store.message, /\(worst case: call = line 6\)$/);
+  // one call site: no cases, and the message names no context
+  const one = analyzeText(src.replace('  put(buf, 3, 2.f);\n', ''));
+  const single = one.accesses.find((a) => a.kind === 'store' && a.range.start.line === 1)!;
+  assert.equal(single.degree, 4);
+  assert.deepEqual(single.cases, []);
+  assert.doesNotMatch(single.message, /worst case/);
+});

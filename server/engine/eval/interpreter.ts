@@ -1535,6 +1535,9 @@ export class Interp {
     this.frames.push(frame);
     this.loops = [];
     this.mask = null;
+    // the call site is part of the context: a device function's accesses can differ from one call to the next
+    const savedCtx = this.ctx;
+    this.ctx = { ...savedCtx, call: `line ${node.startPosition.row + 1}` };
     try {
       def.params.forEach((p, i) => {
         const t = this.declType(p.node);
@@ -1554,6 +1557,7 @@ export class Interp {
       this.execBlock(def.body);
       return frame.ret ?? { k: 'other', what: 'void' };
     } finally {
+      this.ctx = savedCtx;
       this.frames.pop();
       this.loops = savedLoops;
       this.mask = savedMask;
