@@ -71,6 +71,8 @@ function plusLiteral(d: Node): { left: string; value: number } | null {
 
 /** The bank model, "shared atomics, cp.async writes": no public rule; treated as a store, and said to be uncertain. */
 export const ATOMIC_NOTE = 'a shared-memory atomic is treated as a store: no public rule says how atomics to different addresses conflict, so this figure is uncertain';
+/** The same for a cp.async write (`__pipeline_memcpy_async`). */
+export const ASYNC_COPY_NOTE = 'a cp.async write (__pipeline_memcpy_async) is treated as a store of its size: no public rule says how its writes conflict, so this figure is uncertain';
 
 /** The last block summary of each site in one run: a loop's next visit often has the same addresses, or a shift. */
 type SummaryMemo = Map<string, { addrs: Float64Array; shifts: Float64Array | null; width: number; sum: BlockSummary | null; top: number }>;
@@ -140,9 +142,12 @@ function summaryOf(v: Visit, profile: BankProfile, memo: SummaryMemo): { sum: Bl
 type AssumptionCache = Map<string, string[]>;
 
 function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: BankProfile, common: string[], memo: SummaryMemo, lists: AssumptionCache): SiteResult {
-  const key = `${v.width}:${v.kind === 'atomic' ? 1 : 0}:${v.assumptions.join('\u0001')}`;
+  const key = `${v.width}:${v.kind === 'atomic' ? 1 : v.asyncCopy ? 2 : 0}:${v.assumptions.join('\u0001')}`;
   let assumptions = lists.get(key);
-  if (!assumptions) lists.set(key, (assumptions = [...v.assumptions, ...common, ...profile.notes(v.width), ...(v.kind === 'atomic' ? [ATOMIC_NOTE] : [])]));
+  if (!assumptions) {
+    const uncertain = v.kind === 'atomic' ? [ATOMIC_NOTE] : v.asyncCopy ? [ASYNC_COPY_NOTE] : [];
+    lists.set(key, (assumptions = [...v.assumptions, ...common, ...profile.notes(v.width), ...uncertain]));
+  }
   let labelled = false;
   for (const _ in inst.label) labelled = true;
   const base = {
@@ -162,6 +167,7 @@ function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: Ban
     dynamicShared: inst.dynamicShared,
     assumptions,
     flat: v.flat,
+    asyncCopy: !!v.asyncCopy,
   };
   const unknown = (reason: string): SiteResult => ({ ...base, summary: null, figures: null, warp: 0, totalWavefronts: 0, idealTotal: 0, maxByte: -1, reason });
   if (!v.addrs) return unknown(v.reason ?? 'the address could not be evaluated');
@@ -181,7 +187,7 @@ function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: Ban
 class Evaluated implements SiteResult {
   site: string; kind: SiteResult['kind']; name: string; range: Range; exprRange: Range; declRange: Range; arrayId: string;
   arrayName: string; elementBytes: number; kernel: string; block: [number, number, number]; context: Record<string, number | string>;
-  dynamicShared: number | null; assumptions: string[]; flat: string | null;
+  dynamicShared: number | null; assumptions: string[]; flat: string | null; asyncCopy: boolean;
   warp: number; totalWavefronts: number; idealTotal: number; maxByte: number;
   oob?: SiteResult['oob'];
   private full: RequestFigures | null = null;
@@ -194,7 +200,7 @@ class Evaluated implements SiteResult {
     this.site = base.site; this.kind = base.kind; this.name = base.name; this.range = base.range; this.exprRange = base.exprRange;
     this.declRange = base.declRange; this.arrayId = base.arrayId; this.arrayName = base.arrayName; this.elementBytes = base.elementBytes;
     this.kernel = base.kernel; this.block = base.block; this.context = base.context; this.dynamicShared = base.dynamicShared;
-    this.assumptions = base.assumptions; this.flat = base.flat;
+    this.assumptions = base.assumptions; this.flat = base.flat; this.asyncCopy = base.asyncCopy ?? false;
     this.warp = sum.warp; this.totalWavefronts = sum.totalWavefronts; this.idealTotal = sum.idealTotal; this.maxByte = top;
     if (oob) this.oob = oob;
   }
@@ -218,7 +224,8 @@ interface SyntacticSite {
 
 /**
  * The accesses of `__shared__` arrays written in a kernel's body, found by syntax alone: `s[i]` read, written,
- * both (`s[i] += x`, `++s[i]`), or updated by an atomic (`atomicAdd(&s[i], 1)`). An address taken for anything
+ * both (`s[i] += x`, `++s[i]`), updated by an atomic (`atomicAdd(&s[i], 1)`) or written by a cp.async
+ * (`__pipeline_memcpy_async(&s[i], ...)`). An address taken for anything
  * else (`float *p = &s[i]`), a row of a 2-D array used as a pointer and `sizeof(s[0])` are not accesses.
  */
 function sharedSubscripts(kernel: FunctionFact, facts: FileFacts): SyntacticSite[] {
@@ -275,8 +282,9 @@ function sharedSubscripts(kernel: FunctionFact, facts: FileFacts): SyntacticSite
       const list = up(parent);
       const call = list?.type === 'argument_list' ? up(list) : undefined;
       const fn = call?.type === 'call_expression' ? call.childForFieldName('function')?.text.replace(/^.*::/, '') ?? '' : '';
-      if (!ATOMICS.test(fn) || named(list)[0]?.id !== parent.id) continue; // an address, not an access
-      kinds = ['atomic'];
+      const copy = fn === '__pipeline_memcpy_async';
+      if ((!ATOMICS.test(fn) && !copy) || named(list)[0]?.id !== parent.id) continue; // an address, not an access
+      kinds = copy ? ['store'] : ['atomic'];
     } else if (parent?.type === 'assignment_expression' && parent.childForFieldName('left')?.id === at.id) {
       kinds = (parent.childForFieldName('operator')?.text ?? '=') === '=' ? ['store'] : ['load', 'store'];
     } else if (parent?.type === 'update_expression') kinds = ['load', 'store'];

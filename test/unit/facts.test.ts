@@ -4,7 +4,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { ready, analyzeFile, lineOf } from './helpers/engine';
-import { AccessFinding } from '../../server/engine';
+import { AccessFinding, analyzeText } from '../../server/engine';
 
 before(() => ready);
 
@@ -224,4 +224,33 @@ test('kernel arguments: a constant passed for a scalar integer parameter binds i
   const notLaunched = of('notLaunched');
   assert.equal(notLaunched.status, 'unknown');
   assert.match(notLaunched.reason!, /unknown warp-uniform value `pitch`/);
+});
+
+test('cp.async writes (__pipeline_memcpy_async) are stores of their size, said to be uncertain', () => {
+  const src = `#include <cuda_pipeline.h>
+__global__ void k(const float *g, float *o) {
+  __shared__ float s[32 * 33];
+  __shared__ float4 v[256];
+  __pipeline_memcpy_async(&s[threadIdx.x * 32], &g[threadIdx.x], 4);
+  __pipeline_memcpy_async(&v[threadIdx.x], &g[4 * threadIdx.x], 16);
+  __pipeline_memcpy_async(&v[threadIdx.x], &g[4 * threadIdx.x], sizeof(float) * o[0]);
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  __syncthreads();
+  o[threadIdx.x] = s[threadIdx.x] + v[threadIdx.x].x;
+}
+int main() { k<<<1, 32>>>(0, 0); }
+`;
+  const r = analyzeText(src);
+  const stores = r.accesses.filter((a) => a.kind === 'store');
+  assert.deepEqual(stores.map((a) => [a.range.start.line, a.status, a.degree, a.wavefronts, a.elementBytes]), [
+    [4, 'conflict', 32, 32, 4], // 32 words apart: all in bank 0
+    [5, 'conflict-free', 1, 4, 16],
+    [6, 'unknown', null, null, 16],
+  ]);
+  assert.match(stores[0].message, /^s: 32-way bank conflict: .*\(uncertain for cp\.async writes: treated as a store\)$/);
+  assert.ok(stores[1].assumptions.some((x) => /cp\.async write .* uncertain/.test(x)));
+  assert.match(stores[2].message, /is not 4, 8 or 16 bytes/);
+  // the loads are plain loads
+  assert.ok(r.accesses.filter((a) => a.kind === 'load').every((a) => !/uncertain/.test(a.message)));
 });

@@ -50,6 +50,8 @@ export interface Visit {
   flat: string | null;
   /** where the access happens when that is not exprNode: the use of a reference bound at exprNode. */
   via?: Node;
+  /** a cp.async write (`__pipeline_memcpy_async`): counted as a store, its figure uncertain. */
+  asyncCopy?: boolean;
 }
 
 export interface RunConfig {
@@ -1349,6 +1351,7 @@ export class Interp {
       }
       return unk(`the result of \`${name}\``);
     }
+    if (name === '__pipeline_memcpy_async') return this.asyncCopy(argNodes, node);
     const mac = this.cfg.facts.macros.get(name);
     if (mac && mac.params !== null && fnNode.type === 'identifier') {
       // evaluate the arguments where they stand (their accesses are real sites), then the expansion
@@ -1373,6 +1376,27 @@ export class Interp {
     if (builtin) return builtin;
     if (def) return this.inline(def, bound, fnNode, node);
     return unk(`the result of \`${name || fnNode.text}(...)\``);
+  }
+
+  /**
+   * `__pipeline_memcpy_async(dst, src, bytes)` (cp.async): a write of 4, 8 or 16 bytes per lane into shared memory.
+   * The bank model has no public rule for its conflicts: it is counted as a store of that width, and said to be
+   * uncertain (Visit.asyncCopy).
+   */
+  private asyncCopy(argNodes: Node[], node: Node): Value {
+    const dst = argNodes[0] ? this.rvalue(argNodes[0]) : unk('no argument');
+    for (const a of argNodes.slice(1, 2)) this.rvalue(a);
+    const size = argNodes[2] ? uniformValue(this.rvalue(argNodes[2])) : null;
+    for (const a of argNodes.slice(3)) this.rvalue(a);
+    if (dst.k !== 'ptr') return { k: 'other', what: 'cp.async' };
+    const r = this.deref(dst, num(0), node, argNodes[0]);
+    if (r.k !== 'ref') return { k: 'other', what: 'cp.async' };
+    const t = size === 4 ? BUILTINS.int : size === 8 ? BUILTINS.int2 : size === 16 ? BUILTINS.int4 : null;
+    if (!t) {
+      const why = `the size of \`${node.text}\` is not 4, 8 or 16 bytes`;
+      this.access(this.unknownRef(r, r.t, why), 'store', node, true);
+    } else this.access({ ...r, t }, 'store', node, true);
+    return { k: 'other', what: 'cp.async' };
   }
 
   /**
@@ -1569,7 +1593,7 @@ export class Interp {
 
   // ---------------------------------------------------------------- accesses
 
-  private access(r: Ref, kind: AccessKind, exprNode: Node): void {
+  private access(r: Ref, kind: AccessKind, exprNode: Node, asyncCopy = false): void {
     const nameNode = r.nameNode;
     const at = ((nameNode as unknown as { __at?: string }).__at ??= `${nameNode.startPosition.row}:${nameNode.startPosition.column}:`);
     const site = at + kind;
@@ -1579,6 +1603,7 @@ export class Interp {
     const visit: Visit = {
       site, kind, name: r.name, nameNode, exprNode: r.at ?? exprNode, base: r.base, width: width ?? 0,
       context: { ...this.ctx }, addrs: null, assumptions: [...this.assumptions], flat: r.flat, ...(r.at ? { via: exprNode } : {}),
+      ...(asyncCopy ? { asyncCopy } : {}),
     };
     if (count > this.cfg.caps.visitsPerAccess) {
       visit.reason = `the access is reached in more than ${this.cfg.caps.visitsPerAccess.toLocaleString('en-US')} contexts`;

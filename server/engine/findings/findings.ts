@@ -32,6 +32,8 @@ export interface SiteResult {
   assumptions: string[];
   oob?: { lane: number; warp: number; index: number; extent: number };
   flat: string | null;
+  /** a cp.async write: counted as a store, its figure uncertain (the message says so). */
+  asyncCopy?: boolean;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -52,9 +54,10 @@ function contextText(c: Record<string, number | string>): string {
   return Object.entries(c).map(([k, v]) => `${k} = ${v}`).join(', ');
 }
 
-export function message(name: string, kind: AccessKind, f: RequestFigures, worstContext: string | null): string {
+export function message(name: string, kind: AccessKind, f: RequestFigures, worstContext: string | null, asyncCopy = false): string {
   const text = plainMessage(name, kind, f, worstContext);
-  return kind === 'atomic' ? `${text} (uncertain for atomics: treated as a store)` : text;
+  if (kind === 'atomic') return `${text} (uncertain for atomics: treated as a store)`;
+  return asyncCopy ? `${text} (uncertain for cp.async writes: treated as a store)` : text;
 }
 
 function plainMessage(name: string, kind: AccessKind, f: RequestFigures, worstContext: string | null): string {
@@ -165,7 +168,7 @@ function finding(list: SiteResult[], modelNote: string): AccessFinding {
     block: worst.block,
     cases,
     assumptions,
-    message: message(first.name, first.kind, f, worstCtx),
+    message: message(first.name, first.kind, f, worstCtx, first.asyncCopy),
     ...(outOfBounds ? { outOfBounds } : {}),
   };
 }
