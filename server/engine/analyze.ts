@@ -652,19 +652,8 @@ export class EngineDocument {
         accesses.sort(byPosition);
         break;
       }
-    let byArray: Map<string, SiteResult[]> | null = null;
-    const resultsOf = (id: string) => {
-      if (!byArray) {
-        byArray = new Map();
-        for (const r of runs)
-          for (const x of r.run.results) {
-            const list = byArray.get(x.arrayId);
-            if (list) list.push(x);
-            else byArray.set(x.arrayId, [x]);
-          }
-      }
-      return byArray.get(id) ?? [];
-    };
+    /** the results of one array, from the runs that saw it (a keystroke must not sort every result of the file). */
+    const resultsOf = (id: string) => (runsOfArray.get(id) ?? []).flatMap((r) => r.run.results.filter((x) => x.arrayId === id));
     // arrays: every __shared__ declaration seen by any run, with its accesses and its fix
     const arrayInfos = new Map<string, ArrayInfo>();
     const runsOfArray = new Map<string, typeof runs>();

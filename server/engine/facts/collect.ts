@@ -56,6 +56,9 @@ export interface FileFacts {
  */
 type ChildMemo = { __named?: Node[]; __kids?: Node[] };
 const NONE: Node[] = [];
+/** What a function body must contain for the facts walk to enter it: a launch, a macro, a type or enum definition. */
+const BODY_FACTS = /<<<|#\s*define|\b(?:struct|class|union|enum|typedef|using)\b/;
+
 export const named = (n: Node | null | undefined): Node[] =>
   n ? ((n as Node & ChildMemo).__named ??= n.namedChildren.filter((c) => c !== null) as Node[]) : NONE;
 export const kids = (n: Node): Node[] => ((n as Node & ChildMemo).__kids ??= n.children.filter((c) => c !== null) as Node[]);
@@ -168,6 +171,11 @@ export function collectFacts(root: Node, text: string): FileFacts {
     if (depth > 2000) continue;
     const container = node === root || (top && TOP_CONTAINERS.has(node.type));
     const push = (n: Node, f: FunctionFact | null) => stack.push({ node: n, fn: f, depth: depth + 1, top: !f && container });
+    // a function body holds facts only where it launches a kernel or defines a macro or a type (walking every node
+    // of every kernel costs as much as the parse): its text says whether to look
+    const pushBody = (f: FunctionFact) => {
+      if (BODY_FACTS.test(f.body.text)) push(f.body, f);
+    };
     switch (node.type) {
       case 'preproc_def':
       case 'preproc_function_def': {
@@ -183,7 +191,7 @@ export function collectFacts(root: Node, text: string): FileFacts {
           const f = readFunction(inner, node, tp);
           if (f) {
             addFn(f);
-            push(f.body, f);
+            pushBody(f);
           }
         } else {
           for (const c of named(node)) push(c, fn);
@@ -195,7 +203,7 @@ export function collectFacts(root: Node, text: string): FileFacts {
         const f = readFunction(node, node, []);
         if (f) {
           addFn(f);
-          push(f.body, f);
+          pushBody(f);
         }
         continue;
       }
