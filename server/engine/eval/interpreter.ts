@@ -125,6 +125,8 @@ export class Interp {
   loops: LoopState[] = [];
   ctx: Record<string, number | string> = {};
   assumptions: string[] = [];
+  /** early exits under a guard that could not be evaluated, assumed taken by no lane: they hold for the rest of the function. */
+  private exitNotes: string[] = [];
   visits: Visit[] = [];
   /** extra assumptions that hold for every access of the run (template bindings, symbolic loops...). */
   notes = new Set<string>();
@@ -190,6 +192,7 @@ export class Interp {
     for (const d of this.cfg.facts.fileShared) this.declare(d, this.globals);
     this.execBlock(fn.body);
     this.frames.pop();
+    this.exitNotes.length = 0;
     this.touch();
   }
 
@@ -368,8 +371,42 @@ export class Interp {
       const why = cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : 'it is not a number';
       const line = node.startPosition.row + 1;
       const text = condNode.text.replace(/^\(|\)$/g, '').trim();
-      if (cons) this.withAssumption(`the guard \`${text}\` at line ${line} could not be evaluated per lane (${why}); assumed true for every lane`, () => this.exec(cons));
-      if (altStmt) this.withAssumption(`the guard \`${text}\` at line ${line} could not be evaluated per lane (${why}); its else branch assumed to run for every lane`, () => this.exec(altStmt));
+      const guard = `the guard \`${text}\` at line ${line} could not be evaluated per lane (${why})`;
+      // both branches run for every lane; so a `return`, `break` or `continue` in them retires no lane: the code after
+      // the `if` is reached by every lane that reached it (as `if (i < n) {...}` is analysed like `if (i >= n) return;`)
+      const f = this.frame();
+      const lp = this.loops[this.loops.length - 1];
+      const exited = f.anyExited ? f.exited.slice() : null;
+      const brk = lp?.touched ? lp.brk.slice() : null;
+      const cont = lp?.touched ? lp.cont.slice() : null;
+      const exitsBefore = this.exits;
+      const touchedBefore = lp?.touched ?? false;
+      if (cons) this.withAssumption(`${guard}; assumed true for every lane`, () => this.exec(cons));
+      if (altStmt) this.withAssumption(`${guard}; its else branch assumed to run for every lane`, () => this.exec(altStmt));
+      const left: string[] = [];
+      if (this.exits !== exitsBefore) {
+        if (exited) f.exited.set(exited);
+        else f.exited.fill(0);
+        f.anyExited = !!exited;
+        left.push('return');
+      }
+      if (lp && lp.touched && !touchedBefore) {
+        if (lp.brk.includes(1)) left.push('break');
+        if (lp.cont.includes(1)) left.push('continue');
+        lp.brk.fill(0);
+        lp.cont.fill(0);
+        lp.touched = false;
+      } else if (lp && brk && cont && (!lp.brk.every((b, i) => b === brk[i]) || !lp.cont.every((c, i) => c === cont[i]))) {
+        if (!lp.brk.every((b, i) => b === brk[i])) left.push('break');
+        if (!lp.cont.every((c, i) => c === cont[i])) left.push('continue');
+        lp.brk.set(brk);
+        lp.cont.set(cont);
+      }
+      if (left.length) {
+        const note = `${guard}; every lane is assumed to go on past its \`${left.join('`, `')}\``;
+        if (!this.exitNotes.includes(note)) this.exitNotes.push(note);
+        this.touch();
+      }
       return;
     }
     const t = new Uint8Array(this.n);
@@ -1535,6 +1572,7 @@ export class Interp {
     this.frames.push(frame);
     this.loops = [];
     this.mask = null;
+    const exitNotes = this.exitNotes.length;
     try {
       def.params.forEach((p, i) => {
         const t = this.declType(p.node);
@@ -1555,6 +1593,7 @@ export class Interp {
       return frame.ret ?? { k: 'other', what: 'void' };
     } finally {
       this.frames.pop();
+      this.exitNotes.length = exitNotes;
       this.loops = savedLoops;
       this.mask = savedMask;
       this.touch();
@@ -1574,7 +1613,7 @@ export class Interp {
     const width = sizeOf(r.t);
     const visit: Visit = {
       site, kind, name: r.name, nameNode, exprNode: r.at ?? exprNode, base: r.base, width: width ?? 0,
-      context: { ...this.ctx }, addrs: null, assumptions: [...this.assumptions], flat: r.flat, ...(r.at ? { via: exprNode } : {}),
+      context: { ...this.ctx }, addrs: null, assumptions: this.exitNotes.length ? [...this.assumptions, ...this.exitNotes] : [...this.assumptions], flat: r.flat, ...(r.at ? { via: exprNode } : {}),
     };
     if (count > this.cfg.caps.visitsPerAccess) {
       visit.reason = `the access is reached in more than ${this.cfg.caps.visitsPerAccess.toLocaleString('en-US')} contexts`;
