@@ -351,3 +351,22 @@ test('an early exit under a guard that cannot be evaluated retires no lane: the 
   assert.equal(last.worst!.activeLanes, 32);
   assert.ok(!last.assumptions.some((a) => a.includes('threadIdx.x >= 96')));
 });
+
+test('a plain assignment to a scalar __shared__ variable is a store, by the lanes that run it', () => {
+  const { text, result } = analyzeFile('test/fixtures/scalar-shared.cu');
+  const one = accessAt(result, text, 'if (threadIdx.x == 0) rowMax = in[', 'store');
+  assert.equal(one.array, 'rowMax');
+  assert.equal(one.status, 'conflict-free');
+  assert.equal(one.degree, 1);
+  assert.equal(one.worst!.activeLanes, 1);
+  assert.equal(one.worst!.distinctWords, 1);
+  const all = accessAt(result, text, 'count = 0u;', 'store');
+  assert.equal(all.status, 'broadcast');
+  assert.equal(all.worst!.activeLanes, 32);
+  assert.deepEqual(all.block, [256, 1, 1]);
+  assert.equal(all.message, 'count: broadcast: 32 lanes write 1 word (4 bytes requested, 128 bytes of results); served in 1 wavefront (ideal 1)');
+  assert.equal(accessAt(result, text, '- rowMax + count;', 'load', 'rowMax').status, 'broadcast');
+  assert.deepEqual(result.accesses.map((a) => [a.range.start.line + 1, a.array, a.kind]), [
+    [8, 'rowMax', 'store'], [9, 'count', 'store'], [11, 'count', 'atomic'], [12, 'rowMax', 'load'], [12, 'count', 'load'],
+  ]);
+});

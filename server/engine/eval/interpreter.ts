@@ -1232,8 +1232,11 @@ export class Interp {
         if (nv.k === 'num' && (v.type.kind === 'int' || v.type.kind === 'float')) nv = convert(nv, v.type);
         if (nv.k === 'ptr') nv = { ...nv, name: target.text };
         v.value = select(this.active(), nv, v.value, this.n);
+        return;
       }
-      return;
+      // a scalar `__shared__` variable (`__shared__ float mean; mean = x;`) is stored to below
+      const b = this.binding(target.text);
+      if (!b || !isBase(b)) return;
     }
     if (target.type === 'parenthesized_expression') {
       const inner = named(target)[0];
