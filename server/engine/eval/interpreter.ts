@@ -963,7 +963,7 @@ export class Interp {
       case 'qualified_identifier': {
         const name = node.childForFieldName('name');
         if (name && /^(std|cuda)$/.test(node.childForFieldName('scope')?.text ?? '')) return this.eval(name);
-        return unk(`\`${node.text}\` is not known here`);
+        return this.scopedConstant(node.text.replace(/\s+/g, '').replace(/^::/, '')) ?? unk(`\`${node.text}\` is not known here`);
       }
       default:
         for (const c of named(node)) this.rvalue(c); // still find accesses inside
@@ -1036,6 +1036,31 @@ export class Interp {
       v = this.expandMacro(mac.body, name);
     }
     if (v) this.constCache.set(name, v);
+    return v;
+  }
+
+  /**
+   * `Cfg::TILE`, `ns::W`, `Layout::RowMajor`: a constant named with its scopes, written in full or, from inside a
+   * namespace, with its last scopes only (`In::K` for `ns::In::K`) when that names one constant of the file.
+   */
+  private scopedConstant(key: string): Value | null {
+    const cacheKey = `::${key}`;
+    const cached = this.constCache.get(cacheKey);
+    if (cached) return cached;
+    const scoped = this.cfg.facts.scoped;
+    let node = scoped.get(key) ?? null;
+    if (!node) {
+      const ends = [...scoped.keys()].filter((k) => k.endsWith(`::${key}`));
+      if (ends.length === 1) node = scoped.get(ends[0])!;
+    }
+    if (!node) return null;
+    let v: Value;
+    if (node.type === 'enumerator') v = this.enumValue(node);
+    else {
+      const init = node.childForFieldName('value') ?? node.childForFieldName('default_value');
+      v = init ? this.withHost(() => this.rvalue(init)) : unk(`\`${key}\` has no value`);
+    }
+    this.constCache.set(cacheKey, v);
     return v;
   }
 
