@@ -244,3 +244,15 @@ test('constants named with their scopes: Cfg::TILE, a namespace constant, Inner:
   }
   assert.equal(result.accesses[2].reason, `no lane of block 32x8x1 reaches this access (from the launch at line ${launch})`);
 });
+
+test('member functions called on an object (st.load(g), p->store(s, v)) are followed into like free functions', () => {
+  const { result } = analyzeFile('test/fixtures/member-calls.cu');
+  const row = (a: AccessFinding) => [a.range.start.line + 1, a.array, a.kind, a.status, a.degree, a.wavefronts];
+  assert.deepEqual(result.accesses.map(row), [
+    [8, 'buf', 'store', 'conflict-free', 1, 1],
+    [10, 'buf', 'load', 'conflict', 32, 32], // buf[threadIdx.x][threadIdx.y] with block 32x8
+    [12, 's', 'store', 'conflict', 2, 2], // s[threadIdx.x * 2], s bound to col
+  ]);
+  assert.deepEqual(result.accesses[1].block, [32, 8, 1]);
+  assert.equal(result.accesses[2].sharedArray, 'col');
+});

@@ -1426,7 +1426,9 @@ export class Interp {
       }
       return this.expandMacro(text, name);
     }
-    const defs = this.cfg.facts.functions.get(name);
+    // `st.load(g)`, `p->load(g)`: a member function, followed into like a free one (its data members are not known)
+    const method = fnNode.type === 'field_expression' ? fnNode.childForFieldName('field')?.text ?? '' : '';
+    const defs = this.cfg.facts.functions.get(name || method);
     const def = defs?.find((d) => d.params.length === argNodes.length && !d.isKernel) ?? defs?.find((d) => !d.isKernel);
     // an argument for a reference parameter is a place, not a value: nothing is loaded at the call
     const bound = argNodes.map((a, i) => (def && def.params[i] && isReferenceDecl(def.params[i].node) ? this.place(a) : { value: this.rvalue(a) }));
