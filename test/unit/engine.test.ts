@@ -337,3 +337,62 @@ int main() { k<<<1, 256>>>(0); }
   assert.deepEqual(single.cases, []);
   assert.doesNotMatch(single.message, /worst case/);
 });
+
+test('an early exit under a guard that cannot be evaluated retires no lane: the code after it is analysed, and says so', () => {
+  const { text, result } = analyzeFile('test/fixtures/early-exit.cu');
+  const from = (kernel: string) => lineOf(text, `void ${kernel}(`);
+  const at = (kernel: string, snippet: string, kind: 'load' | 'store', expr: string) => {
+    const line = lineOf(text, snippet, from(kernel));
+    const l = text.split('\n')[line];
+    const found = result.accesses.filter((a) => a.range.start.line === line && a.kind === kind && a.range.start.character === l.indexOf(expr));
+    assert.equal(found.length, 1, `${kernel}: ${snippet}`);
+    return found[0];
+  };
+  const ret = lineOf(text, 'if (i >= n) return;') + 1;
+  const store = at('boundsCheck', 'stage[threadIdx.x * 2] = in[i];', 'store', 'stage');
+  assert.equal(store.status, 'conflict');
+  assert.equal(store.degree, 2);
+  assert.equal(store.wavefronts, 2);
+  assert.equal(store.worst!.activeLanes, 32);
+  assert.equal(store.reason, undefined);
+  assert.ok(store.assumptions.includes(`the guard \`i >= n\` at line ${ret} could not be evaluated per lane (\`i >= n\` depends on the unknown warp-uniform value \`128 * blockIdx.x\`); every lane is assumed to go on past its \`return\``), store.assumptions.join('\n'));
+  assert.equal(at('boundsCheck', 'out[i] = stage[threadIdx.x];', 'load', 'stage').status, 'conflict-free');
+  // the same figures as the guard written the other way round
+  const same = at('guarded', 'if (i < n) stage[threadIdx.x * 2] = in[i];', 'store', 'stage');
+  assert.deepEqual([same.status, same.degree, same.wavefronts, same.worst!.activeLanes], ['conflict', 2, 2, 32]);
+  // `continue` and `break`: the accesses after them, and after the loop, are analysed for every lane
+  const cont = lineOf(text, 'if (j * BLOCK + threadIdx.x >= n) continue;') + 1;
+  const brk = lineOf(text, 'if (j >= m) break;') + 1;
+  const two = at('loopExits', 's[threadIdx.x * 2] = in[j];', 'store', 's');
+  assert.deepEqual([two.degree, two.worst!.activeLanes], [2, 32]);
+  const four = at('loopExits', 's[threadIdx.x * 4] = in[j];', 'store', 's');
+  assert.deepEqual([four.degree, four.wavefronts], [4, 4]);
+  assert.ok(four.assumptions.some((a) => a.startsWith(`the guard \`j >= m\` at line ${brk} could not be evaluated per lane`) && a.endsWith('every lane is assumed to go on past its `break`')));
+  const after = at('loopExits', 's[threadIdx.x * 8] = 0.f;', 'store', 's');
+  assert.deepEqual([after.degree, after.wavefronts, after.worst!.activeLanes], [8, 8, 32]);
+  assert.ok(after.assumptions.some((a) => a.startsWith(`the guard \`j * BLOCK + threadIdx.x >= n\` at line ${cont}`) && a.endsWith('`continue`')));
+  // a guard the lanes can evaluate still retires them: the fourth warp does not read
+  const last = at('loopExits', 'out[threadIdx.x] = s[threadIdx.x];', 'load', 's');
+  assert.equal(last.status, 'conflict-free');
+  assert.equal(last.worst!.activeLanes, 32);
+  assert.ok(!last.assumptions.some((a) => a.includes('threadIdx.x >= 96')));
+});
+
+test('a plain assignment to a scalar __shared__ variable is a store, by the lanes that run it', () => {
+  const { text, result } = analyzeFile('test/fixtures/scalar-shared.cu');
+  const one = accessAt(result, text, 'if (threadIdx.x == 0) rowMax = in[', 'store');
+  assert.equal(one.array, 'rowMax');
+  assert.equal(one.status, 'conflict-free');
+  assert.equal(one.degree, 1);
+  assert.equal(one.worst!.activeLanes, 1);
+  assert.equal(one.worst!.distinctWords, 1);
+  const all = accessAt(result, text, 'count = 0u;', 'store');
+  assert.equal(all.status, 'broadcast');
+  assert.equal(all.worst!.activeLanes, 32);
+  assert.deepEqual(all.block, [256, 1, 1]);
+  assert.equal(all.message, 'count: broadcast: 32 lanes write 1 word (4 bytes requested, 128 bytes of results); served in 1 wavefront (ideal 1)');
+  assert.equal(accessAt(result, text, '- rowMax + count;', 'load', 'rowMax').status, 'broadcast');
+  assert.deepEqual(result.accesses.map((a) => [a.range.start.line + 1, a.array, a.kind]), [
+    [8, 'rowMax', 'store'], [9, 'count', 'store'], [11, 'count', 'atomic'], [12, 'rowMax', 'load'], [12, 'count', 'load'],
+  ]);
+});

@@ -254,3 +254,34 @@ int main() { k<<<1, 32>>>(0, 0); }
   // the loads are plain loads
   assert.ok(r.accesses.filter((a) => a.kind === 'load').every((a) => !/uncertain/.test(a.message)));
 });
+
+test('constants named with their scopes: Cfg::TILE, a namespace constant, Inner::STRIDE, enum class values, in extents, subscripts, guards and the launch', () => {
+  const { text, result } = analyzeFile('test/fixtures/qualified-constants.cu');
+  const launch = lineOf(text, 'tune::scoped<<<1, dim3(BX, BY)>>>(g, out);') + 1;
+  const row = (a: AccessFinding) => [a.range.start.line + 1, a.array, a.kind, a.status, a.degree, a.wavefronts];
+  assert.deepEqual(result.accesses.map(row), [
+    [22, 'tile', 'store', 'conflict-free', 1, 1], // tile[32][33], tile[tx][ty]
+    [23, 'line', 'store', 'conflict', 2, 2], // line[tx * Inner::STRIDE], STRIDE 2
+    [24, 'line', 'store', 'unknown', null, null], // Layout::ColMajor == Layout::RowMajor is false
+    [26, 'tile', 'load', 'conflict-free', 1, 1],
+    [26, 'line', 'load', 'conflict-free', 1, 1], // tune::Kind::Plain is 3
+    [26, 'line', 'load', 'conflict-free', 1, 1],
+  ]);
+  for (const a of result.accesses) {
+    assert.deepEqual(a.block, [32, 8, 1]);
+    assert.equal(a.assumptions[0], `block 32x8x1 from the launch at line ${launch}`);
+  }
+  assert.equal(result.accesses[2].reason, `no lane of block 32x8x1 reaches this access (from the launch at line ${launch})`);
+});
+
+test('member functions called on an object (st.load(g), p->store(s, v)) are followed into like free functions', () => {
+  const { result } = analyzeFile('test/fixtures/member-calls.cu');
+  const row = (a: AccessFinding) => [a.range.start.line + 1, a.array, a.kind, a.status, a.degree, a.wavefronts];
+  assert.deepEqual(result.accesses.map(row), [
+    [8, 'buf', 'store', 'conflict-free', 1, 1],
+    [10, 'buf', 'load', 'conflict', 32, 32], // buf[threadIdx.x][threadIdx.y] with block 32x8
+    [12, 's', 'store', 'conflict', 2, 2], // s[threadIdx.x * 2], s bound to col
+  ]);
+  assert.deepEqual(result.accesses[1].block, [32, 8, 1]);
+  assert.equal(result.accesses[2].sharedArray, 'col');
+});

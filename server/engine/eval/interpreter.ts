@@ -127,6 +127,8 @@ export class Interp {
   loops: LoopState[] = [];
   ctx: Record<string, number | string> = {};
   assumptions: string[] = [];
+  /** early exits under a guard that could not be evaluated, assumed taken by no lane: they hold for the rest of the function. */
+  private exitNotes: string[] = [];
   visits: Visit[] = [];
   /** extra assumptions that hold for every access of the run (template bindings, symbolic loops...). */
   notes = new Set<string>();
@@ -192,6 +194,7 @@ export class Interp {
     for (const d of this.cfg.facts.fileShared) this.declare(d, this.globals);
     this.execBlock(fn.body);
     this.frames.pop();
+    this.exitNotes.length = 0;
     this.touch();
   }
 
@@ -370,8 +373,42 @@ export class Interp {
       const why = cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : 'it is not a number';
       const line = node.startPosition.row + 1;
       const text = condNode.text.replace(/^\(|\)$/g, '').trim();
-      if (cons) this.withAssumption(`the guard \`${text}\` at line ${line} could not be evaluated per lane (${why}); assumed true for every lane`, () => this.exec(cons));
-      if (altStmt) this.withAssumption(`the guard \`${text}\` at line ${line} could not be evaluated per lane (${why}); its else branch assumed to run for every lane`, () => this.exec(altStmt));
+      const guard = `the guard \`${text}\` at line ${line} could not be evaluated per lane (${why})`;
+      // both branches run for every lane; so a `return`, `break` or `continue` in them retires no lane: the code after
+      // the `if` is reached by every lane that reached it (as `if (i < n) {...}` is analysed like `if (i >= n) return;`)
+      const f = this.frame();
+      const lp = this.loops[this.loops.length - 1];
+      const exited = f.anyExited ? f.exited.slice() : null;
+      const brk = lp?.touched ? lp.brk.slice() : null;
+      const cont = lp?.touched ? lp.cont.slice() : null;
+      const exitsBefore = this.exits;
+      const touchedBefore = lp?.touched ?? false;
+      if (cons) this.withAssumption(`${guard}; assumed true for every lane`, () => this.exec(cons));
+      if (altStmt) this.withAssumption(`${guard}; its else branch assumed to run for every lane`, () => this.exec(altStmt));
+      const left: string[] = [];
+      if (this.exits !== exitsBefore) {
+        if (exited) f.exited.set(exited);
+        else f.exited.fill(0);
+        f.anyExited = !!exited;
+        left.push('return');
+      }
+      if (lp && lp.touched && !touchedBefore) {
+        if (lp.brk.includes(1)) left.push('break');
+        if (lp.cont.includes(1)) left.push('continue');
+        lp.brk.fill(0);
+        lp.cont.fill(0);
+        lp.touched = false;
+      } else if (lp && brk && cont && (!lp.brk.every((b, i) => b === brk[i]) || !lp.cont.every((c, i) => c === cont[i]))) {
+        if (!lp.brk.every((b, i) => b === brk[i])) left.push('break');
+        if (!lp.cont.every((c, i) => c === cont[i])) left.push('continue');
+        lp.brk.set(brk);
+        lp.cont.set(cont);
+      }
+      if (left.length) {
+        const note = `${guard}; every lane is assumed to go on past its \`${left.join('`, `')}\``;
+        if (!this.exitNotes.includes(note)) this.exitNotes.push(note);
+        this.touch();
+      }
       return;
     }
     const t = new Uint8Array(this.n);
@@ -928,7 +965,7 @@ export class Interp {
       case 'qualified_identifier': {
         const name = node.childForFieldName('name');
         if (name && /^(std|cuda)$/.test(node.childForFieldName('scope')?.text ?? '')) return this.eval(name);
-        return unk(`\`${node.text}\` is not known here`);
+        return this.scopedConstant(node.text.replace(/\s+/g, '').replace(/^::/, '')) ?? unk(`\`${node.text}\` is not known here`);
       }
       default:
         for (const c of named(node)) this.rvalue(c); // still find accesses inside
@@ -1001,6 +1038,31 @@ export class Interp {
       v = this.expandMacro(mac.body, name);
     }
     if (v) this.constCache.set(name, v);
+    return v;
+  }
+
+  /**
+   * `Cfg::TILE`, `ns::W`, `Layout::RowMajor`: a constant named with its scopes, written in full or, from inside a
+   * namespace, with its last scopes only (`In::K` for `ns::In::K`) when that names one constant of the file.
+   */
+  private scopedConstant(key: string): Value | null {
+    const cacheKey = `::${key}`;
+    const cached = this.constCache.get(cacheKey);
+    if (cached) return cached;
+    const scoped = this.cfg.facts.scoped;
+    let node = scoped.get(key) ?? null;
+    if (!node) {
+      const ends = [...scoped.keys()].filter((k) => k.endsWith(`::${key}`));
+      if (ends.length === 1) node = scoped.get(ends[0])!;
+    }
+    if (!node) return null;
+    let v: Value;
+    if (node.type === 'enumerator') v = this.enumValue(node);
+    else {
+      const init = node.childForFieldName('value') ?? node.childForFieldName('default_value');
+      v = init ? this.withHost(() => this.rvalue(init)) : unk(`\`${key}\` has no value`);
+    }
+    this.constCache.set(cacheKey, v);
     return v;
   }
 
@@ -1197,8 +1259,11 @@ export class Interp {
         if (nv.k === 'num' && (v.type.kind === 'int' || v.type.kind === 'float')) nv = convert(nv, v.type);
         if (nv.k === 'ptr') nv = { ...nv, name: target.text };
         v.value = select(this.active(), nv, v.value, this.n);
+        return;
       }
-      return;
+      // a scalar `__shared__` variable (`__shared__ float mean; mean = x;`) is stored to below
+      const b = this.binding(target.text);
+      if (!b || !isBase(b)) return;
     }
     if (target.type === 'parenthesized_expression') {
       const inner = named(target)[0];
@@ -1364,7 +1429,9 @@ export class Interp {
       }
       return this.expandMacro(text, name);
     }
-    const defs = this.cfg.facts.functions.get(name);
+    // `st.load(g)`, `p->load(g)`: a member function, followed into like a free one (its data members are not known)
+    const method = fnNode.type === 'field_expression' ? fnNode.childForFieldName('field')?.text ?? '' : '';
+    const defs = this.cfg.facts.functions.get(name || method);
     const def = defs?.find((d) => d.params.length === argNodes.length && !d.isKernel) ?? defs?.find((d) => !d.isKernel);
     // an argument for a reference parameter is a place, not a value: nothing is loaded at the call
     const bound = argNodes.map((a, i) => (def && def.params[i] && isReferenceDecl(def.params[i].node) ? this.place(a) : { value: this.rvalue(a) }));
@@ -1562,6 +1629,7 @@ export class Interp {
     // the call site is part of the context: a device function's accesses can differ from one call to the next
     const savedCtx = this.ctx;
     this.ctx = { ...savedCtx, call: `line ${node.startPosition.row + 1}` };
+    const exitNotes = this.exitNotes.length;
     try {
       def.params.forEach((p, i) => {
         const t = this.declType(p.node);
@@ -1583,6 +1651,7 @@ export class Interp {
     } finally {
       this.ctx = savedCtx;
       this.frames.pop();
+      this.exitNotes.length = exitNotes;
       this.loops = savedLoops;
       this.mask = savedMask;
       this.touch();
@@ -1602,7 +1671,7 @@ export class Interp {
     const width = sizeOf(r.t);
     const visit: Visit = {
       site, kind, name: r.name, nameNode, exprNode: r.at ?? exprNode, base: r.base, width: width ?? 0,
-      context: { ...this.ctx }, addrs: null, assumptions: [...this.assumptions], flat: r.flat, ...(r.at ? { via: exprNode } : {}),
+      context: { ...this.ctx }, addrs: null, assumptions: this.exitNotes.length ? [...this.assumptions, ...this.exitNotes] : [...this.assumptions], flat: r.flat, ...(r.at ? { via: exprNode } : {}),
       ...(asyncCopy ? { asyncCopy } : {}),
     };
     if (count > this.cfg.caps.visitsPerAccess) {

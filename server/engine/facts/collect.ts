@@ -42,6 +42,11 @@ export interface FileFacts {
   typeDecls: Map<string, Node>;
   enums: Map<string, Node>; // enumerator name -> enumerator node
   constants: Map<string, Node>; // file-scope `const`/`constexpr` variables -> init_declarator
+  /**
+   * names with their scopes (`Cfg::TILE`, `ns::W`, `Layout::RowMajor`) -> an enumerator, the init_declarator of a
+   * namespace's constant, or the field_declaration of a `static const`/`static constexpr` member with its value.
+   */
+  scoped: Map<string, Node>;
   fileShared: Node[]; // file-scope declarations with __shared__
   launches: LaunchFact[];
   instantiations: { kernel: string; args: Node[]; node: Node }[];
@@ -148,6 +153,7 @@ export function collectFacts(root: Node, text: string): FileFacts {
     typeDecls: new Map(),
     enums: new Map(),
     constants: new Map(),
+    scoped: new Map(),
     fileShared: [],
     launches: [],
     instantiations: [],
@@ -155,6 +161,24 @@ export function collectFacts(root: Node, text: string): FileFacts {
     signature: '',
   };
   const sig: Node[] = [];
+  /** a constant under its scopes' names: `ns::In::K`; an enumerator of an unscoped enum also without the enum's. */
+  const addScoped = (node: Node, name: string) => {
+    const path: string[] = [];
+    let unscopedEnum = false;
+    for (let p = node.parent; p; p = p.parent) {
+      if (p.type === 'template_declaration' || p.type === 'function_definition') return; // members that depend on arguments, locals
+      if (p.type === 'namespace_definition' || p.type === 'struct_specifier' || p.type === 'class_specifier' || p.type === 'union_specifier' || p.type === 'enum_specifier') {
+        const n = p.childForFieldName('name');
+        if (p.type === 'enum_specifier' && !kids(p).some((c) => c.type === 'class' || c.type === 'struct')) {
+          if (path.length === 0) unscopedEnum = true;
+        }
+        if (n) path.unshift(n.text);
+      }
+    }
+    const add = (parts: string[]) => { if (parts.length) facts.scoped.set([...parts, name].join('::'), node); };
+    add(path);
+    if (unscopedEnum) add(path.slice(0, -1));
+  };
   const addFn = (f: FunctionFact) => {
     const list = facts.functions.get(f.name) ?? [];
     list.push(f);
@@ -242,7 +266,17 @@ export function collectFacts(root: Node, text: string): FileFacts {
       }
       case 'enumerator': {
         const n = node.childForFieldName('name');
-        if (n) facts.enums.set(n.text, node);
+        if (n) {
+          facts.enums.set(n.text, node);
+          addScoped(node, n.text);
+        }
+        continue;
+      }
+      case 'field_declaration': {
+        // `static constexpr int TILE = 32;` in a struct or class: read as `Cfg::TILE`
+        const n = declaratorName(node.childForFieldName('declarator'));
+        if (n && node.childForFieldName('default_value') && hasToken(node, 'static') && (hasToken(node, 'const') || hasToken(node, 'constexpr')))
+          addScoped(node, n.text);
         continue;
       }
       case 'declaration': {
@@ -252,7 +286,10 @@ export function collectFacts(root: Node, text: string): FileFacts {
           else if (/\b(const|constexpr)\b/.test(node.text.split('=')[0] ?? '')) {
             for (const d of node.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
               const n = declaratorName(d);
-              if (n && d.type === 'init_declarator') facts.constants.set(n.text, d);
+              if (n && d.type === 'init_declarator') {
+                facts.constants.set(n.text, d);
+                addScoped(d, n.text);
+              }
             }
           }
         }
