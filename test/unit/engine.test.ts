@@ -396,3 +396,17 @@ test('a plain assignment to a scalar __shared__ variable is a store, by the lane
     [8, 'rowMax', 'store'], [9, 'count', 'store'], [11, 'count', 'atomic'], [12, 'rowMax', 'load'], [12, 'count', 'load'],
   ]);
 });
+
+test('a launch whose block shape cannot be evaluated is named in the assumption of the default block', () => {
+  const src = `int pick();
+__global__ void k(float *g) {
+  __shared__ float t[32][32];
+  t[threadIdx.x][threadIdx.y] = g[0];
+}
+void host(float *g) { k<<<1, dim3(pick(), 8)>>>(g); }
+`;
+  const a = analyzeText(src).accesses[0];
+  assert.deepEqual(a.block, [32, 1, 1]);
+  assert.equal(a.degree, 32);
+  assert.equal(a.assumptions[0], 'the block shape `dim3(pick(), 8)` of the launch at line 6 could not be evaluated: assumed a one-dimensional block of 32 threads (one full warp)');
+});

@@ -285,3 +285,31 @@ test('member functions called on an object (st.load(g), p->store(s, v)) are foll
   assert.deepEqual(result.accesses[1].block, [32, 8, 1]);
   assert.equal(result.accesses[2].sharedArray, 'col');
 });
+
+test('a member function of a class template called as R<double, 256>::sum(v) binds the class arguments, and its class constants follow them', () => {
+  const src = `template <typename T, int BLOCK>
+struct R {
+  static constexpr int kWarps = BLOCK / 32;
+  __device__ static T sum(T v) {
+    __shared__ T partials[kWarps];
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    if (lane == 0) partials[warp] = v;
+    __syncthreads();
+    return threadIdx.x < kWarps ? partials[lane * 2 % kWarps] : T(0);
+  }
+};
+__global__ void k(const double *in, float *out) {
+  out[0] = R<double, 256>::sum(in[threadIdx.x]);
+  out[1] = R<float, 128>::sum(1.f);
+}
+int main() { k<<<1, 256>>>(0, 0); }
+`;
+  const r = analyzeText(src);
+  const row = (a: AccessFinding) => [a.range.start.line, a.kind, a.status, a.degree, a.elementBytes, a.cases.map((c) => [c.context.call, c.degree])];
+  assert.deepEqual(r.accesses.map(row), [
+    [6, 'store', 'conflict-free', 1, 8, []],
+    // 8 doubles, lanes 0-7 read 2 * lane % 8: words 0,1 4,5 8,9 12,13 twice over: multicast; 4 floats for R<float, 128>
+    [8, 'load', 'conflict-free', 1, 8, []],
+  ]);
+  assert.equal(r.accesses.filter((a) => a.status === 'unknown').length, 0);
+});

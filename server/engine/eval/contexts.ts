@@ -237,6 +237,7 @@ export function instancesOf(
   type Args = { values: Map<string, Value>; sources: string[] };
   const none: Args = { values: new Map(), sources: [] };
   const bound: { b: ReturnType<typeof bindTemplate>; block: [number, number, number] | null; source: string; shmem: number | null; args: Args }[] = [];
+  const unevaluated: string[] = [];
   for (const l of launches) {
     const it = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps);
     const b = bindTemplate(kernel, l.templateArgs, it);
@@ -245,7 +246,10 @@ export function instancesOf(
     let block: [number, number, number] | null = null;
     if (l.block) {
       block = blockOf(it.rvalue(l.block));
-      if (!block) notes.push(`the block shape \`${l.block.text}\` of the launch at line ${line} could not be evaluated`);
+      if (!block) {
+        notes.push(`the block shape \`${l.block.text}\` of the launch at line ${line} could not be evaluated`);
+        unevaluated.push(notes[notes.length - 1]);
+      }
     }
     const shmem = l.shmem ? uniformValue(it.rvalue(l.shmem)) : 0;
     bound.push({ b, block, source: `the launch at line ${line}`, shmem, args });
@@ -273,7 +277,8 @@ export function instancesOf(
     if (fallbackBlock) return { blocks: [fallbackBlock], source: (b) => `block ${fmt(b)} from the configured default block shape` };
     return {
       blocks: [[32, 1, 1]],
-      source: () => `no launch of \`${kernel.name}\` with a known block shape in this file: assumed a one-dimensional block of 32 threads (one full warp)`,
+      // a launch whose block shape could not be evaluated is named: the user sees which one to look at
+      source: () => `${unevaluated.length ? unevaluated.join('; ') : `no launch of \`${kernel.name}\` with a known block shape in this file`}: assumed a one-dimensional block of 32 threads (one full warp)`,
     };
   };
   const anyKnown = bound.some((x) => x.block);

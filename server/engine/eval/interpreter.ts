@@ -144,6 +144,7 @@ export class Interp {
   private macroDepth = 0;
   private truncated: string | null = null;
   private constCache = new Map<string, Value>();
+  private scopedCache = new WeakMap<Map<string, Value>, Map<string, Value>>();
   private visitCount = new Map<string, number>();
   private bases = new Map<string, SharedBase>();
   private globals = new Map<string, Var | SharedBase>();
@@ -1007,7 +1008,9 @@ export class Interp {
     const fb = this.cfg.fallback?.(name, this);
     if (fb) return fb;
     if (this.cfg.facts.functions.has(name)) return { k: 'other', what: `function ${name}` };
-    return unk(`\`${name}\` is not known here`);
+    // a class's own constant named in its member function (`kWarps` for `BlockReduce::kWarps`)
+    const member = this.scopedConstant(name);
+    return member ?? unk(`\`${name}\` is not known here`);
   }
 
   private arrayRef(base: SharedBase, node: Node): Value {
@@ -1046,8 +1049,11 @@ export class Interp {
    * namespace, with its last scopes only (`In::K` for `ns::In::K`) when that names one constant of the file.
    */
   private scopedConstant(key: string): Value | null {
+    // a class template's constant depends on its arguments: cached per binding of the template parameters
+    let cache = this.scopedCache.get(this.cfg.values);
+    if (!cache) this.scopedCache.set(this.cfg.values, (cache = new Map()));
     const cacheKey = `::${key}`;
-    const cached = this.constCache.get(cacheKey);
+    const cached = cache.get(cacheKey);
     if (cached) return cached;
     const scoped = this.cfg.facts.scoped;
     let node = scoped.get(key) ?? null;
@@ -1062,7 +1068,7 @@ export class Interp {
       const init = node.childForFieldName('value') ?? node.childForFieldName('default_value');
       v = init ? this.withHost(() => this.rvalue(init)) : unk(`\`${key}\` has no value`);
     }
-    this.constCache.set(cacheKey, v);
+    cache.set(cacheKey, v);
     return v;
   }
 
@@ -1384,9 +1390,13 @@ export class Interp {
 
   private call(node: Node): Value {
     let fnNode = node.childForFieldName('function')!;
+    // `R<double, 256>::get(...)`: the class template's arguments, for a member function of a class template
+    let classArgs: Node[] | null = null;
     for (let i = 0; fnNode.type === 'qualified_identifier' && i < 16; i++) {
       const inner = fnNode.childForFieldName('name');
-      if (!inner || /^(std|cuda|cg|cooperative_groups)$/.test(fnNode.childForFieldName('scope')?.text ?? '') && inner.type === 'identifier' && !this.cfg.facts.functions.has(inner.text)) break;
+      const scope = fnNode.childForFieldName('scope');
+      if (!inner || /^(std|cuda|cg|cooperative_groups)$/.test(scope?.text ?? '') && inner.type === 'identifier' && !this.cfg.facts.functions.has(inner.text)) break;
+      if (scope?.type === 'template_type') classArgs = named(scope.childForFieldName('arguments'));
       fnNode = inner;
     }
     const argsNode = node.childForFieldName('arguments');
@@ -1441,7 +1451,7 @@ export class Interp {
     if (holder) return holder;
     const builtin = this.builtinCall(name, args, node);
     if (builtin) return builtin;
-    if (def) return this.inline(def, bound, fnNode, node);
+    if (def) return this.inline(def, bound, fnNode, node, classArgs);
     return unk(`the result of \`${name || fnNode.text}(...)\``);
   }
 
@@ -1595,7 +1605,7 @@ export class Interp {
     return { value: v };
   }
 
-  private inline(def: FunctionFact, bound: { value: Value; alias?: Var }[], fnNode: Node, node: Node): Value {
+  private inline(def: FunctionFact, bound: { value: Value; alias?: Var }[], fnNode: Node, node: Node, classArgs: Node[] | null = null): Value {
     const args = bound.map((b) => b.value);
     if (this.frames.length >= this.cfg.caps.callDepth) return unk(`calls nest deeper than ${this.cfg.caps.callDepth} levels at \`${def.name}\``);
     const act = this.active();
@@ -1609,17 +1619,21 @@ export class Interp {
     const savedLoops = this.loops;
     const savedValues = this.cfg.values;
     const savedTypes = this.cfg.types;
-    // explicit template arguments of the callee: f<16>(...)
-    if (fnNode.type === 'template_function' && def.templateParams.length) {
-      const targs = named(fnNode.childForFieldName('arguments'));
+    // explicit template arguments of the callee (f<16>(...)) and of its class template (R<double>::get())
+    const explicit = fnNode.type === 'template_function' && def.templateParams.length ? named(fnNode.childForFieldName('arguments')) : null;
+    const ofClass = classArgs && def.classTemplateParams.length ? classArgs : null;
+    if (explicit || ofClass) {
       const values = new Map(savedValues);
       const types = new Map(savedTypes);
-      def.templateParams.forEach((tp, i) => {
-        const a = targs[i];
-        if (!a) return;
-        if (tp.isType) types.set(tp.name, this.typeDescriptor(a));
-        else values.set(tp.name, this.rvalue(a));
-      });
+      const bind = (params: FunctionFact['templateParams'], targs: Node[]) =>
+        params.forEach((tp, i) => {
+          const a = targs[i];
+          if (!a) return;
+          if (tp.isType) types.set(tp.name, this.typeDescriptor(a));
+          else values.set(tp.name, this.rvalue(a));
+        });
+      if (ofClass) bind(def.classTemplateParams, ofClass);
+      if (explicit) bind(def.templateParams, explicit);
       this.cfg.values = values;
       this.cfg.types = types;
     }

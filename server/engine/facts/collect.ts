@@ -17,6 +17,8 @@ export interface FunctionFact {
   isKernel: boolean;
   isDevice: boolean;
   templateParams: TemplateParam[];
+  /** the template parameters of the class template the function is a member of (`R<T>::get`), else []. */
+  classTemplateParams: TemplateParam[];
   params: { name: string; node: Node }[];
   body: Node;
   launchBounds: number | null;
@@ -93,7 +95,7 @@ export function declaratorName(d: Node | null): Node | null {
   return null;
 }
 
-function readFunction(fn: Node, outer: Node, templateParams: TemplateParam[]): FunctionFact | null {
+function readFunction(fn: Node, outer: Node, templateParams: TemplateParam[], classTemplateParams: TemplateParam[] = []): FunctionFact | null {
   const body = fn.childForFieldName('body');
   const decl = fn.childForFieldName('declarator');
   let fdecl: Node | null = decl;
@@ -115,6 +117,7 @@ function readFunction(fn: Node, outer: Node, templateParams: TemplateParam[]): F
     isKernel: hasToken(fn, '__global__'),
     isDevice: hasToken(fn, '__device__'),
     templateParams,
+    classTemplateParams,
     params,
     body,
     launchBounds: Number.isFinite(lbNum) ? lbNum : null,
@@ -166,7 +169,8 @@ export function collectFacts(root: Node, text: string): FileFacts {
     const path: string[] = [];
     let unscopedEnum = false;
     for (let p = node.parent; p; p = p.parent) {
-      if (p.type === 'template_declaration' || p.type === 'function_definition') return; // members that depend on arguments, locals
+      // a local is not one; a class template's member is (evaluated where its arguments are bound: `R<double>::get`)
+      if (p.type === 'function_definition') return;
       if (p.type === 'namespace_definition' || p.type === 'struct_specifier' || p.type === 'class_specifier' || p.type === 'union_specifier' || p.type === 'enum_specifier') {
         const n = p.childForFieldName('name');
         if (p.type === 'enum_specifier' && !kids(p).some((c) => c.type === 'class' || c.type === 'struct')) {
@@ -189,12 +193,13 @@ export function collectFacts(root: Node, text: string): FileFacts {
   // explicit stack: deep input must not overflow the JS stack
   // `top`: the node is an item of the file scope (its parent is the root or a namespace, `extern "C"` or `#if` body
   // at file scope). Tree-sitter makes a new Node object per lookup, so `node.parent === root` is never true.
-  const stack: { node: Node; fn: FunctionFact | null; depth: number; top: boolean }[] = [{ node: root, fn: null, depth: 0, top: false }];
+  // `cls`: the parameters of the class template the node is inside (its member functions are bound by `R<T>::f`)
+  const stack: { node: Node; fn: FunctionFact | null; depth: number; top: boolean; cls: TemplateParam[] }[] = [{ node: root, fn: null, depth: 0, top: false, cls: [] }];
   while (stack.length) {
-    const { node, fn, depth, top } = stack.pop()!;
+    const { node, fn, depth, top, cls } = stack.pop()!;
     if (depth > 2000) continue;
     const container = node === root || (top && TOP_CONTAINERS.has(node.type));
-    const push = (n: Node, f: FunctionFact | null) => stack.push({ node: n, fn: f, depth: depth + 1, top: !f && container });
+    const push = (n: Node, f: FunctionFact | null, c = cls) => stack.push({ node: n, fn: f, depth: depth + 1, top: !f && container, cls: c });
     // a function body holds facts only where it launches a kernel or defines a macro or a type (walking every node
     // of every kernel costs as much as the parse): its text says whether to look
     const pushBody = (f: FunctionFact) => {
@@ -212,19 +217,19 @@ export function collectFacts(root: Node, text: string): FileFacts {
         const tp = readTemplateParams(node.childForFieldName('parameters'));
         const inner = named(node).find((c) => c.type === 'function_definition');
         if (inner) {
-          const f = readFunction(inner, node, tp);
+          const f = readFunction(inner, node, tp, cls);
           if (f) {
             addFn(f);
             pushBody(f);
           }
         } else {
-          for (const c of named(node)) push(c, fn);
+          for (const c of named(node)) push(c, fn, [...cls, ...tp]);
           if (!fn) sig.push(node);
         }
         continue;
       }
       case 'function_definition': {
-        const f = readFunction(node, node, []);
+        const f = readFunction(node, node, [], cls);
         if (f) {
           addFn(f);
           pushBody(f);
