@@ -156,11 +156,15 @@ export class Interp {
    */
   readonly warpMode: boolean;
   private readonly threadValues: [Num, Num, Num] | null = null;
+  static warpApplies(cfg: RunConfig): boolean {
+    const [bx, by, bz] = cfg.block;
+    return !cfg.host && bx % 32 === 0 && bx * by * bz > 32;
+  }
 
   constructor(readonly cfg: RunConfig) {
     const [bx, by, bz] = cfg.block;
     const threads = bx * by * bz;
-    this.warpMode = !!cfg.warp && !cfg.host && bx % 32 === 0 && threads > 32;
+    this.warpMode = !!cfg.warp && Interp.warpApplies(cfg);
     this.n = cfg.host ? 1 : this.warpMode ? 32 : threads;
     this.tx = new Float64Array(this.n);
     this.ty = new Float64Array(this.n);
@@ -1776,26 +1780,21 @@ export class Interp {
  */
 export function runBlock(cfg: RunConfig, kernel: FunctionFact): Interp {
   const shape = cfg.block.join('x');
-  if (cfg.warp && !warpFailed.get(kernel)?.has(shape)) {
+  if (cfg.warp && Interp.warpApplies(cfg) && !warpFailed.get(kernel)?.has(shape)) {
     const it = new Interp(cfg);
-    if (it.warpMode) {
-      try {
-        it.runKernel(kernel);
-        if (!warpRunTainted(it)) {
-          spreadWarps(it);
-          return it;
-        }
-      } catch (e) {
-        if (!(e instanceof NeedsFullBlock)) throw e;
-      }
-      // the padding search runs the kernel again and again: go straight to the whole block next time
-      const failed = warpFailed.get(kernel) ?? new Set<string>();
-      failed.add(shape);
-      warpFailed.set(kernel, failed);
-    } else {
+    try {
       it.runKernel(kernel);
-      return it;
+      if (!warpRunTainted(it)) {
+        spreadWarps(it);
+        return it;
+      }
+    } catch (e) {
+      if (!(e instanceof NeedsFullBlock)) throw e;
     }
+    // the padding search runs the kernel again and again: go straight to the whole block next time
+    const failed = warpFailed.get(kernel) ?? new Set<string>();
+    failed.add(shape);
+    warpFailed.set(kernel, failed);
   }
   const it = new Interp({ ...cfg, warp: false });
   it.runKernel(kernel);
