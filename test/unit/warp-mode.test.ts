@@ -68,12 +68,25 @@ test('warp mode is kept where exact and left where a guard or a non-linear subsc
   for (unsigned st = 1; st < blockDim.x; st *= 2) { if (tid % (2 * st) == 0) s[tid] += s[tid + st]; __syncthreads(); }
 }`;
   assert.equal(threadsEvaluated(reduction, [256, 1, 1]), 256);
+  // a bounds check against a parameter is unknown for every warp alike: warp mode stays
+  const bounded = `__global__ void b(float *o, int n) {
+  __shared__ float t[8][32];
+  int i = blockIdx.x * 256 + threadIdx.y * 32 + threadIdx.x;
+  if (i >= n) return;
+  t[threadIdx.y][threadIdx.x] = o[i];
+  __syncthreads();
+  o[i] = t[threadIdx.x % 8][threadIdx.y];
+}`;
+  assert.equal(threadsEvaluated(bounded, [32, 8, 1]), 32);
+  const r = same(`// bank-lens: block=32x8\n${bounded}`, 'bounded');
+  assert.deepEqual(r.accesses.map((a) => [a.kind, a.degree]), [['store', 1], ['load', 8]]); // 8 rows of one column
+  assert.ok(r.accesses.every((a) => a.assumptions.some((x) => x.includes('`i >= n`'))));
   for (const b of ['32x8', '64x4', '16x16', '96x2']) {
     for (const src of [tile, guarded, swizzle, warpIds]) same(`// bank-lens: block=${b}\n${src}`, `${b}\n${src}`);
   }
   // the figures themselves: the transposed read is 32-way in each of the 8 warps
-  const r = same(`// bank-lens: block=32x8\n${tile.replace('[65]', '[64]')}`, 'tile');
-  const read = r.accesses.find((a) => a.kind === 'load')!;
+  const tr = same(`// bank-lens: block=32x8\n${tile.replace('[65]', '[64]')}`, 'tile');
+  const read = tr.accesses.find((a) => a.kind === 'load')!;
   assert.equal(read.degree, 32);
   assert.equal(read.wavefronts, 32);
 });

@@ -219,6 +219,13 @@ export function hasThread(s: Sym | null): boolean {
   if (s) for (const k in s) if (k.charCodeAt(0) === 2) return true;
   return false;
 }
+const CMP = new Set(['<', '>', '<=', '>=', '==', '!=', '&&', '||']);
+/** the warp-uniform unknowns of a sum without the thread coordinates (null when none is left). */
+function withoutThread(s: Sym | null): Sym | null {
+  let out: Sym | null = null;
+  if (s) for (const k in s) if (k.charCodeAt(0) !== 2) (out ??= {})[k] = s[k];
+  return out;
+}
 export const isTainted = (x: Value): boolean => (x.k === 'num' ? hasThread(x.sym) : x.k === 'unk' && x.reason.includes(THREAD));
 const tainted = (label: string): Unk => unk(`\`${label}\` is not exact for every warp${THREAD}`);
 
@@ -257,6 +264,12 @@ const exact = (r: Num, label: string): Value => (fits(boxRange(r.v, r.sym), r.t)
  * that divides every coefficient, for values that are never negative) and in the range of its type.
  */
 function threadBinary(op: string, a: Num, b: Num, t: CType, label: string, mask: Uint8Array | null): Value {
+  if (CMP.has(op)) {
+    // a comparison with an unknown uniform value (`tid >= n`) is unknown on every warp, for that value alone: the
+    // same reason as for the whole block, which never sees the coordinates
+    const as = withoutThread(a.sym), bs = withoutThread(b.sym);
+    return as || bs ? unk(`\`${label}\` depends on the unknown warp-uniform value \`${symText((as ?? bs)!)}\``) : tainted(label);
+  }
   if (t.kind !== 'int' || a.t.kind !== 'int' || b.t.kind !== 'int') return tainted(label);
   if (op === '+' || op === '-') return exact(num(map2(a.v, b.v, op === '+' ? (x, y) => x + y : (x, y) => x - y), t, addSym(a.sym, b.sym, op === '+' ? 1 : -1)), label);
   if (op === '*' && !a.sym && isUniform(a.v, mask)) return exact(num(map2(a.v, b.v, (x, y) => x * y), t, scaleSym(b.sym, laneAt(a.v, firstActive(mask)))), label);
@@ -290,7 +303,7 @@ export function binary(op: string, a: Value, b: Value, labelArg: Label, mask: Ui
   if (a.k === 'unk') return a;
   if (b.k === 'unk') return b;
   if (a.k !== 'num' || b.k !== 'num') return unk(`\`${label}\` is not integer arithmetic`);
-  const cmp = ['<', '>', '<=', '>=', '==', '!=', '&&', '||'].includes(op);
+  const cmp = CMP.has(op);
   const t = cmp ? INT : op === '<<' || op === '>>' ? promote(a.t, INT) : promote(a.t, b.t);
   if (a.sym || b.sym) {
     if (hasThread(a.sym) || hasThread(b.sym)) return threadBinary(op, a, b, t, String(label), mask);
