@@ -313,3 +313,22 @@ int main() { k<<<1, 256>>>(0, 0); }
   ]);
   assert.equal(r.accesses.filter((a) => a.status === 'unknown').length, 0);
 });
+
+test('inline PTX on a shared address: ldmatrix x4 and x1, ld.shared.v2, st.shared, cp.async', () => {
+  const { text, result } = analyzeFile('test/fixtures/inline-ptx.cu');
+  const row = (a: AccessFinding) => [a.range.start.line + 1, a.array, a.kind, a.status, a.degree, a.wavefronts, a.idealWavefronts, a.elementBytes];
+  const asm = (n: number) => lineOf(text, 'asm volatile', n) + 1;
+  const first = asm(0), second = asm(first), third = asm(second), fourth = asm(third), fifth = asm(fourth), sixth = asm(fifth), seventh = asm(sixth);
+  assert.deepEqual(result.accesses.map(row), [
+    [first + 2, 'plain', 'load', 'conflict', 8, 32, 4, 16], // rows 0-7 of chunk 0: one 16-byte bank group
+    [second + 2, 'swizzled', 'load', 'conflict-free', 1, 4, 4, 16], // chunk ^ (row % 8): eight bank groups
+    [third + 2, 'tile', 'load', 'conflict', 8, 8, 1, 16], // x1: lanes 0-7 only
+    [fourth, 'f', 'load', 'conflict', 2, 4, 2, 8], // v2.f32 at 4-word stride, half-warps
+    [fifth, 'f', 'store', 'conflict', 32, 32, 1, 4],
+    [sixth, 'f', 'store', 'conflict-free', 1, 4, 4, 16],
+    [seventh, 'base', 'load', 'conflict', 2, 2, 1, 4], // base + lane * 8 bytes: two words apart
+  ]);
+  assert.equal(result.accesses[2].worst!.activeLanes, 8);
+  assert.ok(result.accesses[0].assumptions.some((x) => /ldmatrix \.x4.*lanes 0-31/.test(x)));
+  assert.match(result.accesses[5].message, /\(uncertain for cp\.async writes: treated as a store\)$/);
+});

@@ -960,6 +960,8 @@ export class Interp {
       }
       case 'call_expression':
         return this.call(node);
+      case 'gnu_asm_expression':
+        return this.inlineAsm(node);
       case 'comma_expression': {
         this.rvalue(node.childForFieldName('left')!);
         return this.rvalue(node.childForFieldName('right')!);
@@ -1460,6 +1462,56 @@ export class Interp {
   }
 
   /**
+   * Inline PTX that touches shared memory through an operand holding a shared address
+   * (`__cvta_generic_to_shared(&s[i])`): `ld.shared` / `st.shared` (`.v2`/`.v4`, 8 to 64 bits), `ldmatrix` /
+   * `stmatrix` (`.x1`/`.x2`/`.x4`: lanes 0-7, 0-15 or all 32 each give the address of one 16-byte row, counted as a
+   * 16-byte access of those lanes, as the bank model says) and `cp.async ... .shared.global [dst], [src], 4/8/16`
+   * (a store, said to be uncertain). Other instructions are not read.
+   */
+  private inlineAsm(node: Node): Value {
+    const operands: Node[] = [];
+    for (const field of ['output_operands', 'input_operands']) {
+      for (const o of named(node.childForFieldName(field))) {
+        const v = o.childForFieldName('value');
+        if (v) operands.push(v);
+      }
+    }
+    const code = node.childForFieldName('assembly_code')?.text ?? '';
+    for (const v of operands) this.rvalue(v);
+    const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)\s[^;]*?\[\s*%(\d+)\s*\]|\b(ld|st)matrix\.sync\.aligned\.m8n8\.x([124])(?:\.trans)?\.shared(?:::cta)?\.b16\s[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+)*\s*\[\s*%(\d+)\s*\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+)/g;
+    for (let m = INSN.exec(code); m; m = INSN.exec(code)) {
+      let kind: AccessKind, bytes: number, operand: number, lanes = 32, note: string | null = null, asyncCopy = false;
+      if (m[1]) {
+        kind = m[1] === 'ld' ? 'load' : 'store';
+        bytes = (m[2] ? Number(m[2].slice(2)) : 1) * (Number(m[3]) / 8);
+        operand = Number(m[4]);
+      } else if (m[5]) {
+        kind = m[5] === 'ld' ? 'load' : 'store';
+        bytes = 16;
+        lanes = 8 * Number(m[6]);
+        operand = Number(m[7]);
+        note = `\`${m[5]}matrix .x${m[6]}\` at line ${node.startPosition.row + 1}: lanes 0-${lanes - 1} each give the address of one 16-byte row, counted as a 16-byte access by those lanes (the bank model's rule; its cost model is inferred)`;
+      } else {
+        kind = 'store';
+        bytes = Number(m[9]);
+        operand = Number(m[8]);
+        asyncCopy = true;
+      }
+      const at = operands[operand];
+      const p = at ? this.rvalue(at) : null;
+      if (!p || p.k !== 'ptr') continue;
+      const t = bytes === 1 ? BUILTINS.char : bytes === 2 ? BUILTINS.short : bytes === 4 ? BUILTINS.int : bytes === 8 ? BUILTINS.int2 : bytes === 16 ? BUILTINS.int4 : null;
+      const r = this.deref(p, num(0), node, at);
+      if (r.k !== 'ref') continue;
+      const mask = new Uint8Array(this.n);
+      for (let i = 0; i < this.n; i++) mask[i] = i % 32 < lanes ? 1 : 0;
+      const run = () => this.access(t ? { ...r, t } : this.unknownRef(r, r.t, `a ${bytes}-byte shared access in inline PTX is not evaluated`), kind, node, asyncCopy);
+      this.withAssumption(note, () => (lanes < 32 ? this.withMask(this.and(mask), run) : run()));
+    }
+    return { k: 'other', what: 'asm' };
+  }
+
+  /**
    * `__pipeline_memcpy_async(dst, src, bytes)` (cp.async): a write of 4, 8 or 16 bytes per lane into shared memory.
    * The bank model has no public rule for its conflicts: it is counted as a store of that width, and said to be
    * uncertain (Visit.asyncCopy).
@@ -1560,6 +1612,10 @@ export class Interp {
       return num(isUniform(out) ? out[0] : out, t);
     };
     switch (name) {
+      case '__cvta_generic_to_shared':
+        // the shared-window address of a pointer: kept as that pointer, to bytes (`addr + 16` moves 16 bytes), so
+        // that inline PTX using it is read
+        return args[0]?.k === 'ptr' ? { ...args[0], to: BUILTINS['unsigned char'] } : null;
       case 'min':
       case 'umin':
       case 'fminf':
