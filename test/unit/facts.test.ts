@@ -332,3 +332,33 @@ test('inline PTX on a shared address: ldmatrix x4 and x1, ld.shared.v2, st.share
   assert.ok(result.accesses[0].assumptions.some((x) => /ldmatrix \.x4.*lanes 0-31/.test(x)));
   assert.match(result.accesses[5].message, /\(uncertain for cp\.async writes: treated as a store\)$/);
 });
+
+test('a whole struct or 3-vector less aligned than it is long is copied in pieces of its alignment, each a request', () => {
+  const src = `struct P { float x, y; };
+struct M { int a; double b; };
+struct __align__(16) Q { float a; };
+__global__ void k(P *o, float3 *f3, M *m, float *g) {
+  __shared__ P s[64];
+  __shared__ float3 v3[64];
+  __shared__ M u[64];
+  __shared__ Q q[64];
+  s[threadIdx.x] = o[threadIdx.x];
+  float3 y = v3[threadIdx.x];
+  M x = u[threadIdx.x];
+  g[threadIdx.x] = q[threadIdx.x].a;
+  o[threadIdx.x] = s[threadIdx.x ^ 1]; f3[threadIdx.x] = y; m[threadIdx.x] = x;
+}
+int main() { k<<<1, 32>>>(0, 0, 0, 0); }
+`;
+  const r = analyzeText(src);
+  const row = (a: AccessFinding) => [a.range.start.line, a.array, a.kind, a.status, a.degree, a.wavefronts, a.elementBytes];
+  assert.deepEqual(r.accesses.map(row), [
+    [8, 's', 'store', 'conflict', 2, 2, 4], // two f32 stores at an 8-byte stride
+    [9, 'v3', 'load', 'conflict-free', 1, 1, 4], // three f32 loads at a 12-byte stride
+    [10, 'u', 'load', 'conflict', 2, 4, 8], // two 8-byte loads at a 16-byte stride
+    [11, 'q', 'load', 'conflict', 4, 4, 4], // __align__(16): 16-byte elements
+    [12, 's', 'load', 'conflict', 2, 2, 4],
+  ]);
+  assert.ok(r.accesses[1].assumptions.includes('a whole `float3` (12 bytes, aligned to 4) is copied as 3 accesses of 4 bytes, as nvcc emits it; each is its own request'));
+  assert.deepEqual(r.accesses[0].cases, []); // the pieces differ by whole words: the same figures
+});

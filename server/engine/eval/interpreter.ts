@@ -5,7 +5,7 @@ import type { Node } from '../syntax/parser';
 import { parseExpression } from '../syntax/parser';
 import { substitute } from '../syntax/preprocess';
 import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName } from '../facts/collect';
-import { CType, BUILTINS, INT, UINT, FLOAT, sizeOf, member, layoutStruct, typeName } from '../facts/ctypes';
+import { CType, BUILTINS, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
   isUniform, symText, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK,
@@ -834,7 +834,12 @@ export class Interp {
         const bytes = Math.max(0, ...members.map((m) => sizeOf(m.type) ?? 0));
         return { kind: 'struct', name, bytes, align: Math.max(1, ...members.map((m) => (sizeOf(m.type) ?? 1))), fields: members.map((m) => ({ ...m, offset: 0 })) };
       }
-      return layoutStruct(name, members);
+      // `struct __align__(16) P { ... }` (the preprocessor spells it alignas)
+      const written = kids(decl).find((c) => c.type === 'alignas_qualifier');
+      const align = written ? uniformValue(this.rvalue(named(written)[0] ?? written)) : 1;
+      if (align === null || !Number.isInteger(align) || align < 1 || (align & (align - 1)) !== 0)
+        return { kind: 'unknown', name: `${name} (its alignment \`${written?.text ?? ''}\` could not be evaluated)` };
+      return layoutStruct(name, members, align);
     }
     if (decl.type === 'type_definition') {
       const tn = decl.childForFieldName('type');
@@ -1743,6 +1748,25 @@ export class Interp {
     const count = (this.visitCount.get(site) ?? 0) + 1;
     this.visitCount.set(site, count);
     const width = sizeOf(r.t);
+    const align = r.t.kind === 'struct' || r.t.kind === 'vector' ? alignOf(r.t) : 0;
+    if (width !== null && align >= 4 && width > align && width % align === 0 && width / align <= 16) {
+      // a whole struct or 3-vector less aligned than it is long: nvcc copies it in pieces of its alignment
+      // (`float3`: three 4-byte accesses), each a request of its own, told apart as contexts
+      const piece = align === 4 ? BUILTINS.int : align === 8 ? BUILTINS.int2 : BUILTINS.int4;
+      const note = `a whole \`${typeName(r.t)}\` (${width} bytes, aligned to ${align}) is copied as ${width / align} accesses of ${align} bytes, as nvcc emits it; each is its own request`;
+      const saved = this.ctx;
+      try {
+        this.withAssumption(note, () => {
+          for (let k = 0; k < width / align; k++) {
+            this.ctx = { ...saved, bytes: `${k * align}-${k * align + align - 1}` };
+            this.access({ ...r, t: piece, off: binary('+', r.off, num(k * align), () => exprNode.text, null) as Num }, kind, exprNode, asyncCopy);
+          }
+        });
+      } finally {
+        this.ctx = saved;
+      }
+      return;
+    }
     const visit: Visit = {
       site, kind, name: r.name, nameNode, exprNode: r.at ?? exprNode, base: r.base, width: width ?? 0,
       context: { ...this.ctx }, addrs: null, assumptions: this.exitNotes.length ? [...this.assumptions, ...this.exitNotes] : [...this.assumptions], flat: r.flat, ...(r.at ? { via: exprNode } : {}),

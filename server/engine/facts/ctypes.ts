@@ -135,10 +135,13 @@ export function alignOf(t: CType): number {
   }
 }
 
-/** C layout of a struct: each field at the next multiple of its alignment; size rounded to the struct's alignment. */
-export function layoutStruct(name: string, members: { name: string; type: CType }[]): CType {
+/**
+ * C layout of a struct: each field at the next multiple of its alignment; size rounded to the struct's alignment,
+ * which is its widest field's or the `alignas(n)` / `__align__(n)` written on the struct, the larger.
+ */
+export function layoutStruct(name: string, members: { name: string; type: CType }[], minAlign = 1): CType {
   let off = 0;
-  let align = 1;
+  let align = minAlign;
   const fields: Field[] = [];
   for (const m of members) {
     const a = alignOf(m.type);

@@ -153,7 +153,7 @@ function finding(list: SiteResult[], modelNote: string): AccessFinding {
     : [];
   for (const a of worst.assumptions) addA(a);
   addA(modelNote);
-  if (byCtx.size > 1) addA(`${byCtx.size} contexts evaluated (${kernels.size > 1 ? 'kernels, ' : ''}${blocks.size > 1 ? 'block shapes, ' : ''}loop iterations and instances); the figures are those of the worst`);
+  if (byCtx.size > 1) addA(`${byCtx.size} contexts evaluated (${kernels.size > 1 ? 'kernels, ' : ''}${blocks.size > 1 ? 'block shapes, ' : ''}loop iterations, instances, calls and pieces of a copy); the figures are those of the worst`);
   if (unknown.length) addA(`in ${plural(unknown.length, 'other context')} the access could not be evaluated: ${unknown[0].reason}`);
   const f = worst.figures!;
   const worstCtx = degrees.size > 1 ? contextText({ ...(kernels.size > 1 ? { kernel: worst.kernel } : {}), ...(blocks.size > 1 ? { block: worst.block.join('x') } : {}), ...worst.context }) || null : null;
