@@ -410,3 +410,22 @@ void host(float *g) { k<<<1, dim3(pick(), 8)>>>(g); }
   assert.equal(a.degree, 32);
   assert.equal(a.assumptions[0], 'the block shape `dim3(pick(), 8)` of the launch at line 6 could not be evaluated: assumed a one-dimensional block of 32 threads (one full warp)');
 });
+
+test('a variable set under a guard that cannot be evaluated is unknown after it where the branches disagree', () => {
+  const { text, result } = analyzeFile('test/fixtures/guard-assign.cu');
+  // k-means: `if (d < best) { best = d; bi = k; }` (was: bi = 15 on every lane, a broadcast)
+  const atomic = accessAt(result, text, 'atomicAdd(&counts[bi], 1);', 'atomic');
+  assert.equal(atomic.status, 'unknown');
+  assert.equal(atomic.degree, null);
+  assert.equal(atomic.reason, '`bi` is set under the guard `d < best` at line 17, which could not be evaluated per lane (`pts[blockIdx.x * blockDim.x + threadIdx.x]` is a value loaded from memory that is not shared)');
+  // the loads inside the loop do not depend on the guard
+  const loop = lineOf(text, 'float d = (p - c[k])');
+  assert.deepEqual(result.accesses.filter((a) => a.range.start.line === loop).map((a) => a.status), ['broadcast', 'broadcast']);
+  // a row set under a flag loaded from memory (in a 32x8 block)
+  const row = accessAt(result, text, 'tile[row][threadIdx.x] = 1.f;', 'store');
+  assert.equal(row.status, 'unknown');
+  assert.equal(row.reason, '`row` is set under the guard `flags[blockIdx.x]` at line 29, which could not be evaluated per lane (`flags[blockIdx.x]` is a value loaded from memory that is not shared)');
+  // both branches set `col` to the same value: it stays known
+  const col = accessAt(result, text, 'tile[threadIdx.y][col] = 2.f;', 'store');
+  assert.deepEqual([col.status, col.degree, col.wavefronts, col.worst!.activeLanes], ['conflict-free', 1, 1, 32]);
+});

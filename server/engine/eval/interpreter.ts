@@ -384,8 +384,27 @@ export class Interp {
       const cont = lp?.touched ? lp.cont.slice() : null;
       const exitsBefore = this.exits;
       const touchedBefore = lp?.touched ?? false;
+      // a variable the branches set is, after the `if`, the value of whichever branch each lane took: where the
+      // branches (or a branch and the value before it) disagree, that is not known
+      const vars: [string, Var, Value][] = [];
+      for (const name of this.assignedNames([cons, altStmt]).keys()) {
+        const v = this.lookupVar(name);
+        if (v && !v.ref) vars.push([name, v, v.value]);
+      }
       if (cons) this.withAssumption(`${guard}; assumed true for every lane`, () => this.exec(cons));
+      const afterCons = vars.map(([, v, before]) => {
+        const now = v.value;
+        v.value = before;
+        return now;
+      });
       if (altStmt) this.withAssumption(`${guard}; its else branch assumed to run for every lane`, () => this.exec(altStmt));
+      vars.forEach(([name, v], i) => {
+        const a = afterCons[i];
+        const b = v.value;
+        if (sameValue(a, b, act)) return;
+        const lanes = (a.k === 'num' && hasThread(a.sym)) || (b.k === 'num' && hasThread(b.sym)) ? THREAD : '';
+        v.value = unk(`\`${name}\` is set under ${guard.replace(' could not', ', which could not')}${lanes}`);
+      });
       const left: string[] = [];
       if (this.exits !== exitsBefore) {
         if (exited) f.exited.set(exited);
@@ -1902,4 +1921,13 @@ const LONGT: CType = { kind: 'int', bytes: 8, signed: true, name: 'long long' };
 function mapAbs(v: Lanes): Lanes {
   if (typeof v === 'number') return Math.abs(v);
   return v.map(Math.abs);
+}
+
+/** the two values are the same on every lane of `act` (numbers and pointers; anything else only when identical). */
+function sameValue(a: Value, b: Value, act: Uint8Array): boolean {
+  if (a === b) return true;
+  if (a.k === 'ptr' && b.k === 'ptr') return a.base === b.base && a.to === b.to && sameValue(a.off, b.off, act);
+  if (a.k !== 'num' || b.k !== 'num' || JSON.stringify(a.sym) !== JSON.stringify(b.sym)) return false;
+  for (let i = 0; i < act.length; i++) if (act[i] && laneAt(a.v, i) !== laneAt(b.v, i)) return false;
+  return true;
 }
