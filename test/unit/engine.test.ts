@@ -429,3 +429,20 @@ test('a variable set under a guard that cannot be evaluated is unknown after it 
   const col = accessAt(result, text, 'tile[threadIdx.y][col] = 2.f;', 'store');
   assert.deepEqual([col.status, col.degree, col.wavefronts, col.worst!.activeLanes], ['conflict-free', 1, 1, 32]);
 });
+
+test('inline PTX: %laneid is the linear thread id mod 32; another asm output is unknown and says which asm', () => {
+  const { text, result } = analyzeFile('test/fixtures/inline-asm.cu');
+  // was: unknown, "`id` has no initial value"
+  const row = accessAt(result, text, 's[threadIdx.x >> 5][lane] = 1.f;', 'store');
+  assert.deepEqual([row.status, row.degree, row.wavefronts, row.worst!.activeLanes], ['conflict-free', 1, 1, 32]);
+  const col = accessAt(result, text, 'out[threadIdx.x] = s[lane][threadIdx.x >> 5];', 'load');
+  assert.deepEqual([col.status, col.degree, col.wavefronts], ['conflict', 32, 32]);
+  // 16x16: lanes 16..31 of a warp are the second row of threadIdx.y (t[32][33]: lane l and l+16 collide once)
+  const t2 = accessAt(result, text, 't[lane][threadIdx.y] = 1.f;', 'store');
+  assert.deepEqual([t2.status, t2.degree, t2.wavefronts, t2.worst!.activeLanes], ['conflict', 2, 2, 32]);
+  const line = lineOf(text, 't[warpid()][lane]');
+  const warp = result.accesses.filter((a) => a.range.start.line === line);
+  assert.deepEqual(warp.map((a) => [a.status, a.degree]), [['conflict', 2], ['unknown', null]]);
+  // %warpid is the hardware warp slot (PTX: volatile), not threadIdx.x / 32: never guessed
+  assert.equal(warp[1].reason, '`id` is set by the inline asm `"mov.u32 %0, %%warpid;"`');
+});

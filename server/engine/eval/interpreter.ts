@@ -975,6 +975,8 @@ export class Interp {
       }
       case 'call_expression':
         return this.call(node);
+      case 'gnu_asm_expression':
+        return this.inlineAsm(node);
       case 'comma_expression': {
         this.rvalue(node.childForFieldName('left')!);
         return this.rvalue(node.childForFieldName('right')!);
@@ -1545,12 +1547,7 @@ export class Interp {
     if (!m) return null;
     const method = fnNode.childForFieldName('field')?.text ?? '';
     const tile = m[1] === 'tile' ? Number(m[2]) : this.n;
-    const lanes = (f: (t: number) => number) => {
-      if (this.cfg.host) return unk('a thread group in host code');
-      const out = new Float64Array(this.n);
-      for (let t = 0; t < this.n; t++) out[t] = f(t);
-      return num(out, UINT);
-    };
+    const lanes = (f: (t: number) => number) => this.perThread(f, 'a thread group in host code');
     switch (method) {
       case 'thread_rank': return lanes((t) => t % tile);
       case 'meta_group_rank': return lanes((t) => Math.floor(t / tile));
@@ -1560,6 +1557,29 @@ export class Interp {
       case 'sync': return { k: 'other', what: 'sync' };
       default: return unk(`the result of \`${fnNode.text}()\``);
     }
+  }
+
+  /** a value of each thread from its linear id (in warp mode, its lane: the warp's other coordinates are not used). */
+  private perThread(f: (t: number) => number, hostReason: string): Value {
+    if (this.cfg.host) return unk(hostReason);
+    const out = new Float64Array(this.n);
+    for (let t = 0; t < this.n; t++) out[t] = f(t);
+    return num(out, UINT);
+  }
+
+  /**
+   * Inline PTX. `mov.u32 %0, %%laneid;` writes the lane (PTX ISA: `%laneid`, the thread's position in its warp,
+   * which is the linear thread id mod 32); any other asm leaves its outputs unknown, and says so. Inputs are read.
+   */
+  private inlineAsm(node: Node): Value {
+    const code = node.childForFieldName('assembly_code');
+    const list = (field: string) => named(node.childForFieldName(field)).map((op) => op.childForFieldName('value')).filter((v): v is Node => !!v);
+    for (const v of list('input_operands')) this.rvalue(v);
+    const outs = list('output_operands');
+    const laneid = outs.length === 1 && /^"\s*mov\.[ubs]32\s+%0\s*,\s*%%laneid\s*;?\s*"$/.test(code?.text ?? '');
+    for (const target of outs)
+      this.assignTo(target, laneid ? this.perThread((t) => t % 32, 'a lane id in host code') : unk(`\`${target.text}\` is set by the inline asm \`${(code?.text ?? 'asm').replace(/\s+/g, ' ')}\``), node);
+    return { k: 'other', what: 'asm' };
   }
 
   private builtinCall(name: string, args: Value[], node: Node): Value | null {
