@@ -446,3 +446,30 @@ test('inline PTX: %laneid is the linear thread id mod 32; another asm output is 
   // %warpid is the hardware warp slot (PTX: volatile), not threadIdx.x / 32: never guessed
   assert.equal(warp[1].reason, '`id` is set by the inline asm `"mov.u32 %0, %%warpid;"`');
 });
+
+test('kernels launched from host function templates are bound by the wrapper\'s explicit instantiations and calls', () => {
+  const { text, result } = analyzeFile('test/fixtures/host-template.cu');
+  // launchStage<float> (explicit instantiation) and launchStage<double> (call): was "the size of `T` is not known"
+  const store = accessAt(result, text, 's[t] = out[t];', 'store');
+  assert.deepEqual([store.status, store.degree, store.wavefronts, store.elementBytes], ['conflict-free', 1, 2, 8]);
+  assert.equal(store.assumptions[0], 'block 128x1x1 from the launch at line 27 in `launchStage<double>` (the call at line 56)');
+  // `if constexpr (sizeof(T) == 8)`: sizeof of the bound type, each branch only in its instance
+  const dbl = accessAt(result, text, 'v = s[2 * t];', 'load');
+  assert.deepEqual([dbl.status, dbl.degree, dbl.wavefronts, dbl.idealWavefronts, dbl.elementBytes], ['conflict', 2, 4, 2, 8]);
+  assert.ok(!dbl.assumptions.some((a) => a.includes('could not be evaluated')), dbl.assumptions.join('\n'));
+  const flt = accessAt(result, text, 'v = s[2 * t + 1];', 'load');
+  assert.deepEqual([flt.status, flt.degree, flt.wavefronts, flt.idealWavefronts, flt.elementBytes], ['conflict', 2, 2, 1, 4]);
+  assert.equal(flt.assumptions[0], 'block 128x1x1 from the launch at line 27 in `launchStage<float>` (the explicit instantiation at line 29)');
+  // runTile<true>: only the transposed read runs
+  assert.equal(accessAt(result, text, 'if constexpr (kTransposed) v = tile', 'load').degree, 32);
+  const other = accessAt(result, text, 'else v = tile[threadIdx.y][threadIdx.x];', 'load');
+  assert.equal(other.status, 'unknown');
+  assert.equal(other.reason, 'no lane of block 32x8x1 reaches this access (kTransposed = 1; from the launch at line 43 in `runTile<true>` (the call at line 57))');
+  // a device function template called with a constant that parses as a type: addHalf<kBlock> binds N = 64
+  const half = result.accesses.filter((a) => a.range.start.line === lineOf(text, 's[t] += s[t + 32];'));
+  assert.equal(half.length, 3);
+  for (const a of half) {
+    assert.equal(a.status, 'conflict-free');
+    assert.ok(!a.assumptions.some((x) => x.includes('could not be evaluated')), a.assumptions.join('\n'));
+  }
+});

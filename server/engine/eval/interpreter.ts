@@ -921,6 +921,12 @@ export class Interp {
         return num(0, INT);
       case 'identifier':
         return this.identifier(node);
+      case 'type_descriptor': {
+        // a template argument that names a value parses as a type: `k<T, kBlock>`, `k<B>`
+        const only = named(node);
+        if (only.length === 1 && only[0].type === 'type_identifier') return this.identifier(only[0]);
+        return unk(`\`${node.text}\` is a type, not a value`);
+      }
       case 'parenthesized_expression':
       case 'condition_clause': {
         const inner = named(node).filter((c) => c.type !== 'comment');
@@ -967,6 +973,12 @@ export class Interp {
         }
         const v = node.childForFieldName('value');
         if (v) {
+          // `sizeof(T)` parses as the size of a value named T: where no variable has that name, it is the type's
+          const inner = v.type === 'parenthesized_expression' ? named(v)[0] : v;
+          if (inner?.type === 'identifier' && !this.binding(inner.text) && !this.cfg.values.has(inner.text)) {
+            const s = sizeOf(this.resolveTypeName(inner.text));
+            if (s !== null) return num(s, { kind: 'int', bytes: 8, signed: false, name: 'size_t' });
+          }
           const e = this.eval(v);
           const s = e.k === 'ref' ? sizeOf(e.t) : e.k === 'num' ? sizeOf(e.t) : null;
           return s === null ? unk(`size of \`${v.text}\` is not known`) : num(s, { kind: 'int', bytes: 8, signed: false, name: 'size_t' });
