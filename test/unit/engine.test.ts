@@ -410,3 +410,66 @@ void host(float *g) { k<<<1, dim3(pick(), 8)>>>(g); }
   assert.equal(a.degree, 32);
   assert.equal(a.assumptions[0], 'the block shape `dim3(pick(), 8)` of the launch at line 6 could not be evaluated: assumed a one-dimensional block of 32 threads (one full warp)');
 });
+
+test('a variable set under a guard that cannot be evaluated is unknown after it where the branches disagree', () => {
+  const { text, result } = analyzeFile('test/fixtures/guard-assign.cu');
+  // k-means: `if (d < best) { best = d; bi = k; }` (was: bi = 15 on every lane, a broadcast)
+  const atomic = accessAt(result, text, 'atomicAdd(&counts[bi], 1);', 'atomic');
+  assert.equal(atomic.status, 'unknown');
+  assert.equal(atomic.degree, null);
+  assert.equal(atomic.reason, '`bi` is set under the guard `d < best` at line 17, which could not be evaluated per lane (`pts[blockIdx.x * blockDim.x + threadIdx.x]` is a value loaded from memory that is not shared)');
+  // the loads inside the loop do not depend on the guard
+  const loop = lineOf(text, 'float d = (p - c[k])');
+  assert.deepEqual(result.accesses.filter((a) => a.range.start.line === loop).map((a) => a.status), ['broadcast', 'broadcast']);
+  // a row set under a flag loaded from memory (in a 32x8 block)
+  const row = accessAt(result, text, 'tile[row][threadIdx.x] = 1.f;', 'store');
+  assert.equal(row.status, 'unknown');
+  assert.equal(row.reason, '`row` is set under the guard `flags[blockIdx.x]` at line 29, which could not be evaluated per lane (`flags[blockIdx.x]` is a value loaded from memory that is not shared)');
+  // both branches set `col` to the same value: it stays known
+  const col = accessAt(result, text, 'tile[threadIdx.y][col] = 2.f;', 'store');
+  assert.deepEqual([col.status, col.degree, col.wavefronts, col.worst!.activeLanes], ['conflict-free', 1, 1, 32]);
+});
+
+test('inline PTX: %laneid is the linear thread id mod 32; another asm output is unknown and says which asm', () => {
+  const { text, result } = analyzeFile('test/fixtures/inline-asm.cu');
+  // was: unknown, "`id` has no initial value"
+  const row = accessAt(result, text, 's[threadIdx.x >> 5][lane] = 1.f;', 'store');
+  assert.deepEqual([row.status, row.degree, row.wavefronts, row.worst!.activeLanes], ['conflict-free', 1, 1, 32]);
+  const col = accessAt(result, text, 'out[threadIdx.x] = s[lane][threadIdx.x >> 5];', 'load');
+  assert.deepEqual([col.status, col.degree, col.wavefronts], ['conflict', 32, 32]);
+  // 16x16: lanes 16..31 of a warp are the second row of threadIdx.y (t[32][33]: lane l and l+16 collide once)
+  const t2 = accessAt(result, text, 't[lane][threadIdx.y] = 1.f;', 'store');
+  assert.deepEqual([t2.status, t2.degree, t2.wavefronts, t2.worst!.activeLanes], ['conflict', 2, 2, 32]);
+  const line = lineOf(text, 't[warpid()][lane]');
+  const warp = result.accesses.filter((a) => a.range.start.line === line);
+  assert.deepEqual(warp.map((a) => [a.status, a.degree]), [['conflict', 2], ['unknown', null]]);
+  // %warpid is the hardware warp slot (PTX: volatile), not threadIdx.x / 32: never guessed
+  assert.equal(warp[1].reason, '`id` is set by the inline asm `"mov.u32 %0, %%warpid;"`');
+});
+
+test('kernels launched from host function templates are bound by the wrapper\'s explicit instantiations and calls', () => {
+  const { text, result } = analyzeFile('test/fixtures/host-template.cu');
+  // launchStage<float> (explicit instantiation) and launchStage<double> (call): was "the size of `T` is not known"
+  const store = accessAt(result, text, 's[t] = out[t];', 'store');
+  assert.deepEqual([store.status, store.degree, store.wavefronts, store.elementBytes], ['conflict-free', 1, 2, 8]);
+  assert.equal(store.assumptions[0], 'block 128x1x1 from the launch at line 27 in `launchStage<double>` (the call at line 56)');
+  // `if constexpr (sizeof(T) == 8)`: sizeof of the bound type, each branch only in its instance
+  const dbl = accessAt(result, text, 'v = s[2 * t];', 'load');
+  assert.deepEqual([dbl.status, dbl.degree, dbl.wavefronts, dbl.idealWavefronts, dbl.elementBytes], ['conflict', 2, 4, 2, 8]);
+  assert.ok(!dbl.assumptions.some((a) => a.includes('could not be evaluated')), dbl.assumptions.join('\n'));
+  const flt = accessAt(result, text, 'v = s[2 * t + 1];', 'load');
+  assert.deepEqual([flt.status, flt.degree, flt.wavefronts, flt.idealWavefronts, flt.elementBytes], ['conflict', 2, 2, 1, 4]);
+  assert.equal(flt.assumptions[0], 'block 128x1x1 from the launch at line 27 in `launchStage<float>` (the explicit instantiation at line 29)');
+  // runTile<true>: only the transposed read runs
+  assert.equal(accessAt(result, text, 'if constexpr (kTransposed) v = tile', 'load').degree, 32);
+  const other = accessAt(result, text, 'else v = tile[threadIdx.y][threadIdx.x];', 'load');
+  assert.equal(other.status, 'unknown');
+  assert.equal(other.reason, 'no lane of block 32x8x1 reaches this access (kTransposed = 1; from the launch at line 43 in `runTile<true>` (the call at line 57))');
+  // a device function template called with a constant that parses as a type: addHalf<kBlock> binds N = 64
+  const half = result.accesses.filter((a) => a.range.start.line === lineOf(text, 's[t] += s[t + 32];'));
+  assert.equal(half.length, 3);
+  for (const a of half) {
+    assert.equal(a.status, 'conflict-free');
+    assert.ok(!a.assumptions.some((x) => x.includes('could not be evaluated')), a.assumptions.join('\n'));
+  }
+});

@@ -28,10 +28,10 @@ export interface Instance {
 const fmt = (b: [number, number, number]) => b.join('x');
 
 /** An evaluator for host code: constants, macros, and the caller's local declarations before `at`. */
-function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, deadline: number, caps: Caps): Interp {
+function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, deadline: number, caps: Caps, bind?: Binding): Interp {
   const visiting = new Set<string>();
   const it: Interp = new Interp({
-    facts, block: [1, 1, 1], values: new Map(), types: new Map(), deadline, caps, host: true,
+    facts, block: [1, 1, 1], values: bind?.values ?? new Map(), types: bind?.types ?? new Map(), deadline, caps, host: true,
     fallback: (name) => {
       if (!caller || visiting.has(name)) return null;
       const decl = findDeclaration(caller.body, name, at);
@@ -166,7 +166,9 @@ function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it
   return { values, sources };
 }
 
-function bindTemplate(kernel: FunctionFact, args: Node[] | null, it: Interp): { values: Map<string, Value>; types: Map<string, CType>; label: Record<string, number | string>; unbound?: string } {
+type Binding = { values: Map<string, Value>; types: Map<string, CType>; label: Record<string, number | string>; unbound?: string };
+
+function bindTemplate(kernel: FunctionFact, args: Node[] | null, it: Interp): Binding {
   const values = new Map<string, Value>();
   const types = new Map<string, CType>();
   const label: Record<string, number | string> = {};
@@ -191,6 +193,33 @@ function bindTemplate(kernel: FunctionFact, args: Node[] | null, it: Interp): { 
     }
   });
   return { values, types, label, unbound };
+}
+
+/**
+ * The bindings a host function template gets in this file (`template <typename T> void launch(T *p) { k<T><<<...>>>(p); }`):
+ * its explicit instantiations, and the calls that name its template arguments (`launch<float>(p)`), each evaluated
+ * where it is written. Only bindings that bind every parameter count; none: the launch is read unbound, as before.
+ */
+function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: number, caps: Caps): { bind: Binding; where: string }[] {
+  const out: { bind: Binding; where: string }[] = [];
+  const add = (args: Node[], caller: FunctionFact | null, at: Node, what: string) => {
+    const bind = bindTemplate(fn, args, hostInterp(facts, caller, at.startIndex, deadline, caps));
+    if (!bind.unbound) out.push({ bind, where: `\`${fn.name}<${args.map((a) => a.text).join(', ')}>\` (${what} at line ${at.startPosition.row + 1})` });
+  };
+  for (const x of byKernel(facts).instantiations.get(fn.name) ?? []) add(x.args, null, x.node, 'the explicit instantiation');
+  for (const list of facts.functions.values())
+    for (const caller of list) {
+      if (caller.isKernel || caller === fn || !caller.body.text.includes(fn.name)) continue;
+      const stack: Node[] = [caller.body];
+      while (stack.length) {
+        const n = stack.pop()!;
+        const f = n.type === 'call_expression' ? n.childForFieldName('function') : null;
+        if (f?.type === 'template_function' && f.childForFieldName('name')?.text === fn.name)
+          add(named(f.childForFieldName('arguments')), caller, n, 'the call');
+        for (const c of named(n)) stack.push(c);
+      }
+    }
+  return out;
 }
 
 /** The value of a constant expression in host context (macros, enums, file constants); null when not known. */
@@ -239,20 +268,24 @@ export function instancesOf(
   const bound: { b: ReturnType<typeof bindTemplate>; block: [number, number, number] | null; source: string; shmem: number | null; args: Args }[] = [];
   const unevaluated: string[] = [];
   for (const l of launches) {
-    const it = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps);
-    const b = bindTemplate(kernel, l.templateArgs, it);
-    const args = bindArguments(kernel, l, facts, it);
-    const line = l.node.startPosition.row + 1;
-    let block: [number, number, number] | null = null;
-    if (l.block) {
-      block = blockOf(it.rvalue(l.block));
-      if (!block) {
-        notes.push(`the block shape \`${l.block.text}\` of the launch at line ${line} could not be evaluated`);
-        unevaluated.push(notes[notes.length - 1]);
+    // a launch in a host function template is read once per binding of that template the file gives
+    const outer = l.caller?.templateParams.length ? hostTemplateBindings(l.caller, facts, deadline, caps) : [];
+    for (const host of outer.length ? outer : [null]) {
+      const it = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, host?.bind);
+      const b = bindTemplate(kernel, l.templateArgs, it);
+      const args = bindArguments(kernel, l, facts, it);
+      const line = l.node.startPosition.row + 1;
+      let block: [number, number, number] | null = null;
+      if (l.block) {
+        block = blockOf(it.rvalue(l.block));
+        if (!block) {
+          notes.push(`the block shape \`${l.block.text}\` of the launch at line ${line} could not be evaluated`);
+          unevaluated.push(notes[notes.length - 1]);
+        }
       }
+      const shmem = l.shmem ? uniformValue(it.rvalue(l.shmem)) : 0;
+      bound.push({ b, block, source: `the launch at line ${line}${host ? ` in ${host.where}` : ''}`, shmem, args });
     }
-    const shmem = l.shmem ? uniformValue(it.rvalue(l.shmem)) : 0;
-    bound.push({ b, block, source: `the launch at line ${line}`, shmem, args });
   }
   // a parameter launches bind to different values (or leave unbound) tells their instances apart in the cases
   const varying = new Set<string>();

@@ -388,8 +388,27 @@ export class Interp {
       const cont = lp?.touched ? lp.cont.slice() : null;
       const exitsBefore = this.exits;
       const touchedBefore = lp?.touched ?? false;
+      // a variable the branches set is, after the `if`, the value of whichever branch each lane took: where the
+      // branches (or a branch and the value before it) disagree, that is not known
+      const vars: [string, Var, Value][] = [];
+      for (const name of this.assignedNames([cons, altStmt]).keys()) {
+        const v = this.lookupVar(name);
+        if (v && !v.ref) vars.push([name, v, v.value]);
+      }
       if (cons) this.withAssumption(`${guard}; assumed true for every lane`, () => this.exec(cons));
+      const afterCons = vars.map(([, v, before]) => {
+        const now = v.value;
+        v.value = before;
+        return now;
+      });
       if (altStmt) this.withAssumption(`${guard}; its else branch assumed to run for every lane`, () => this.exec(altStmt));
+      vars.forEach(([name, v], i) => {
+        const a = afterCons[i];
+        const b = v.value;
+        if (sameValue(a, b, act)) return;
+        const lanes = (a.k === 'num' && hasThread(a.sym)) || (b.k === 'num' && hasThread(b.sym)) ? THREAD : '';
+        v.value = unk(`\`${name}\` is set under ${guard.replace(' could not', ', which could not')}${lanes}`);
+      });
       const left: string[] = [];
       if (this.exits !== exitsBefore) {
         if (exited) f.exited.set(exited);
@@ -911,6 +930,12 @@ export class Interp {
         return num(0, INT);
       case 'identifier':
         return this.identifier(node);
+      case 'type_descriptor': {
+        // a template argument that names a value parses as a type: `k<T, kBlock>`, `k<B>`
+        const only = named(node);
+        if (only.length === 1 && only[0].type === 'type_identifier') return this.identifier(only[0]);
+        return unk(`\`${node.text}\` is a type, not a value`);
+      }
       case 'parenthesized_expression':
       case 'condition_clause': {
         const inner = named(node).filter((c) => c.type !== 'comment');
@@ -957,6 +982,12 @@ export class Interp {
         }
         const v = node.childForFieldName('value');
         if (v) {
+          // `sizeof(T)` parses as the size of a value named T: where no variable has that name, it is the type's
+          const inner = v.type === 'parenthesized_expression' ? named(v)[0] : v;
+          if (inner?.type === 'identifier' && !this.binding(inner.text) && !this.cfg.values.has(inner.text)) {
+            const s = sizeOf(this.resolveTypeName(inner.text));
+            if (s !== null) return num(s, { kind: 'int', bytes: 8, signed: false, name: 'size_t' });
+          }
           const e = this.eval(v);
           const s = e.k === 'ref' ? sizeOf(e.t) : e.k === 'num' ? sizeOf(e.t) : null;
           return s === null ? unk(`size of \`${v.text}\` is not known`) : num(s, { kind: 'int', bytes: 8, signed: false, name: 'size_t' });
@@ -1473,7 +1504,7 @@ export class Interp {
    * 16-byte access of those lanes, as the bank model says) and `cp.async ... .shared.global [dst], [src], 4/8/16`
    * (a store, said to be uncertain). Other instructions are not read.
    */
-  private inlineAsm(node: Node): Value {
+  private asmAccesses(node: Node): void {
     const operands: Node[] = [];
     for (const field of ['output_operands', 'input_operands']) {
       for (const o of named(node.childForFieldName(field))) {
@@ -1482,7 +1513,6 @@ export class Interp {
       }
     }
     const code = node.childForFieldName('assembly_code')?.text ?? '';
-    for (const v of operands) this.rvalue(v);
     const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)\s[^;]*?\[\s*%(\d+)\s*\]|\b(ld|st)matrix\.sync\.aligned\.m8n8\.x([124])(?:\.trans)?\.shared(?:::cta)?\.b16\s[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+)*\s*\[\s*%(\d+)\s*\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+)/g;
     for (let m = INSN.exec(code); m; m = INSN.exec(code)) {
       let kind: AccessKind, bytes: number, operand: number, lanes = 32, note: string | null = null, asyncCopy = false;
@@ -1513,7 +1543,6 @@ export class Interp {
       const run = () => this.access(t ? { ...r, t } : this.unknownRef(r, r.t, `a ${bytes}-byte shared access in inline PTX is not evaluated`), kind, node, asyncCopy);
       this.withAssumption(note, () => (lanes < 32 ? this.withMask(this.and(mask), run) : run()));
     }
-    return { k: 'other', what: 'asm' };
   }
 
   /**
@@ -1587,12 +1616,7 @@ export class Interp {
     if (!m) return null;
     const method = fnNode.childForFieldName('field')?.text ?? '';
     const tile = m[1] === 'tile' ? Number(m[2]) : this.n;
-    const lanes = (f: (t: number) => number) => {
-      if (this.cfg.host) return unk('a thread group in host code');
-      const out = new Float64Array(this.n);
-      for (let t = 0; t < this.n; t++) out[t] = f(t);
-      return num(out, UINT);
-    };
+    const lanes = (f: (t: number) => number) => this.perThread(f, 'a thread group in host code');
     switch (method) {
       case 'thread_rank': return lanes((t) => t % tile);
       case 'meta_group_rank': return lanes((t) => Math.floor(t / tile));
@@ -1602,6 +1626,31 @@ export class Interp {
       case 'sync': return { k: 'other', what: 'sync' };
       default: return unk(`the result of \`${fnNode.text}()\``);
     }
+  }
+
+  /** a value of each thread from its linear id (in warp mode, its lane: the warp's other coordinates are not used). */
+  private perThread(f: (t: number) => number, hostReason: string): Value {
+    if (this.cfg.host) return unk(hostReason);
+    const out = new Float64Array(this.n);
+    for (let t = 0; t < this.n; t++) out[t] = f(t);
+    return num(out, UINT);
+  }
+
+  /**
+   * Inline PTX. `mov.u32 %0, %%laneid;` writes the lane (PTX ISA: `%laneid`, the thread's position in its warp,
+   * which is the linear thread id mod 32); any other asm leaves its outputs unknown, and says so. Inputs are read,
+   * and the shared-memory instructions among them recorded (asmAccesses).
+   */
+  private inlineAsm(node: Node): Value {
+    const code = node.childForFieldName('assembly_code');
+    const list = (field: string) => named(node.childForFieldName(field)).map((op) => op.childForFieldName('value')).filter((v): v is Node => !!v);
+    for (const v of list('input_operands')) this.rvalue(v);
+    this.asmAccesses(node);
+    const outs = list('output_operands');
+    const laneid = outs.length === 1 && /^"\s*mov\.[ubs]32\s+%0\s*,\s*%%laneid\s*;?\s*"$/.test(code?.text ?? '');
+    for (const target of outs)
+      this.assignTo(target, laneid ? this.perThread((t) => t % 32, 'a lane id in host code') : unk(`\`${target.text}\` is set by the inline asm \`${(code?.text ?? 'asm').replace(/\s+/g, ' ')}\``), node);
+    return { k: 'other', what: 'asm' };
   }
 
   private builtinCall(name: string, args: Value[], node: Node): Value | null {
@@ -1981,4 +2030,13 @@ const LONGT: CType = { kind: 'int', bytes: 8, signed: true, name: 'long long' };
 function mapAbs(v: Lanes): Lanes {
   if (typeof v === 'number') return Math.abs(v);
   return v.map(Math.abs);
+}
+
+/** the two values are the same on every lane of `act` (numbers and pointers; anything else only when identical). */
+function sameValue(a: Value, b: Value, act: Uint8Array): boolean {
+  if (a === b) return true;
+  if (a.k === 'ptr' && b.k === 'ptr') return a.base === b.base && a.to === b.to && sameValue(a.off, b.off, act);
+  if (a.k !== 'num' || b.k !== 'num' || JSON.stringify(a.sym) !== JSON.stringify(b.sym)) return false;
+  for (let i = 0; i < act.length; i++) if (act[i] && laneAt(a.v, i) !== laneAt(b.v, i)) return false;
+  return true;
 }

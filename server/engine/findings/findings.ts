@@ -159,6 +159,7 @@ function finding(list: SiteResult[], modelNote: string): AccessFinding {
   const worstCtx = degrees.size > 1 ? contextText({ ...(kernels.size > 1 ? { kernel: worst.kernel } : {}), ...(blocks.size > 1 ? { block: worst.block.join('x') } : {}), ...worst.context }) || null : null;
   return {
     ...base,
+    elementBytes: worst.elementBytes, // the figures' (instances may differ: `T` = float, double)
     status: statusOf(f),
     degree: f.degree,
     wavefronts: f.wavefronts,
