@@ -71,7 +71,7 @@ function accessJson(a: AccessFinding) {
     endLine: a.range.end.line + 1,
     endColumn: a.range.end.character + 1,
     kind: a.kind,
-    elementBytes: a.elementBytes,
+    elementBytes: a.elementBytes || null, // null: the element type's size is not known
     status: a.status,
     degree: a.degree,
     wavefronts: a.wavefronts,

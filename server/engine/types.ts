@@ -63,6 +63,7 @@ export interface AccessFinding {
   /** range of the declaration's name. */
   declRange: Range;
   kind: AccessKind;
+  /** bytes one lane accesses; 0 when the element type's size is not known (renderers show null / "unknown"). */
   elementBytes: number;
   status: AccessStatus;
   degree: number | null;

@@ -54,7 +54,7 @@ export function figureRows(a: AccessFinding): [string, string][] {
     rows.push(['result bytes', `${f.resultBytes}`]);
     rows.push(['banks used', `${f.banksUsed}`]);
   }
-  rows.push(['element size', plural(a.elementBytes, 'byte')]);
+  rows.push(['element size', a.elementBytes ? plural(a.elementBytes, 'byte') : 'unknown']);
   if (f) {
     rows.push(['phases', `${f.phases} (${plural(f.lanesPerPhase, 'lane')} each)`]);
     if (f.phases > 1) rows.push(['worst phase', `phase ${f.worstPhase.index} (lanes ${laneRanges(f.worstPhase.lanes)})`]);

@@ -205,3 +205,17 @@ test('--fix pads in place, changes nothing the second time, and the result compi
   assert.equal(fs.readFileSync(file, 'utf8'), fixed);
   execFileSync('nvcc', ['-ptx', '-arch=sm_80', '-o', path.join(dir, 'out.ptx'), file], { stdio: 'pipe' });
 });
+
+test('an element type whose size is not known gives elementBytes null, not 0', () => {
+  const file = tmpFile('unbound.cu', `template <typename T>
+__global__ void k(T *o) {
+  __shared__ T s[32];
+  o[threadIdx.x] = s[threadIdx.x];
+}
+`);
+  const r = run(['--format', 'json', file]);
+  const a = JSON.parse(r.out).files[0].accesses[0];
+  assert.equal(a.status, 'unknown');
+  assert.equal(a.elementBytes, null);
+  assert.match(a.reason, /T/);
+});
