@@ -129,6 +129,9 @@ export class Interp {
   assumptions: string[] = [];
   /** early exits under a guard that could not be evaluated, assumed taken by no lane: they hold for the rest of the function. */
   private exitNotes: string[] = [];
+  /** moves whenever assumptions or exitNotes change: visits in between share one copy of them (never modified). */
+  private assumptionEpoch = 0;
+  private assumptionCopy: { epoch: number; list: string[] } | null = null;
   visits: Visit[] = [];
   /** extra assumptions that hold for every access of the run (template bindings, symbolic loops...). */
   notes = new Set<string>();
@@ -200,6 +203,7 @@ export class Interp {
     this.execBlock(fn.body);
     this.frames.pop();
     this.exitNotes.length = 0;
+    this.assumptionEpoch++;
     this.touch();
   }
 
@@ -251,11 +255,17 @@ export class Interp {
     }
   }
   private withAssumption<T>(a: string | null, f: () => T): T {
-    if (a) this.assumptions.push(a);
+    if (a) {
+      this.assumptions.push(a);
+      this.assumptionEpoch++;
+    }
     try {
       return f();
     } finally {
-      if (a) this.assumptions.pop();
+      if (a) {
+        this.assumptions.pop();
+        this.assumptionEpoch++;
+      }
     }
   }
 
@@ -430,7 +440,10 @@ export class Interp {
       }
       if (left.length) {
         const note = `${guard}; every lane is assumed to go on past its \`${left.join('`, `')}\``;
-        if (!this.exitNotes.includes(note)) this.exitNotes.push(note);
+        if (!this.exitNotes.includes(note)) {
+          this.exitNotes.push(note);
+          this.assumptionEpoch++;
+        }
         this.touch();
       }
       return;
@@ -1779,7 +1792,10 @@ export class Interp {
     } finally {
       this.ctx = savedCtx;
       this.frames.pop();
-      this.exitNotes.length = exitNotes;
+      if (this.exitNotes.length !== exitNotes) {
+        this.exitNotes.length = exitNotes;
+        this.assumptionEpoch++;
+      }
       this.loops = savedLoops;
       this.mask = savedMask;
       this.touch();
@@ -1816,10 +1832,13 @@ export class Interp {
       }
       return;
     }
+    if (this.assumptionCopy?.epoch !== this.assumptionEpoch)
+      this.assumptionCopy = { epoch: this.assumptionEpoch, list: [...this.assumptions, ...this.exitNotes] };
+    // one shape for every visit; the context object is never changed once a statement runs under it: shared
     const visit: Visit = {
       site, kind, name: r.name, nameNode, exprNode: r.at ?? exprNode, base: r.base, width: width ?? 0,
-      context: { ...this.ctx }, addrs: null, assumptions: this.exitNotes.length ? [...this.assumptions, ...this.exitNotes] : [...this.assumptions], flat: r.flat, ...(r.at ? { via: exprNode } : {}),
-      ...(asyncCopy ? { asyncCopy } : {}),
+      context: this.ctx, addrs: null, assumptions: this.assumptionCopy.list, flat: r.flat, via: r.at ? exprNode : undefined,
+      asyncCopy, reason: undefined, oob: undefined, shift: undefined, spread: undefined,
     };
     if (count > this.cfg.caps.visitsPerAccess) {
       visit.reason = `the access is reached in more than ${this.cfg.caps.visitsPerAccess.toLocaleString('en-US')} contexts`;
@@ -1850,7 +1869,7 @@ export class Interp {
         else (other ??= {})[k] = off.sym[k];
       }
     }
-    if (other) visit.assumptions.push(`\`${symText(other)}\` adds the same offset to every lane; it does not change the degree (bank model rule 6)`);
+    if (other) visit.assumptions = [...visit.assumptions, `\`${symText(other)}\` adds the same offset to every lane; it does not change the degree (bank model rule 6)`];
     const act = this.active();
     const ov = off.v;
     const all = act === this.ones || act.indexOf(0) === -1;
@@ -1949,19 +1968,30 @@ function spreadWarps(it: Interp): void {
   const [bx, by, bz] = it.cfg.block;
   const warps = (bx * by * bz) / 32;
   const kx = bx / 32;
+  // each warp's coordinates, once; the offsets once per distinct set of coefficients (a loop repeats them)
+  const coord: Record<string, Float64Array> = { x: new Float64Array(warps), y: new Float64Array(warps), z: new Float64Array(warps) };
+  for (let w = 0; w < warps; w++) {
+    coord.x[w] = w % kx;
+    coord.y[w] = Math.floor(w / kx) % by;
+    coord.z[w] = Math.floor(w / (kx * by));
+  }
+  const byCoefficients = new Map<string, Float64Array>();
   for (const v of it.visits) {
     if (!v.addrs) continue;
     let shifts: Float64Array | null = null;
     if (v.shift) {
-      shifts = new Float64Array(warps);
-      const terms = Object.entries(v.shift).map(([k, c]) => ({ axis: k.charAt(1), c }));
-      for (let w = 0; w < warps; w++) {
-        const at = { x: w % kx, y: Math.floor(w / kx) % by, z: Math.floor(w / (kx * by)) } as Record<string, number>;
-        let d = 0;
-        for (const t of terms) d += t.c * at[t.axis];
-        shifts[w] = d;
+      let key = '';
+      for (const k in v.shift) key += `${k.charAt(1)}${v.shift[k]};`;
+      shifts = byCoefficients.get(key) ?? null;
+      if (!shifts) {
+        shifts = new Float64Array(warps);
+        for (const k in v.shift) {
+          const c = v.shift[k], at = coord[k.charAt(1)];
+          for (let w = 0; w < warps; w++) shifts[w] += c * at[w];
+        }
+        byCoefficients.set(key, shifts);
       }
-      delete v.shift;
+      v.shift = undefined;
     }
     v.spread = { warps, shifts };
   }
