@@ -16,3 +16,24 @@ test('a `#pragma unroll` between a `for (...)` and its body leaves the body insi
   assert.equal(c.degree, 1);
   assert.deepEqual(c.cases ?? [], []);
 });
+
+test('`__brev`, `__popc`, `__clz` and `__ffs` are evaluated lane by lane (the FFT\'s bit-reversed store is 16-way)', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen4.cu');
+  const b = accessAt(result, text, 'buf[r] = in[i];', 'store');
+  assert.equal(b.status, 'conflict');
+  assert.equal(b.degree, 16);
+  assert.equal(b.wavefronts, 32);
+  assert.equal(b.idealWavefronts, 2);
+  const r = accessAt(result, text, 're[r] = in[i].x;', 'store');
+  assert.equal(r.degree, 8);
+  assert.equal(r.wavefronts, 8);
+  const p = accessAt(result, text, 'bits[__popc(t) * 32] = 1;', 'store');
+  assert.equal(p.degree, 6);
+  assert.equal(p.worst!.distinctWords, 6);
+  const c = accessAt(result, text, 'bits[__clz(t + 1) * 33] = 2;', 'store');
+  assert.equal(c.status, 'conflict-free');
+  assert.equal(c.worst!.distinctWords, 6);
+  const f = accessAt(result, text, 'bits[__ffs(t) * 32 + 1] = 3;', 'store');
+  assert.equal(f.degree, 6);
+  assert.equal(f.worst!.distinctWords, 6);
+});

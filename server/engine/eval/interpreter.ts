@@ -1665,6 +1665,14 @@ export class Interp {
       for (let i = 0; i < this.n; i++) out[i] = op(laneAt(a.v, i), laneAt(b.v, i));
       return num(isUniform(out) ? out[0] : out, t);
     };
+    // a function of one argument, lane by lane, giving a value of type `t`
+    const one = (op: (x: number) => number, t: CType): Value => {
+      const a = args[0];
+      if (!a || a.k !== 'num') return a?.k === 'unk' ? a : unk(`\`${node.text}\` is not integer arithmetic`);
+      if (hasThread(a.sym)) return unk(`\`${node.text}\` is not exact for every warp${THREAD}`);
+      if (a.sym) return isUniform(a.v) ? atom(node.text, t) : unk(`\`${node.text}\` applies \`${name}\` to an unknown warp-uniform value`);
+      return num(typeof a.v === 'number' ? op(a.v) : a.v.map(op), t);
+    };
     switch (name) {
       case '__cvta_generic_to_shared':
         // the shared-window address of a pointer: kept as that pointer, to bytes (`addr + 16` moves 16 bytes), so
@@ -1683,13 +1691,25 @@ export class Interp {
       case '__mul24':
       case '__umul24':
         return two((x, y) => x * y);
-      case 'abs': {
-        const a = args[0];
-        if (!a || a.k !== 'num') return a?.k === 'unk' ? a : unk(`\`${node.text}\` is not integer arithmetic`);
-        if (hasThread(a.sym)) return unk(`\`${node.text}\` is not exact for every warp${THREAD}`);
-        if (a.sym) return isUniform(a.v) ? atom(node.text, a.t) : unk(`\`${node.text}\` takes the absolute value of an unknown warp-uniform value`);
-        return num(mapAbs(a.v), a.t);
-      }
+      case 'abs':
+        return one(Math.abs, args[0]?.k === 'num' ? args[0].t : INT);
+      // the integer bit intrinsics, on the 32-bit pattern of each lane (the FFT's bit-reversed index `__brev(i) >> 24`)
+      case '__brev':
+        return one((x) => {
+          let r = 0;
+          for (let b = 0; b < 32; b++) r = r * 2 + ((x >>> b) & 1);
+          return r;
+        }, UINT);
+      case '__popc':
+        return one((x) => {
+          let c = 0;
+          for (let u = x >>> 0; u; u >>>= 1) c += u & 1;
+          return c;
+        }, INT);
+      case '__clz':
+        return one((x) => Math.clz32(x), INT);
+      case '__ffs':
+        return one((x) => (x | 0) === 0 ? 0 : 32 - Math.clz32((x & -x) >>> 0), INT);
       case '__syncthreads':
       case '__syncwarp':
       case '__threadfence':
@@ -2027,10 +2047,6 @@ function isReferenceDecl(decl: Node): boolean {
 
 const LONGT: CType = { kind: 'int', bytes: 8, signed: true, name: 'long long' };
 
-function mapAbs(v: Lanes): Lanes {
-  if (typeof v === 'number') return Math.abs(v);
-  return v.map(Math.abs);
-}
 
 /** the two values are the same on every lane of `act` (numbers and pointers; anything else only when identical). */
 function sameValue(a: Value, b: Value, act: Uint8Array): boolean {
