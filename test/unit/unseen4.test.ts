@@ -37,3 +37,18 @@ test('`__brev`, `__popc`, `__clz` and `__ffs` are evaluated lane by lane (the FF
   assert.equal(f.degree, 6);
   assert.equal(f.worst!.distinctWords, 6);
 });
+
+test('a lambda is called like a device function, seeing what it captures by reference or by copy', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen4.cu');
+  const at = accessAt(result, text, 'auto at = [&](int r, int c)', 'load');
+  assert.equal(at.status, 'conflict');
+  assert.equal(at.degree, 32);
+  const put = accessAt(result, text, 'tile[r][flip(c)] = v;', 'store');
+  assert.equal(put.status, 'conflict-free');
+  assert.equal(put.worst!.activeLanes, 32);
+  const degree = (snippet: string) => accessAt(result, text, snippet, 'load').degree;
+  assert.equal(degree('auto byCopy = [=]'), 2);
+  assert.equal(degree('auto byRef = [&]'), 32);
+  assert.equal(degree('auto copyButRef = [=, &stride]'), 32);
+  assert.equal(degree('auto refButCopy = [&, stride]'), 2);
+});

@@ -82,6 +82,14 @@ interface Var {
   decl?: Node;
   /** a reference bound to a place in shared memory (value is that Ref): reading it loads, assigning it stores. */
   ref?: boolean;
+  /** a lambda (`auto f = [&](int i) { ... };`): called like a device function, with the scopes it captured. */
+  lambda?: Lambda;
+}
+
+interface Lambda {
+  def: FunctionFact;
+  /** the scopes its body sees: the enclosing ones themselves for `[&]`, copies made at its definition for `[=]`. */
+  scopes: Map<string, Var | SharedBase>[];
 }
 
 interface Frame {
@@ -771,6 +779,14 @@ export class Interp {
           if (b.alias || b.value.k === 'ref') continue;
           value = this.load(b.value, init);
         } else if (override !== undefined) value = num(override, t.kind === 'int' ? t : INT);
+        else if (init?.type === 'lambda_expression') {
+          const lambda = this.lambda(init, nameNode.text);
+          if (typeof lambda !== 'string') {
+            this.scope().set(nameNode.text, { value: { k: 'other', what: 'lambda' }, type: t, decl: d, lambda });
+            continue;
+          }
+          value = this.rvalue(init);
+        }
         else if (init && (init.type === 'argument_list' || init.type === 'initializer_list')) {
           const args = named(init).map((a) => this.rvalue(a));
           value = isDim3 ? this.dim3(args) : args.length === 1 && !isArray ? args[0] : { k: 'other', what: 'aggregate' };
@@ -784,6 +800,38 @@ export class Interp {
       if (value.k === 'ptr') value = { ...value, name: nameNode.text };
       this.scope().set(nameNode.text, { value, type: t, decl: d });
     }
+  }
+
+  /**
+   * A lambda as a function the interpreter can inline, with the scopes it captures: the enclosing scopes themselves
+   * where it captures by reference (`[&]`, and `[]`, which captures nothing), copies of their variables made here
+   * where it captures by copy (`[=]`); variables the list names (`[=, &sum]`, `[&, i]`) are captured as it says.
+   */
+  private lambda(node: Node, name: string): Lambda | string {
+    const caps = (node.childForFieldName('captures')?.text ?? '').replace(/^\[|\]$|\s+/g, '').split(',').filter((c) => c);
+    const named_ = caps.filter((c) => c !== '&' && c !== '=' && !c.endsWith('this'));
+    const refs = named_.filter((c) => c.startsWith('&')).map((c) => c.slice(1));
+    const copies = named_.filter((c) => !c.startsWith('&'));
+    const params: { name: string; node: Node }[] = [];
+    for (const p of named(node.childForFieldName('declarator')?.childForFieldName('parameters') ?? null)) {
+      const n = declaratorName(p.childForFieldName('declarator'));
+      if (n) params.push({ name: n.text, node: p });
+    }
+    const body = node.childForFieldName('body');
+    if (!body) return `the lambda \`${name}\` has no body`;
+    const def: FunctionFact = {
+      name, node, outer: node, isKernel: false, isDevice: true, templateParams: [], classTemplateParams: [], params, body, launchBounds: null,
+    };
+    // a copy holds the value of now; shared arrays are not copied: they are the same memory
+    const copy = (v: Var | SharedBase): Var | SharedBase => (isBase(v) ? v : { ...v });
+    const share = caps.includes('&') || (!caps.includes('=') && !copies.length);
+    const scopes = this.frame().scopes;
+    const overlay = new Map<string, Var | SharedBase>();
+    for (const n of share ? copies : refs) {
+      const v = this.binding(n);
+      if (v) overlay.set(n, share ? copy(v) : v);
+    }
+    return { def, scopes: [...(share ? scopes : scopes.map((m) => new Map([...m].map(([k, v]) => [k, copy(v)])))), overlay] };
   }
 
   private dim3(args: Value[]): Value {
@@ -1483,7 +1531,9 @@ export class Interp {
     }
     // `st.load(g)`, `p->load(g)`: a member function, followed into like a free one (its data members are not known)
     const method = fnNode.type === 'field_expression' ? fnNode.childForFieldName('field')?.text ?? '' : '';
-    const defs = this.cfg.facts.functions.get(name || method);
+    const local = fnNode.type === 'identifier' ? this.binding(name) : null;
+    const lambda = local && !isBase(local) ? local.lambda : undefined;
+    const defs = lambda ? [lambda.def] : this.cfg.facts.functions.get(name || method);
     const def = defs?.find((d) => d.params.length === argNodes.length && !d.isKernel) ?? defs?.find((d) => !d.isKernel);
     // an argument for a reference parameter is a place, not a value: nothing is loaded at the call
     const bound = argNodes.map((a, i) => (def && def.params[i] && isReferenceDecl(def.params[i].node) ? this.place(a) : { value: this.rvalue(a) }));
@@ -1493,7 +1543,7 @@ export class Interp {
     if (holder) return holder;
     const builtin = this.builtinCall(name, args, node);
     if (builtin) return builtin;
-    if (def) return this.inline(def, bound, fnNode, node, classArgs);
+    if (def) return this.inline(def, bound, fnNode, node, classArgs, lambda?.scopes);
     return unk(`the result of \`${name || fnNode.text}(...)\``);
   }
 
@@ -1739,11 +1789,14 @@ export class Interp {
     return { value: v };
   }
 
-  private inline(def: FunctionFact, bound: { value: Value; alias?: Var }[], fnNode: Node, node: Node, classArgs: Node[] | null = null): Value {
+  private inline(def: FunctionFact, bound: { value: Value; alias?: Var }[], fnNode: Node, node: Node, classArgs: Node[] | null = null,
+    captured?: Map<string, Var | SharedBase>[]): Value {
     const args = bound.map((b) => b.value);
     if (this.frames.length >= this.cfg.caps.callDepth) return unk(`calls nest deeper than ${this.cfg.caps.callDepth} levels at \`${def.name}\``);
     const act = this.active();
     const frame = this.newFrame(def);
+    // a lambda's body sees the scopes it captured, beneath its own
+    if (captured) frame.scopes.unshift(...captured);
     // threads inactive at the call site stay inactive in the callee
     for (let i = 0; i < this.n; i++) if (!act[i]) {
       frame.exited[i] = 1;
