@@ -52,3 +52,17 @@ test('a lambda is called like a device function, seeing what it captures by refe
   assert.equal(degree('auto copyButRef = [=, &stride]'), 32);
   assert.equal(degree('auto refButCopy = [&, stride]'), 2);
 });
+
+test('wmma::load_matrix_sync / store_matrix_sync on shared memory are access sites, unknown with the reason', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen4.cu');
+  const l = accessAt(result, text, 'nvcuda::wmma::load_matrix_sync(af, &As', 'load');
+  assert.equal(l.status, 'unknown');
+  assert.equal(l.degree, null);
+  assert.equal(l.reason, '`wmma::load_matrix_sync` gives no lane\'s address: the layout of a WMMA fragment is not documented');
+  const s = accessAt(result, text, 'nvcuda::wmma::store_matrix_sync(&Cs', 'store');
+  assert.equal(s.status, 'unknown');
+  assert.equal(s.reason, '`wmma::store_matrix_sync` gives no lane\'s address: the layout of a WMMA fragment is not documented');
+  // the store to global memory is no shared access
+  const line = text.split('\n').findIndex((x) => x.includes('store_matrix_sync(C, cf'));
+  assert.equal(result.accesses.filter((a) => a.range.start.line === line).length, 0);
+});

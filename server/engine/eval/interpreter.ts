@@ -1517,6 +1517,7 @@ export class Interp {
       return unk(`the result of \`${name}\``);
     }
     if (name === '__pipeline_memcpy_async') return this.asyncCopy(argNodes, node);
+    if ((name === 'load_matrix_sync' || name === 'store_matrix_sync') && !this.cfg.facts.functions.has(name)) return this.wmmaCopy(name, argNodes, node);
     const mac = this.cfg.facts.macros.get(name);
     if (mac && mac.params !== null && fnNode.type === 'identifier') {
       // evaluate the arguments where they stand (their accesses are real sites), then the expansion
@@ -1787,6 +1788,22 @@ export class Interp {
     const v = this.eval(n);
     if (v.k === 'ref') return { value: v.t.kind === 'array' ? v : { ...v, at: v.at ?? n } };
     return { value: v };
+  }
+
+  /**
+   * `wmma::load_matrix_sync(frag, p, ldm)` / `wmma::store_matrix_sync(p, frag, ldm, layout)` on shared memory: an
+   * access site whose lanes' addresses are not public (the fragment layout is opaque), so it is reported unknown.
+   */
+  private wmmaCopy(name: string, argNodes: Node[], node: Node): Value {
+    const at = name === 'load_matrix_sync' ? 1 : 0;
+    const vals = argNodes.map((a) => this.rvalue(a));
+    const p = vals[at];
+    if (p?.k === 'ptr') {
+      const r = this.deref(p, num(0), node, argNodes[at]);
+      if (r.k === 'ref')
+        this.access(this.unknownRef(r, r.t, `\`wmma::${name}\` gives no lane's address: the layout of a WMMA fragment is not documented`), name === 'load_matrix_sync' ? 'load' : 'store', node);
+    }
+    return { k: 'other', what: name };
   }
 
   private inline(def: FunctionFact, bound: { value: Value; alias?: Var }[], fnNode: Node, node: Node, classArgs: Node[] | null = null,
