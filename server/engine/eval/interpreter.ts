@@ -82,6 +82,14 @@ interface Var {
   decl?: Node;
   /** a reference bound to a place in shared memory (value is that Ref): reading it loads, assigning it stores. */
   ref?: boolean;
+  /** a lambda (`auto f = [&](int i) { ... };`): called like a device function, with the scopes it captured. */
+  lambda?: Lambda;
+}
+
+interface Lambda {
+  def: FunctionFact;
+  /** the scopes its body sees: the enclosing ones themselves for `[&]`, copies made at its definition for `[=]`. */
+  scopes: Map<string, Var | SharedBase>[];
 }
 
 interface Frame {
@@ -784,6 +792,14 @@ export class Interp {
           if (b.alias || b.value.k === 'ref') continue;
           value = this.load(b.value, init);
         } else if (override !== undefined) value = num(override, t.kind === 'int' ? t : INT);
+        else if (init?.type === 'lambda_expression') {
+          const lambda = this.lambda(init, nameNode.text);
+          if (typeof lambda !== 'string') {
+            this.scope().set(nameNode.text, { value: { k: 'other', what: 'lambda' }, type: t, decl: d, lambda });
+            continue;
+          }
+          value = this.rvalue(init);
+        }
         else if (init && (init.type === 'argument_list' || init.type === 'initializer_list')) {
           const args = named(init).map((a) => this.rvalue(a));
           value = isDim3 ? this.dim3(args) : args.length === 1 && !isArray ? args[0] : { k: 'other', what: 'aggregate' };
@@ -797,6 +813,38 @@ export class Interp {
       if (value.k === 'ptr') value = { ...value, name: nameNode.text };
       this.scope().set(nameNode.text, { value, type: t, decl: d });
     }
+  }
+
+  /**
+   * A lambda as a function the interpreter can inline, with the scopes it captures: the enclosing scopes themselves
+   * where it captures by reference (`[&]`, and `[]`, which captures nothing), copies of their variables made here
+   * where it captures by copy (`[=]`); variables the list names (`[=, &sum]`, `[&, i]`) are captured as it says.
+   */
+  private lambda(node: Node, name: string): Lambda | string {
+    const caps = (node.childForFieldName('captures')?.text ?? '').replace(/^\[|\]$|\s+/g, '').split(',').filter((c) => c);
+    const named_ = caps.filter((c) => c !== '&' && c !== '=' && !c.endsWith('this'));
+    const refs = named_.filter((c) => c.startsWith('&')).map((c) => c.slice(1));
+    const copies = named_.filter((c) => !c.startsWith('&'));
+    const params: { name: string; node: Node }[] = [];
+    for (const p of named(node.childForFieldName('declarator')?.childForFieldName('parameters') ?? null)) {
+      const n = declaratorName(p.childForFieldName('declarator'));
+      if (n) params.push({ name: n.text, node: p });
+    }
+    const body = node.childForFieldName('body');
+    if (!body) return `the lambda \`${name}\` has no body`;
+    const def: FunctionFact = {
+      name, node, outer: node, isKernel: false, isDevice: true, templateParams: [], classTemplateParams: [], params, body, launchBounds: null,
+    };
+    // a copy holds the value of now; shared arrays are not copied: they are the same memory
+    const copy = (v: Var | SharedBase): Var | SharedBase => (isBase(v) ? v : { ...v });
+    const share = caps.includes('&') || (!caps.includes('=') && !copies.length);
+    const scopes = this.frame().scopes;
+    const overlay = new Map<string, Var | SharedBase>();
+    for (const n of share ? copies : refs) {
+      const v = this.binding(n);
+      if (v) overlay.set(n, share ? copy(v) : v);
+    }
+    return { def, scopes: [...(share ? scopes : scopes.map((m) => new Map([...m].map(([k, v]) => [k, copy(v)])))), overlay] };
   }
 
   private dim3(args: Value[]): Value {
@@ -1482,6 +1530,7 @@ export class Interp {
       return unk(`the result of \`${name}\``);
     }
     if (name === '__pipeline_memcpy_async') return this.asyncCopy(argNodes, node);
+    if ((name === 'load_matrix_sync' || name === 'store_matrix_sync') && !this.cfg.facts.functions.has(name)) return this.wmmaCopy(name, argNodes, node);
     const mac = this.cfg.facts.macros.get(name);
     if (mac && mac.params !== null && fnNode.type === 'identifier') {
       // evaluate the arguments where they stand (their accesses are real sites), then the expansion
@@ -1496,7 +1545,9 @@ export class Interp {
     }
     // `st.load(g)`, `p->load(g)`: a member function, followed into like a free one (its data members are not known)
     const method = fnNode.type === 'field_expression' ? fnNode.childForFieldName('field')?.text ?? '' : '';
-    const defs = this.cfg.facts.functions.get(name || method);
+    const local = fnNode.type === 'identifier' ? this.binding(name) : null;
+    const lambda = local && !isBase(local) ? local.lambda : undefined;
+    const defs = lambda ? [lambda.def] : this.cfg.facts.functions.get(name || method);
     const def = defs?.find((d) => d.params.length === argNodes.length && !d.isKernel) ?? defs?.find((d) => !d.isKernel);
     // an argument for a reference parameter is a place, not a value: nothing is loaded at the call
     const bound = argNodes.map((a, i) => (def && def.params[i] && isReferenceDecl(def.params[i].node) ? this.place(a) : { value: this.rvalue(a) }));
@@ -1506,7 +1557,7 @@ export class Interp {
     if (holder) return holder;
     const builtin = this.builtinCall(name, args, node);
     if (builtin) return builtin;
-    if (def) return this.inline(def, bound, fnNode, node, classArgs);
+    if (def) return this.inline(def, bound, fnNode, node, classArgs, lambda?.scopes);
     return unk(`the result of \`${name || fnNode.text}(...)\``);
   }
 
@@ -1678,6 +1729,14 @@ export class Interp {
       for (let i = 0; i < this.n; i++) out[i] = op(laneAt(a.v, i), laneAt(b.v, i));
       return num(isUniform(out) ? out[0] : out, t);
     };
+    // a function of one argument, lane by lane, giving a value of type `t`
+    const one = (op: (x: number) => number, t: CType): Value => {
+      const a = args[0];
+      if (!a || a.k !== 'num') return a?.k === 'unk' ? a : unk(`\`${node.text}\` is not integer arithmetic`);
+      if (hasThread(a.sym)) return unk(`\`${node.text}\` is not exact for every warp${THREAD}`);
+      if (a.sym) return isUniform(a.v) ? atom(node.text, t) : unk(`\`${node.text}\` applies \`${name}\` to an unknown warp-uniform value`);
+      return num(typeof a.v === 'number' ? op(a.v) : a.v.map(op), t);
+    };
     switch (name) {
       case '__cvta_generic_to_shared':
         // the shared-window address of a pointer: kept as that pointer, to bytes (`addr + 16` moves 16 bytes), so
@@ -1696,13 +1755,25 @@ export class Interp {
       case '__mul24':
       case '__umul24':
         return two((x, y) => x * y);
-      case 'abs': {
-        const a = args[0];
-        if (!a || a.k !== 'num') return a?.k === 'unk' ? a : unk(`\`${node.text}\` is not integer arithmetic`);
-        if (hasThread(a.sym)) return unk(`\`${node.text}\` is not exact for every warp${THREAD}`);
-        if (a.sym) return isUniform(a.v) ? atom(node.text, a.t) : unk(`\`${node.text}\` takes the absolute value of an unknown warp-uniform value`);
-        return num(mapAbs(a.v), a.t);
-      }
+      case 'abs':
+        return one(Math.abs, args[0]?.k === 'num' ? args[0].t : INT);
+      // the integer bit intrinsics, on the 32-bit pattern of each lane (the FFT's bit-reversed index `__brev(i) >> 24`)
+      case '__brev':
+        return one((x) => {
+          let r = 0;
+          for (let b = 0; b < 32; b++) r = r * 2 + ((x >>> b) & 1);
+          return r;
+        }, UINT);
+      case '__popc':
+        return one((x) => {
+          let c = 0;
+          for (let u = x >>> 0; u; u >>>= 1) c += u & 1;
+          return c;
+        }, INT);
+      case '__clz':
+        return one((x) => Math.clz32(x), INT);
+      case '__ffs':
+        return one((x) => (x | 0) === 0 ? 0 : 32 - Math.clz32((x & -x) >>> 0), INT);
       case '__syncthreads':
       case '__syncwarp':
       case '__threadfence':
@@ -1732,11 +1803,30 @@ export class Interp {
     return { value: v };
   }
 
-  private inline(def: FunctionFact, bound: { value: Value; alias?: Var }[], fnNode: Node, node: Node, classArgs: Node[] | null = null): Value {
+  /**
+   * `wmma::load_matrix_sync(frag, p, ldm)` / `wmma::store_matrix_sync(p, frag, ldm, layout)` on shared memory: an
+   * access site whose lanes' addresses are not public (the fragment layout is opaque), so it is reported unknown.
+   */
+  private wmmaCopy(name: string, argNodes: Node[], node: Node): Value {
+    const at = name === 'load_matrix_sync' ? 1 : 0;
+    const vals = argNodes.map((a) => this.rvalue(a));
+    const p = vals[at];
+    if (p?.k === 'ptr') {
+      const r = this.deref(p, num(0), node, argNodes[at]);
+      if (r.k === 'ref')
+        this.access(this.unknownRef(r, r.t, `\`wmma::${name}\` gives no lane's address: the layout of a WMMA fragment is not documented`), name === 'load_matrix_sync' ? 'load' : 'store', node);
+    }
+    return { k: 'other', what: name };
+  }
+
+  private inline(def: FunctionFact, bound: { value: Value; alias?: Var }[], fnNode: Node, node: Node, classArgs: Node[] | null = null,
+    captured?: Map<string, Var | SharedBase>[]): Value {
     const args = bound.map((b) => b.value);
     if (this.frames.length >= this.cfg.caps.callDepth) return unk(`calls nest deeper than ${this.cfg.caps.callDepth} levels at \`${def.name}\``);
     const act = this.active();
     const frame = this.newFrame(def);
+    // a lambda's body sees the scopes it captured, beneath its own
+    if (captured) frame.scopes.unshift(...captured);
     // threads inactive at the call site stay inactive in the callee
     for (let i = 0; i < this.n; i++) if (!act[i]) {
       frame.exited[i] = 1;
@@ -2057,10 +2147,6 @@ function isReferenceDecl(decl: Node): boolean {
 
 const LONGT: CType = { kind: 'int', bytes: 8, signed: true, name: 'long long' };
 
-function mapAbs(v: Lanes): Lanes {
-  if (typeof v === 'number') return Math.abs(v);
-  return v.map(Math.abs);
-}
 
 /** the two values are the same on every lane of `act` (numbers and pointers; anything else only when identical). */
 function sameValue(a: Value, b: Value, act: Uint8Array): boolean {

@@ -12,9 +12,12 @@ export interface Macro {
 /**
  * Replaces the text of inactive `#if 0` regions (and the `#else` of `#if 1`) with spaces, keeping line breaks, and
  * spells CUDA's `__align__(n)` as the `alignas(n)` the grammar knows (same length, so every offset still holds).
+ * `#pragma` lines (`#pragma unroll`) are blanked too: nothing in them changes an address, and the grammar reads one
+ * between a `for (...)` and its body as the end of the loop (an empty body), leaving the body outside it.
  */
 export function blankInactive(text: string): string {
   if (text.includes('__align__')) text = text.replace(/__align__(\s*)\(/g, (_m, ws: string) => `alignas  ${ws}(`);
+  if (text.includes('pragma')) text = text.replace(/^[ \t]*#[ \t]*pragma\b[^\n]*/gm, (m) => m.replace(/[^\s]/g, ' '));
   if (!/^[ \t]*#[ \t]*if/m.test(text)) return text;
   const lines = text.split('\n');
   const stack: { ours: boolean; taking: boolean; parentBlank: boolean }[] = [];
