@@ -473,3 +473,24 @@ test('kernels launched from host function templates are bound by the wrapper\'s 
     assert.ok(!a.assumptions.some((x) => x.includes('could not be evaluated')), a.assumptions.join('\n'));
   }
 });
+
+test('an access already unknown inside a loop stopped at the iteration cap keeps its own reason; the cap is a notice', () => {
+  const src = `__global__ void k(const unsigned *keys) {
+  __shared__ unsigned t[512];
+  unsigned h = keys[threadIdx.x] & 511;
+  while (true) {
+    unsigned prev = atomicCAS(&t[h], 0u, 1u);
+    if (prev == 0u) break;
+    h = (h + 1) & 511;
+  }
+}
+`;
+  const r = analyzeText(src);
+  assert.equal(r.accesses.length, 1);
+  assert.equal(r.accesses[0].status, 'unknown');
+  assert.equal(r.accesses[0].reason, '`keys[threadIdx.x]` is a value loaded from memory that is not shared');
+  assert.ok(r.notices.some((n) => /the loop at line 4 runs more than 1,024 iterations/.test(n.message)));
+  // an access whose addresses were known is still reported unknown because of the cap
+  const capped = analyzeText(src.replace('t[h]', 't[threadIdx.x]'));
+  assert.match(capped.accesses[0].reason!, /the loop at line 4 runs more than 1,024 iterations/);
+});

@@ -681,7 +681,8 @@ export class Interp {
     const reason = this.truncated!;
     const inside = (n: Node | undefined) => !!n && n.startIndex >= node.startIndex && n.endIndex <= node.endIndex;
     for (const v of this.visits) {
-      if (inside(v.exprNode) || inside(v.via)) {
+      // an access already unknown keeps its own reason (a subscript loaded from memory says more than the cap)
+      if ((inside(v.exprNode) || inside(v.via)) && (v.addrs || !v.reason)) {
         v.addrs = null;
         v.reason = reason;
       }
