@@ -164,6 +164,7 @@ export function collectFacts(root: Node, text: string): FileFacts {
     signature: '',
   };
   const sig: Node[] = [];
+  const launching = new Set<FunctionFact>();
   /** a constant under its scopes' names: `ns::In::K`; an enumerator of an unscoped enum also without the enum's. */
   const addScoped = (node: Node, name: string) => {
     const path: string[] = [];
@@ -314,6 +315,12 @@ export function collectFacts(root: Node, text: string): FileFacts {
           } else if (f) name = f.text.replace(/^.*::/, '');
           const cargs = named(cfg);
           if (name) facts.launches.push({ kernel: name, templateArgs: targs, grid: cargs[0] ?? null, block: cargs[1] ?? null, shmem: cargs[2] ?? null, node, caller: fn });
+          // a launch inside a kernel (dynamic parallelism) gives another kernel its shape: the launching kernel's
+          // text must be part of what every kernel's cached result depends on
+          if (name && fn?.isKernel && !launching.has(fn)) {
+            launching.add(fn);
+            sig.push(fn.outer);
+          }
         }
         break;
       }
