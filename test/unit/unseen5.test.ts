@@ -66,3 +66,11 @@ test('a macro that expands to an `if` header guards its block; one that is no he
   assert.equal(never[0].status, 'unknown');
   assert.equal(never[0].reason, 'the block after `NOT_A_LOOP(...)` at line 8 is not analysed: its expansion `((i) + ((float x)))` is not a loop or `if` header');
 });
+
+test('a pointer into shared memory at an unknown offset (`keys + aCount`) still makes its subscripts access sites, unknown', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen5.cu');
+  const b = accessAt(result, text, '__device__ int lookup(const int *b, int i) { return b[i]; }', 'load');
+  assert.equal(b.status, 'unknown');
+  assert.equal(b.degree, null);
+  assert.equal(b.reason, '`s_part[1]` is a value loaded from shared memory');
+});

@@ -1446,7 +1446,14 @@ export class Interp {
         const flat = p.flat ?? (p.base.dims.length > 1 ? `\`${node.text}\` at line ${node.startPosition.row + 1} does pointer arithmetic on \`${p.base.name}\`` : null);
         return { ...p, off, flat };
       }
+      if ((op === '+' || (op === '-' && a.k === 'ptr')) && o.k === 'unk') {
+        // `keys + aCount`, the offset not known: still a pointer into `keys`, so what it indexes is an access site,
+        // reported unknown with this reason (as `keys[aCount + i]` would be)
+        return { ...p, off: { k: 'num', t: INT, v: NaN, sym: { ...(p.off.sym ?? {}), [UNKNOWN + o.reason]: 1 } } };
+      }
       if (op === '-' && a.k === 'ptr' && b.k === 'ptr') {
+        const why = [a.off, b.off].map((o) => o.sym && Object.keys(o.sym).find((k) => k.startsWith(UNKNOWN))).find((k) => k);
+        if (why) return unk(why.slice(UNKNOWN.length));
         const es = sizeOf(a.to) ?? 1;
         return binary('/', binary('-', a.off, b.off, () => node.text, null), num(es), () => node.text, null);
       }
