@@ -2,7 +2,7 @@
 // masks for guards and divergent loops), enumerating loop iterations, and records every shared-memory access with
 // the byte address of each active thread. No bank arithmetic here: `model/` turns addresses into wavefronts.
 import type { Node } from '../syntax/parser';
-import { parseExpression } from '../syntax/parser';
+import { parseExpression, parseStatements } from '../syntax/parser';
 import { substitute } from '../syntax/preprocess';
 import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName } from '../facts/collect';
 import { CType, BUILTINS, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
@@ -282,7 +282,21 @@ export class Interp {
   execBlock(node: Node): void {
     this.frame().scopes.push(new Map());
     try {
-      for (const c of named(node)) this.exec(c);
+      const cs = named(node);
+      for (let i = 0; i < cs.length; i++) {
+        const c = cs[i];
+        // `SIMPLE_LOOP(k, 256) { ... }`: a macro call with no `;`, then the statement it heads
+        const call = c.type === 'expression_statement' && cs[i + 1] && c.lastChild?.isMissing ? named(c)[0] : null;
+        const fn = call?.type === 'call_expression' ? call.childForFieldName('function') : null;
+        if (call && fn?.type === 'identifier' && this.cfg.facts.macros.get(fn.text)?.params) {
+          const args = call.childForFieldName('arguments');
+          if (this.anyActive(this.active()) && this.execMacroHeader(cs[i + 1], fn.text, args ? args.text : '()', cs[i + 1], false)) {
+            i++;
+            continue;
+          }
+        }
+        this.exec(c);
+      }
     } finally {
       this.frame().scopes.pop();
     }
@@ -374,6 +388,8 @@ export class Interp {
           });
         return;
       }
+      case 'function_definition':
+        return this.execMacroStatement(node);
       default:
         return; // asm, goto, type definitions, preprocessor lines: nothing to evaluate
     }
@@ -384,10 +400,11 @@ export class Interp {
     return c ? this.rvalue(c) : unk('empty condition');
   }
 
-  private execIf(node: Node): void {
-    const condNode = node.childForFieldName('condition')!;
-    const cons = node.childForFieldName('consequence');
-    const alt = node.childForFieldName('alternative');
+  private execIf(node: Node, macro?: { header: Node; body: Node }): void {
+    const hdr = macro?.header ?? node;
+    const condNode = hdr.childForFieldName('condition')!;
+    const cons = macro?.body ?? hdr.childForFieldName('consequence');
+    const alt = macro ? null : hdr.childForFieldName('alternative');
     const altStmt = alt ? (alt.type === 'else_clause' ? named(alt)[0] : alt) : null;
     const cond = this.condValue(condNode);
     const act = this.active();
@@ -520,14 +537,96 @@ export class Interp {
     return this.globals.get(name) ?? null;
   }
 
-  private execLoop(node: Node): void {
-    const line = node.startPosition.row + 1;
-    const isFor = node.type === 'for_statement';
-    const isDo = node.type === 'do_statement';
-    const init = isFor ? node.childForFieldName('initializer') : null;
-    const condNode = node.childForFieldName('condition');
-    const update = isFor ? node.childForFieldName('update') : null;
+  /**
+   * A statement-like macro used as a loop header (PyTorch's `CUDA_KERNEL_LOOP(i, n) { ... }`): the grammar reads the
+   * use and its block as a nested function definition named after the macro. The macro is expanded (arguments put in
+   * whole, leading function-like macros expanded in turn) and, where that gives declarations then one `for` or `while`
+   * header, the block is run as that loop's body. Anything else is said, never silently dropped.
+   */
+  private execMacroStatement(node: Node): void {
+    const decl = node.childForFieldName('declarator');
     const body = node.childForFieldName('body');
+    const nameNode = decl?.type === 'function_declarator' ? decl.childForFieldName('declarator') : null;
+    if (!decl || !body || !nameNode || nameNode.type !== 'identifier' || node.childForFieldName('type')) return;
+    const plist = decl.childForFieldName('parameters');
+    this.execMacroHeader(node, nameNode.text, plist ? plist.text : '()', body, true);
+  }
+
+  /**
+   * Runs `body` under the header that `name(args)` expands to: declarations then one `for`, `while` or `if` (without
+   * `else`). Returns false, having run nothing, where the expansion is not such a header and `mustRun` is false;
+   * with `mustRun` (the grammar has already made the use something else) it says so and skips the body.
+   */
+  private execMacroHeader(node: Node, name: string, argsText: string, body: Node, mustRun: boolean): boolean {
+    const line = node.startPosition.row + 1;
+    const macros = this.cfg.facts.macros;
+    const skip = (why: string) => {
+      if (!mustRun) return false;
+      // the block's accesses are sites whose lanes are not known; what it assigns is not known after it
+      const reason = `the block after \`${name}(...)\` at line ${line} is not analysed: ${why}`;
+      const first = this.visits.length;
+      const assigned = this.assignedNames([body]);
+      this.exec(body);
+      for (let i = first; i < this.visits.length; i++) {
+        this.visits[i].addrs = null;
+        this.visits[i].reason = reason;
+      }
+      for (const n of assigned.keys()) {
+        const v = this.lookupVar(n);
+        if (v && !v.ref) v.value = unk(`\`${n}\` is assigned in ${reason.slice(4)}`);
+      }
+      return true;
+    };
+    if (!macros.get(name)?.params) return skip(`\`${name}\` is not a function-like macro of this file`);
+    let text = `${name}${argsText}`;
+    for (let depth = 0; depth < this.cfg.caps.macroDepth; depth++) {
+      const m = /^\s*([A-Za-z_]\w*)\s*\(/.exec(text);
+      const inner = m ? macros.get(m[1]) : undefined;
+      if (!m || !inner || !inner.params) break;
+      const args: string[] = [];
+      let level = 0, start = m[0].length, j = m[0].length - 1;
+      for (; j < text.length; j++) {
+        const c = text[j];
+        if (c === '(') level++;
+        else if (c === ')' && --level === 0) break;
+        else if (c === ',' && level === 1) {
+          args.push(text.slice(start, j).trim());
+          start = j + 1;
+        }
+      }
+      if (j >= text.length) break;
+      args.push(text.slice(start, j).trim());
+      const map = new Map(inner.params.map((p, k) => [p, args[k] ?? '']));
+      // a plain name or number goes in bare (`for (int i = ...` must stay a declaration); anything else parenthesised
+      const expanded = inner.body.replace(/#?#?\b[A-Za-z_]\w*\b/g, (tok) => {
+        const a = map.get(tok);
+        if (tok.startsWith('#') || a === undefined) return tok;
+        return /^(?:[A-Za-z_]\w*|\d+)$/.test(a) ? a : `(${a})`;
+      });
+      text = expanded + text.slice(j + 1);
+    }
+    const parsed = /^\s*(?:for|while|if)\b|;/.test(text) ? parseStatements(`${text} {}`) : null;
+    const stmts = parsed?.stmts ?? [];
+    const head = stmts[stmts.length - 1];
+    const isLoop = head?.type === 'for_statement' || head?.type === 'while_statement';
+    const isIf = head?.type === 'if_statement' && !head.childForFieldName('alternative');
+    if (!head || (!isLoop && !isIf) || stmts.slice(0, -1).some((st) => st.type !== 'declaration' && st.type !== 'expression_statement'))
+      return skip(`its expansion \`${text.replace(/\s+/g, ' ').trim()}\` is not a loop or \`if\` header`);
+    for (const st of stmts.slice(0, -1)) this.exec(st);
+    if (isLoop) this.execLoop(node, { header: head, body });
+    else this.execIf(node, { header: head, body });
+    return true;
+  }
+
+  private execLoop(node: Node, macro?: { header: Node; body: Node }): void {
+    const line = node.startPosition.row + 1;
+    const hdr = macro?.header ?? node;
+    const isFor = hdr.type === 'for_statement';
+    const isDo = hdr.type === 'do_statement';
+    const init = isFor ? hdr.childForFieldName('initializer') : null;
+    const condNode = hdr.childForFieldName('condition');
+    const update = isFor ? hdr.childForFieldName('update') : null;
+    const body = macro?.body ?? hdr.childForFieldName('body');
     this.frame().scopes.push(new Map());
     const savedMask = this.mask;
     const savedCtx = this.ctx;
@@ -552,7 +651,7 @@ export class Interp {
         if (cond.k !== 'num' || cond.sym) {
           const why = cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : '';
           ran = true;
-          this.symbolicLoop(node, line, alive, assigned, induction, body, update, iter, why);
+          this.symbolicLoop(node, line, alive, assigned, induction, body, update, iter, why, condNode);
           break;
         }
         const cv = cond.v;
@@ -623,7 +722,7 @@ export class Interp {
   /** A loop whose trip count cannot be computed: run the body once with the changed variables as uniform unknowns. */
   private symbolicLoop(
     node: Node, line: number, alive: Uint8Array, assigned: Map<string, boolean>, induction: string[],
-    body: Node | null, update: Node | null, iter: number, why: string,
+    body: Node | null, update: Node | null, iter: number, why: string, cond: Node | null,
   ): void {
     // a variable that is the same for every thread (a double-buffer index `cur ^= 1`, a stage counter) stays so
     // while the loop only mixes it with such values: it becomes an unknown warp-uniform value; the pass below checks
@@ -643,8 +742,8 @@ export class Interp {
     };
     generalise(`@${line}`);
     const firstVisit = this.visits.length;
-    const cond = node.childForFieldName('condition');
-    const condText = cond ? cond.text.replace(/^\(|\)$/g, '').trim() : '';
+    // a `while`'s condition carries its parentheses; a `for`'s does not (`i < (n)` keeps its last one)
+    const condText = !cond ? '' : cond.type === 'condition_clause' || cond.type === 'parenthesized_expression' ? cond.text.replace(/^\(|\)$/g, '').trim() : cond.text.trim();
     const names = [...new Set([...induction.filter((n) => assigned.has(n)), ...uniform])];
     const note = `the loop at line ${line} has a trip count that cannot be computed (\`${condText}\`: ${why})` +
       (iter > 0 ? ` after ${iter} iterations` : '') +
@@ -1348,7 +1447,14 @@ export class Interp {
         const flat = p.flat ?? (p.base.dims.length > 1 ? `\`${node.text}\` at line ${node.startPosition.row + 1} does pointer arithmetic on \`${p.base.name}\`` : null);
         return { ...p, off, flat };
       }
+      if ((op === '+' || (op === '-' && a.k === 'ptr')) && o.k === 'unk') {
+        // `keys + aCount`, the offset not known: still a pointer into `keys`, so what it indexes is an access site,
+        // reported unknown with this reason (as `keys[aCount + i]` would be)
+        return { ...p, off: { k: 'num', t: INT, v: NaN, sym: { ...(p.off.sym ?? {}), [UNKNOWN + o.reason]: 1 } } };
+      }
       if (op === '-' && a.k === 'ptr' && b.k === 'ptr') {
+        const why = [a.off, b.off].map((o) => o.sym && Object.keys(o.sym).find((k) => k.startsWith(UNKNOWN))).find((k) => k);
+        if (why) return unk(why.slice(UNKNOWN.length));
         const es = sizeOf(a.to) ?? 1;
         return binary('/', binary('-', a.off, b.off, () => node.text, null), num(es), () => node.text, null);
       }

@@ -111,3 +111,26 @@ function parseExpressionUncached(text: string): { tree: Tree; expr: Node } | nul
   const expr = value.type === 'parenthesized_expression' && value.namedChildCount === 1 ? value.namedChild(0)! : value;
   return { tree, expr };
 }
+
+const stmtCache = new Map<string, { tree: Tree; stmts: Node[] } | null>();
+
+/**
+ * Parses statements standing alone (a statement-like macro's expansion followed by `{}`); null when they do not parse
+ * cleanly. Cached and owned by the cache, like parseExpression's results.
+ */
+export function parseStatements(text: string): { tree: Tree; stmts: Node[] } | null {
+  const hit = stmtCache.get(text);
+  if (hit !== undefined) return hit;
+  const tree = parse(`void __bank_lens_f() {\n${text}\n}`);
+  const body = tree.rootNode.firstNamedChild?.childForFieldName('body');
+  let result: { tree: Tree; stmts: Node[] } | null = null;
+  if (body && !tree.rootNode.hasError) result = { tree, stmts: body.namedChildren.filter((c): c is Node => !!c) };
+  else tree.delete();
+  if (stmtCache.size >= EXPR_CACHE_SIZE) {
+    const [oldest, entry] = stmtCache.entries().next().value as [string, { tree: Tree } | null];
+    entry?.tree.delete();
+    stmtCache.delete(oldest);
+  }
+  stmtCache.set(text, result);
+  return result;
+}

@@ -16,6 +16,7 @@ export interface Macro {
  * between a `for (...)` and its body as the end of the loop (an empty body), leaving the body outside it.
  */
 export function blankInactive(text: string): string {
+  if (text.includes('__launch_bounds__')) text = spellLaunchBoundsMacros(text);
   if (text.includes('__align__')) text = text.replace(/__align__(\s*)\(/g, (_m, ws: string) => `alignas  ${ws}(`);
   if (text.includes('pragma')) text = text.replace(/^[ \t]*#[ \t]*pragma\b[^\n]*/gm, (m) => m.replace(/[^\s]/g, ' '));
   if (!/^[ \t]*#[ \t]*if/m.test(text)) return text;
@@ -47,6 +48,61 @@ export function blankInactive(text: string): string {
     if (blankLine) lines[i] = lines[i].replace(/[^\s]/g, ' ');
   }
   return lines.join('\n');
+}
+
+/**
+ * A macro that stands for `__launch_bounds__(...)` (PyTorch's `C10_LAUNCH_BOUNDS_1(256)`) between a kernel's return
+ * type and its name leaves the grammar reading the macro as the declared name and the kernel as a function with no
+ * type. Each use outside a `#` line is rewritten in place: as the `__launch_bounds__(...)` it expands to, padded with
+ * spaces, where that fits in the use's own length, else blanked (the bound changes no address). Offsets are kept.
+ */
+function spellLaunchBoundsMacros(text: string): string {
+  const defs = new Map<string, { params: string[] | null; body: string }>();
+  const defRe = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\(([^)\n]*)\))?[ \t]+(__launch_bounds__\b[^\n]*)$/gm;
+  for (let m; (m = defRe.exec(text)); ) {
+    const params = m[2] === undefined ? null : m[3].split(',').map((p) => p.trim()).filter((p) => p);
+    defs.set(m[1], { params, body: m[4].replace(/\/\/.*$|\/\*.*?\*\//g, '').trim() });
+  }
+  if (defs.size === 0) return text;
+  const names = [...defs.keys()].map((n) => n.replace(/\$/g, '\\$')).join('|');
+  const useRe = new RegExp(`\\b(${names})\\b`, 'g');
+  const out = text.split('');
+  for (let m; (m = useRe.exec(text)); ) {
+    const lineStart = text.lastIndexOf('\n', m.index) + 1;
+    if (/^[ \t]*#/.test(text.slice(lineStart, m.index + 1))) continue;
+    const def = defs.get(m[1])!;
+    let end = m.index + m[1].length;
+    let args: string[] = [];
+    if (def.params) {
+      let i = end;
+      while (i < text.length && /\s/.test(text[i])) i++;
+      if (text[i] !== '(') continue;
+      let depth = 0, j = i, start = i + 1;
+      for (; j < text.length; j++) {
+        const c = text[j];
+        if (c === '(') depth++;
+        else if (c === ')' && --depth === 0) break;
+        else if (c === ',' && depth === 1) {
+          args.push(text.slice(start, j).trim());
+          start = j + 1;
+        }
+      }
+      if (j >= text.length) continue;
+      args.push(text.slice(start, j).trim());
+      if (args.length === 1 && args[0] === '' && def.params.length === 0) args = [];
+      end = j + 1;
+    }
+    const map = new Map((def.params ?? []).map((p, k) => [p, args[k] ?? '']));
+    const expansion = def.body.replace(/\b[A-Za-z_]\w*\b/g, (tok) => (map.has(tok) ? `(${map.get(tok)})` : tok)).replace(/\s+/g, ' ');
+    const span = text.slice(m.index, end);
+    const fits = expansion.length <= span.length && !span.includes('\n');
+    for (let k = m.index; k < end; k++) {
+      const r = k - m.index;
+      out[k] = fits ? (expansion[r] ?? ' ') : /\s/.test(text[k]) ? text[k] : ' ';
+    }
+    useRe.lastIndex = end;
+  }
+  return out.join('');
 }
 
 /** Reads a `preproc_def` or `preproc_function_def` node. */
