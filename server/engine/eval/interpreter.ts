@@ -3,7 +3,7 @@
 // the byte address of each active thread. No bank arithmetic here: `model/` turns addresses into wavefronts.
 import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
-import { substitute } from '../syntax/preprocess';
+import { substitute, callArguments } from '../syntax/preprocess';
 import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName } from '../facts/collect';
 import { CType, BUILTINS, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
@@ -583,19 +583,9 @@ export class Interp {
       const m = /^\s*([A-Za-z_]\w*)\s*\(/.exec(text);
       const inner = m ? macros.get(m[1]) : undefined;
       if (!m || !inner || !inner.params) break;
-      const args: string[] = [];
-      let level = 0, start = m[0].length, j = m[0].length - 1;
-      for (; j < text.length; j++) {
-        const c = text[j];
-        if (c === '(') level++;
-        else if (c === ')' && --level === 0) break;
-        else if (c === ',' && level === 1) {
-          args.push(text.slice(start, j).trim());
-          start = j + 1;
-        }
-      }
-      if (j >= text.length) break;
-      args.push(text.slice(start, j).trim());
+      const call = callArguments(text, m[0].length - 1);
+      if (!call) break;
+      const { args, end: j } = call;
       const map = new Map(inner.params.map((p, k) => [p, args[k] ?? '']));
       // a plain name or number goes in bare (`for (int i = ...` must stay a declaration); anything else parenthesised
       const expanded = inner.body.replace(/#?#?\b[A-Za-z_]\w*\b/g, (tok) => {

@@ -89,13 +89,17 @@ const EXPR_CACHE_SIZE = 2000;
 export function parseExpression(text: string): { tree: Tree; expr: Node } | null {
   const hit = exprCache.get(text);
   if (hit !== undefined) return hit;
-  const result = parseExpressionUncached(text);
-  if (exprCache.size >= EXPR_CACHE_SIZE) {
-    const [oldest, entry] = exprCache.entries().next().value as [string, { tree: Tree } | null];
+  return remember(exprCache, text, parseExpressionUncached(text));
+}
+
+/** Keeps a parse in a bounded cache: the oldest entry's tree is deleted when the cache is full. */
+function remember<T extends { tree: Tree } | null>(cache: Map<string, T>, text: string, result: T): T {
+  if (cache.size >= EXPR_CACHE_SIZE) {
+    const [oldest, entry] = cache.entries().next().value as [string, T];
     entry?.tree.delete();
-    exprCache.delete(oldest);
+    cache.delete(oldest);
   }
-  exprCache.set(text, result);
+  cache.set(text, result);
   return result;
 }
 
@@ -126,11 +130,5 @@ export function parseStatements(text: string): { tree: Tree; stmts: Node[] } | n
   let result: { tree: Tree; stmts: Node[] } | null = null;
   if (body && !tree.rootNode.hasError) result = { tree, stmts: body.namedChildren.filter((c): c is Node => !!c) };
   else tree.delete();
-  if (stmtCache.size >= EXPR_CACHE_SIZE) {
-    const [oldest, entry] = stmtCache.entries().next().value as [string, { tree: Tree } | null];
-    entry?.tree.delete();
-    stmtCache.delete(oldest);
-  }
-  stmtCache.set(text, result);
-  return result;
+  return remember(stmtCache, text, result);
 }

@@ -76,21 +76,11 @@ function spellLaunchBoundsMacros(text: string): string {
     if (def.params) {
       let i = end;
       while (i < text.length && /\s/.test(text[i])) i++;
-      if (text[i] !== '(') continue;
-      let depth = 0, j = i, start = i + 1;
-      for (; j < text.length; j++) {
-        const c = text[j];
-        if (c === '(') depth++;
-        else if (c === ')' && --depth === 0) break;
-        else if (c === ',' && depth === 1) {
-          args.push(text.slice(start, j).trim());
-          start = j + 1;
-        }
-      }
-      if (j >= text.length) continue;
-      args.push(text.slice(start, j).trim());
+      const call = callArguments(text, i);
+      if (!call) continue;
+      args = call.args;
       if (args.length === 1 && args[0] === '' && def.params.length === 0) args = [];
-      end = j + 1;
+      end = call.end + 1;
     }
     const map = new Map((def.params ?? []).map((p, k) => [p, args[k] ?? '']));
     const expansion = def.body.replace(/\b[A-Za-z_]\w*\b/g, (tok) => (map.has(tok) ? `(${map.get(tok)})` : tok)).replace(/\s+/g, ' ');
@@ -103,6 +93,28 @@ function spellLaunchBoundsMacros(text: string): string {
     useRe.lastIndex = end;
   }
   return out.join('');
+}
+
+/**
+ * The arguments of a macro call whose `(` is at `open`, split at top-level commas and trimmed, and the index of its
+ * closing `)`; null when `open` is not a `(` or the call is not closed.
+ */
+export function callArguments(text: string, open: number): { args: string[]; end: number } | null {
+  if (text[open] !== '(') return null;
+  const args: string[] = [];
+  let depth = 0, start = open + 1;
+  for (let j = open; j < text.length; j++) {
+    const c = text[j];
+    if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) {
+      args.push(text.slice(start, j).trim());
+      return { args, end: j };
+    } else if (c === ',' && depth === 1) {
+      args.push(text.slice(start, j).trim());
+      start = j + 1;
+    }
+  }
+  return null;
 }
 
 /** Reads a `preproc_def` or `preproc_function_def` node. */
