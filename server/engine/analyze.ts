@@ -39,7 +39,7 @@ interface KernelRun {
 function runInstance(
   kernel: FunctionFact, inst: Instance, facts: FileFacts, profile: BankProfile, deadline: number, warp: boolean,
   dimOverrides?: Map<string, number>, constOverrides?: Map<number, number>,
-): { results: SiteResult[]; arrays: ArrayInfo[]; notes: string[]; capped: { line: number; message: string }[]; unreached: Node[] } {
+): { results: SiteResult[]; arrays: ArrayInfo[]; notes: string[]; capped: { line: number; message: string }[]; unreached: Unreached } {
   const it = runBlock({ facts, block: inst.block, values: inst.values, types: inst.types, args: inst.args, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides, warp }, kernel);
   const common = [inst.blockSource, ...inst.argSources, ...it.notes];
   if (inst.unbound) common.push(inst.unbound);
@@ -56,7 +56,8 @@ function runInstance(
     elementBytes: typeName(b.elem) ? (b.elem.kind === 'int' || b.elem.kind === 'float' || b.elem.kind === 'vector' || b.elem.kind === 'struct' ? b.elem.bytes : 0) : 0,
     dimTexts: b.dimNodes.map((d) => ({ range: rangeOf(d), text: d.text, isNumber: d.type === 'number_literal', plusLiteral: plusLiteral(d) })),
   }));
-  return { results, arrays, notes: [...it.notes], capped: it.capped, unreached: [...it.unreached.values()] };
+  const why = [...it.unreachedWhy].map(([id, reason]) => ({ node: it.unreached.get(id)!, reason }));
+  return { results, arrays, notes: [...it.notes], capped: it.capped, unreached: { nodes: [...it.unreached.values()], why } };
 }
 
 /** `X + 1` -> { left: 'X', value: 1 } (so padding again edits the literal rather than adding `+ 1 + 1`). */
@@ -321,14 +322,26 @@ function budgetUnknowns(kernel: FunctionFact, facts: FileFacts, profile: BankPro
   return unknownResults(sharedSubscripts(kernel, facts), kernel, 'analysis budget exceeded', [`bank model ${profile.name}`], [32, 1, 1]);
 }
 
+/** One instance's code that no thread ran, and why, where a condition the same for every thread decided it. */
+interface Unreached {
+  nodes: Node[];
+  why: { node: Node; reason: string }[];
+}
+
+/** `block 256x1x1 (blockSize = 256; from the launch at line 10)`: an instance's shape, bindings and their source. */
+function instanceText(i: Instance): { shape: string; detail: string } {
+  const label = Object.entries(i.label).map(([k, v]) => `${k} = ${v}`).join(', ');
+  const shape = `block ${i.block.join('x')}`;
+  const why = i.blockSource.startsWith(`${shape} `) ? i.blockSource.slice(shape.length + 1) : i.blockSource;
+  return { shape, detail: `(${label ? `${label}; ` : ''}${why})` };
+}
+
 /** Why no lane reaches an access: the block shape of each instance, and where it comes from (or that it is assumed). */
 export function unreachedReason(instances: Instance[]): string {
   const label = (i: Instance) => Object.entries(i.label).map(([k, v]) => `${k} = ${v}`).join(', ');
   if (instances.length === 1) {
-    const i = instances[0];
-    const shape = `block ${i.block.join('x')}`;
-    const why = i.blockSource.startsWith(`${shape} `) ? i.blockSource.slice(shape.length + 1) : i.blockSource;
-    return `no lane of ${shape} reaches this access (${label(i) ? `${label(i)}; ` : ''}${why})`;
+    const { shape, detail } = instanceText(instances[0]);
+    return `no lane of ${shape} reaches this access ${detail}`;
   }
   const parts = [...new Set(instances.map((i) => (label(i) ? `${label(i)}: ` : '') + i.blockSource))];
   return `no lane reaches this access in any of the ${instances.length} instances evaluated (${parts.join('; ')})`;
@@ -339,7 +352,8 @@ export function unreachedReason(instances: Instance[]): string {
  * lane passes, code after every thread returned): `unknown`, saying so, rather than no entry at all. An access left
  * out for any other reason (a statement the interpreter does not evaluate) stays without one.
  */
-function unreachedUnknowns(kernel: FunctionFact, facts: FileFacts, run: KernelRun, unreached: Node[][], modelNote: string): SiteResult[] {
+function unreachedUnknowns(kernel: FunctionFact, facts: FileFacts, run: KernelRun, unreachedRuns: Unreached[], modelNote: string): SiteResult[] {
+  const unreached = unreachedRuns.map((u) => u.nodes);
   if (!run.instances.length) return [];
   const visited = new Set<string>();
   for (const r of run.results) visited.add(r.site.slice(0, r.site.lastIndexOf(':')));
@@ -370,7 +384,19 @@ function unreachedUnknowns(kernel: FunctionFact, facts: FileFacts, run: KernelRu
   if (!sites.length) return [];
   const sizes = new Map(run.arrays.map((a) => [a.id, a.elementBytes]));
   const assumptions = [...new Set(run.instances.map((i) => i.blockSource)), modelNote];
-  return unknownResults(sites, kernel, unreachedReason(run.instances), assumptions, run.instances[0].block, (id) => sizes.get(id) ?? 0);
+  // where, in every instance, a condition the same for every thread skips the site, that condition is the reason
+  const decided = (site: SyntacticSite): string | null => {
+    const parts: string[] = [];
+    for (let k = 0; k < run.instances.length; k++) {
+      const hit = unreachedRuns[k].why.find((w) => w.node.startIndex <= site.expr.startIndex && site.expr.endIndex <= w.node.endIndex);
+      if (!hit) return null;
+      const { shape, detail } = instanceText(run.instances[k]);
+      parts.push(`${hit.reason} of ${shape} ${detail}`);
+    }
+    return `no thread runs this access: ${[...new Set(parts)].join('; ')}`;
+  };
+  const general = unreachedReason(run.instances);
+  return sites.flatMap((site) => unknownResults([site], kernel, decided(site) ?? general, assumptions, run.instances[0].block, (id) => sizes.get(id) ?? 0));
 }
 
 /**
@@ -593,7 +619,7 @@ export class EngineDocument {
       try {
         const { instances, notes } = instancesOf(kernel, facts, options.block, deadline);
         const run: KernelRun = { results: [], capped: [], arrays: [], notes: [...notes], instances };
-        const unreached: Node[][] = [];
+        const unreached: Unreached[] = [];
         for (const inst of instances) {
           const r = runInstance(kernel, inst, facts, profile, deadline, !options.wholeBlock);
           unreached.push(r.unreached);

@@ -299,8 +299,10 @@ test('an access no lane of the block reaches gets one unknown entry that says so
   ]);
   assert.match(lines[6], /if \(threadIdx\.y > 0\)/);
   const dead = result.accesses[0];
-  assert.equal(dead.reason, `no lane of block 32x1x1 reaches this access (${assumed})`);
-  assert.equal(dead.message, `t: unknown: no lane of block 32x1x1 reaches this access (${assumed})`);
+  // threadIdx.y is 0 on every thread of a block of height 1: the condition decides, and the shape is named with it
+  const why = `no thread runs this access: the condition \`threadIdx.y > 0\` at line 7 is false for every thread of block 32x1x1 (${assumed})`;
+  assert.equal(dead.reason, why);
+  assert.equal(dead.message, `t: unknown: ${why}`);
   assert.deepEqual(dead.block, [32, 1, 1]);
   assert.equal(dead.elementBytes, 4);
   const expr = 't[threadIdx.y * 32 + threadIdx.x * 32]';
@@ -464,7 +466,7 @@ test('kernels launched from host function templates are bound by the wrapper\'s 
   assert.equal(accessAt(result, text, 'if constexpr (kTransposed) v = tile', 'load').degree, 32);
   const other = accessAt(result, text, 'else v = tile[threadIdx.y][threadIdx.x];', 'load');
   assert.equal(other.status, 'unknown');
-  assert.equal(other.reason, 'no lane of block 32x8x1 reaches this access (kTransposed = 1; from the launch at line 43 in `runTile<true>` (the call at line 57))');
+  assert.equal(other.reason, 'no thread runs this access: the condition `kTransposed` at line 38 is true for every thread of block 32x8x1 (kTransposed = 1; from the launch at line 43 in `runTile<true>` (the call at line 57))');
   // a device function template called with a constant that parses as a type: addHalf<kBlock> binds N = 64
   const half = result.accesses.filter((a) => a.range.start.line === lineOf(text, 's[t] += s[t + 32];'));
   assert.equal(half.length, 3);
@@ -493,4 +495,25 @@ test('an access already unknown inside a loop stopped at the iteration cap keeps
   // an access whose addresses were known is still reported unknown because of the cap
   const capped = analyzeText(src.replace('t[h]', 't[threadIdx.x]'));
   assert.match(capped.accesses[0].reason!, /the loop at line 4 runs more than 1,024 iterations/);
+});
+
+test('an access a condition the same for every thread skips names that condition (a template argument\'s)', () => {
+  const src = `template <unsigned blockSize>
+__global__ void r(int *g) {
+  __shared__ int s[512];
+  unsigned tid = threadIdx.x;
+  s[tid] = g[tid];
+  __syncthreads();
+  if (blockSize >= 512) { if (tid < 256) s[tid] += s[tid + 256]; __syncthreads(); }
+  if (threadIdx.y > 0) g[tid] = s[tid];
+}
+int main() { r<256><<<1, 256>>>(0); }
+`;
+  const r = analyzeText(src);
+  const at = (line: number) => r.accesses.filter((a) => a.range.start.line === line);
+  const why = 'no thread runs this access: the condition `blockSize >= 512` at line 7 is false for every thread of block 256x1x1 (blockSize = 256; from the launch at line 10)';
+  assert.deepEqual(at(6).map((a) => [a.kind, a.status, a.reason]), [['load', 'unknown', why], ['store', 'unknown', why], ['load', 'unknown', why]]);
+  // a guard on an axis of extent 1 is decided the same way, the shape named with it
+  assert.equal(at(7)[0].reason, 'no thread runs this access: the condition `threadIdx.y > 0` at line 8 is false for every thread of block 256x1x1 (blockSize = 256; from the launch at line 10)');
+  assert.deepEqual(analyzeText(src, { wholeBlock: true }), r);
 });

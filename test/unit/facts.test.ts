@@ -271,7 +271,7 @@ test('constants named with their scopes: Cfg::TILE, a namespace constant, Inner:
     assert.deepEqual(a.block, [32, 8, 1]);
     assert.equal(a.assumptions[0], `block 32x8x1 from the launch at line ${launch}`);
   }
-  assert.equal(result.accesses[2].reason, `no lane of block 32x8x1 reaches this access (from the launch at line ${launch})`);
+  assert.equal(result.accesses[2].reason, `no thread runs this access: the condition \`Layout::ColMajor == Layout::RowMajor\` at line 24 is false for every thread of block 32x8x1 (from the launch at line ${launch})`);
 });
 
 test('member functions called on an object (st.load(g), p->store(s, v)) are followed into like free functions', () => {

@@ -149,6 +149,8 @@ export class Interp {
   private exits = 0;
   /** statements, branches and loop bodies skipped because no thread of the block reached them, by node id. */
   readonly unreached = new Map<number, Node>();
+  /** why a skipped branch is never run, where a condition the same for every thread decides it (by node id). */
+  readonly unreachedWhy = new Map<number, string>();
   /** loops stopped at the iteration cap: where, and why (shown to the user as a notice). */
   capped: { line: number; message: string }[] = [];
   private depth = 0;
@@ -241,9 +243,11 @@ export class Interp {
     this.activeCache = out;
     return out;
   }
-  /** `n` is not run: no thread of the block reaches it here. */
-  private skipped(n: Node | null | undefined): void {
-    if (n && !this.cfg.host) this.unreached.set(n.id, n);
+  /** `n` is not run: no thread of the block reaches it here (because of `why`, where one condition decides it). */
+  private skipped(n: Node | null | undefined, why?: string): void {
+    if (!n || this.cfg.host) return;
+    this.unreached.set(n.id, n);
+    if (why && !this.unreachedWhy.has(n.id)) this.unreachedWhy.set(n.id, why);
   }
   private anyActive(m: Uint8Array): boolean {
     for (let i = 0; i < m.length; i++) if (m[i]) return true;
@@ -480,10 +484,13 @@ export class Interp {
       if (laneAt(cond.v, i) !== 0) t[i] = 1;
       else f[i] = 1;
     }
+    // a condition with one value for every thread (a template argument's, say) is why a branch never runs
+    const decided = (value: boolean) =>
+      typeof cond.v === 'number' ? `the condition \`${condNode.text.replace(/^\(|\)$/g, '').trim()}\` at line ${node.startPosition.row + 1} is ${value} for every thread` : undefined;
     if (cons && this.anyActive(t)) this.withMask(this.and(t), () => this.exec(cons));
-    else this.skipped(cons);
+    else this.skipped(cons, decided(false));
     if (altStmt && this.anyActive(f)) this.withMask(this.and(f), () => this.exec(altStmt));
-    else this.skipped(altStmt);
+    else this.skipped(altStmt, decided(true));
   }
 
   private and(m: Uint8Array): Uint8Array {
@@ -1345,6 +1352,8 @@ export class Interp {
     if (which === 'threadIdx') {
       if (this.cfg.host) return unk('threadIdx in host code');
       if (this.threadValues) return this.threadValues[axis];
+      // an axis of extent 1 is 0 on every thread: one number, as warp mode has it
+      if (axis > 0 && this.cfg.block[axis] === 1) return num(0, UINT);
       return num([this.tx, this.ty, this.tz][axis], UINT);
     }
     return atom(`${which}.${c}`, UINT);
