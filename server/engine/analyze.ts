@@ -10,7 +10,7 @@ import { typeName } from './facts/ctypes';
 import { runBlock, blockAddrs, BudgetExceeded, DEFAULT_CAPS, Visit, ATOMICS } from './eval/interpreter';
 import { instancesOf, Instance, evalConstant } from './eval/contexts';
 import { BankProfile, profileFor, blockSummary, shiftGrain, warpLanes, request, BlockSummary } from './model/bankModel';
-import { buildFindings, SiteResult } from './findings/findings';
+import { buildFindings, contextText, SiteResult } from './findings/findings';
 import { paddingFix, rowConstantFix, ArrayInfo, RowConstant } from './fix/padding';
 
 export const DEFAULT_BUDGET_MS = 500;
@@ -330,7 +330,7 @@ interface Unreached {
 
 /** `block 256x1x1 (blockSize = 256; from the launch at line 10)`: an instance's shape, bindings and their source. */
 function instanceText(i: Instance): { shape: string; detail: string } {
-  const label = Object.entries(i.label).map(([k, v]) => `${k} = ${v}`).join(', ');
+  const label = contextText(i.label);
   const shape = `block ${i.block.join('x')}`;
   const why = i.blockSource.startsWith(`${shape} `) ? i.blockSource.slice(shape.length + 1) : i.blockSource;
   return { shape, detail: `(${label ? `${label}; ` : ''}${why})` };
@@ -338,12 +338,11 @@ function instanceText(i: Instance): { shape: string; detail: string } {
 
 /** Why no lane reaches an access: the block shape of each instance, and where it comes from (or that it is assumed). */
 export function unreachedReason(instances: Instance[]): string {
-  const label = (i: Instance) => Object.entries(i.label).map(([k, v]) => `${k} = ${v}`).join(', ');
   if (instances.length === 1) {
     const { shape, detail } = instanceText(instances[0]);
     return `no lane of ${shape} reaches this access ${detail}`;
   }
-  const parts = [...new Set(instances.map((i) => (label(i) ? `${label(i)}: ` : '') + i.blockSource))];
+  const parts = [...new Set(instances.map((i) => (contextText(i.label) ? `${contextText(i.label)}: ` : '') + i.blockSource))];
   return `no lane reaches this access in any of the ${instances.length} instances evaluated (${parts.join('; ')})`;
 }
 

@@ -157,7 +157,7 @@ export class Interp {
   private macroDepth = 0;
   private truncated: string | null = null;
   private constCache = new Map<string, Value>();
-  private scopedCache = new WeakMap<Map<string, Value>, Map<string, Value>>();
+  private scopedCache = new WeakMap<Map<string, Value>, Map<string, Value | null>>();
   private visitCount = new Map<string, number>();
   private bases = new Map<string, SharedBase>();
   private globals = new Map<string, Var | SharedBase>();
@@ -1254,14 +1254,18 @@ export class Interp {
     if (!cache) this.scopedCache.set(this.cfg.values, (cache = new Map()));
     const cacheKey = `::${key}`;
     const cached = cache.get(cacheKey);
-    if (cached) return cached;
+    if (cached !== undefined) return cached;
     const scoped = this.cfg.facts.scoped;
     let node = scoped.get(key) ?? null;
     if (!node) {
       const ends = [...scoped.keys()].filter((k) => k.endsWith(`::${key}`));
       if (ends.length === 1) node = scoped.get(ends[0])!;
     }
-    if (!node) return null;
+    // a name no scope holds is asked again each time an unknown identifier is read: remember that too
+    if (!node) {
+      cache.set(cacheKey, null);
+      return null;
+    }
     let v: Value;
     if (node.type === 'enumerator') v = this.enumValue(node);
     else {
@@ -1674,14 +1678,7 @@ export class Interp {
    * 16-byte access of those lanes, as the bank model says) and `cp.async ... .shared.global [dst], [src], 4/8/16`
    * (a store, said to be uncertain). Other instructions are not read.
    */
-  private asmAccesses(node: Node): void {
-    const operands: Node[] = [];
-    for (const field of ['output_operands', 'input_operands']) {
-      for (const o of named(node.childForFieldName(field))) {
-        const v = o.childForFieldName('value');
-        if (v) operands.push(v);
-      }
-    }
+  private asmAccesses(node: Node, operands: Node[]): void {
     const code = node.childForFieldName('assembly_code')?.text ?? '';
     const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)\s[^;]*?\[\s*%(\d+)\s*\]|\b(ld|st)matrix\.sync\.aligned\.m8n8\.x([124])(?:\.trans)?\.shared(?:::cta)?\.b16\s[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+)*\s*\[\s*%(\d+)\s*\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+)/g;
     for (let m = INSN.exec(code); m; m = INSN.exec(code)) {
@@ -1705,7 +1702,7 @@ export class Interp {
       const at = operands[operand];
       const p = at ? this.rvalue(at) : null;
       if (!p || p.k !== 'ptr') continue;
-      const t = bytes === 1 ? BUILTINS.char : bytes === 2 ? BUILTINS.short : bytes === 4 ? BUILTINS.int : bytes === 8 ? BUILTINS.int2 : bytes === 16 ? BUILTINS.int4 : null;
+      const t = accessType(bytes);
       const r = this.deref(p, num(0), node, at);
       if (r.k !== 'ref') continue;
       const mask = new Uint8Array(this.n);
@@ -1728,7 +1725,7 @@ export class Interp {
     if (dst.k !== 'ptr') return { k: 'other', what: 'cp.async' };
     const r = this.deref(dst, num(0), node, argNodes[0]);
     if (r.k !== 'ref') return { k: 'other', what: 'cp.async' };
-    const t = size === 4 ? BUILTINS.int : size === 8 ? BUILTINS.int2 : size === 16 ? BUILTINS.int4 : null;
+    const t = size === 4 || size === 8 || size === 16 ? accessType(size) : null;
     if (!t) {
       const why = `the size of \`${node.text}\` is not 4, 8 or 16 bytes`;
       this.access(this.unknownRef(r, r.t, why), 'store', node, true);
@@ -1814,9 +1811,10 @@ export class Interp {
   private inlineAsm(node: Node): Value {
     const code = node.childForFieldName('assembly_code');
     const list = (field: string) => named(node.childForFieldName(field)).map((op) => op.childForFieldName('value')).filter((v): v is Node => !!v);
-    for (const v of list('input_operands')) this.rvalue(v);
-    this.asmAccesses(node);
+    const ins = list('input_operands');
+    for (const v of ins) this.rvalue(v);
     const outs = list('output_operands');
+    this.asmAccesses(node, [...outs, ...ins]); // PTX numbers the outputs first
     const laneid = outs.length === 1 && /^"\s*mov\.[ubs]32\s+%0\s*,\s*%%laneid\s*;?\s*"$/.test(code?.text ?? '');
     for (const target of outs)
       this.assignTo(target, laneid ? this.perThread((t) => t % 32, 'a lane id in host code') : unk(`\`${target.text}\` is set by the inline asm \`${(code?.text ?? 'asm').replace(/\s+/g, ' ')}\``), node);
@@ -2010,10 +2008,10 @@ export class Interp {
     this.visitCount.set(site, count);
     const width = sizeOf(r.t);
     const align = r.t.kind === 'struct' || r.t.kind === 'vector' ? alignOf(r.t) : 0;
-    if (width !== null && align >= 4 && width > align && width % align === 0 && width / align <= 16) {
+    if (width !== null && align >= 4 && align <= 16 && width > align && width % align === 0 && width / align <= 16) {
       // a whole struct or 3-vector less aligned than it is long: nvcc copies it in pieces of its alignment
       // (`float3`: three 4-byte accesses), each a request of its own, told apart as contexts
-      const piece = align === 4 ? BUILTINS.int : align === 8 ? BUILTINS.int2 : BUILTINS.int4;
+      const piece = accessType(align)!;
       const note = `a whole \`${typeName(r.t)}\` (${width} bytes, aligned to ${align}) is copied as ${width / align} accesses of ${align} bytes, as nvcc emits it; each is its own request`;
       const saved = this.ctx;
       try {
@@ -2204,6 +2202,11 @@ export function blockAddrs(v: Visit): Float64Array | null {
     for (let l = 0; l < 32; l++) full[w * 32 + l] = a[l] + d;
   }
   return full;
+}
+
+/** The type of one lane's access of `bytes` bytes (1 to 16, a power of two), as an integer or vector type. */
+function accessType(bytes: number): CType | null {
+  return bytes === 1 ? BUILTINS.char : bytes === 2 ? BUILTINS.short : bytes === 4 ? BUILTINS.int : bytes === 8 ? BUILTINS.int2 : bytes === 16 ? BUILTINS.int4 : null;
 }
 
 const laneRanges = new WeakMap<Float64Array, { min: number; max: number }>();

@@ -50,7 +50,8 @@ function better(a: SiteResult, b: SiteResult): boolean {
   return fa.degree > fb.degree || (fa.degree === fb.degree && (fa.wavefronts > fb.wavefronts || (fa.wavefronts === fb.wavefronts && fa.activeLanes > fb.activeLanes)));
 }
 
-function contextText(c: Record<string, number | string>): string {
+/** `s = 4, blockSize = 256`: a context or an instance's template bindings, as messages write them. */
+export function contextText(c: Record<string, number | string>): string {
   return Object.entries(c).map(([k, v]) => `${k} = ${v}`).join(', ');
 }
 
