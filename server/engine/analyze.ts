@@ -9,7 +9,7 @@ import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, kids, decla
 import { typeName } from './facts/ctypes';
 import { runBlock, blockAddrs, BudgetExceeded, DEFAULT_CAPS, Visit, ATOMICS } from './eval/interpreter';
 import { instancesOf, Instance, evalConstant } from './eval/contexts';
-import { BankProfile, profileFor, blockSummary, shiftGrain, warpLanes, request, BlockSummary } from './model/bankModel';
+import { BankProfile, profileFor, archRange, blockSummary, shiftGrain, warpLanes, request, BlockSummary } from './model/bankModel';
 import { buildFindings, contextText, SiteResult } from './findings/findings';
 import { paddingFix, rowConstantFix, ArrayInfo, RowConstant } from './fix/padding';
 
@@ -484,8 +484,8 @@ export class EngineDocument {
     this.text = text;
   }
 
-  private reparse(): Tree {
-    const src = blankInactive(this.text);
+  private reparse(arch: { lo: number; hi: number }): Tree {
+    const src = blankInactive(this.text, arch);
     if (this.tree && this.parsedText !== null && this.parsedText !== src) {
       const old = this.parsedText;
       // one edit spanning the changed middle: common prefix and suffix are kept
@@ -571,7 +571,7 @@ export class EngineDocument {
         notices: [{ range: { start: { line: at.row, character: at.column }, end: { line: at.row, character: at.column } }, severity: 'information', message: 'this file holds binary data (a NUL byte): it is not analysed as CUDA source' }],
       };
     }
-    const tree = this.reparse();
+    const tree = this.reparse(archRange(options.arch) ?? { lo: 500, hi: Infinity });
     const text = this.parsedText!;
     let facts = this.reuseFacts(tree);
     if (!facts) {

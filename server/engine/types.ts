@@ -137,7 +137,7 @@ export interface FileAnalysis {
 }
 
 export interface AnalyzeOptions {
-  /** `sm_50` (default), `sm_1x`, `sm_20`, `sm_30`, `sm_30:8B`, ... */
+  /** `sm_50+` (default), `sm_1x`, `sm_2x`, `sm_3x`, `sm_3x-8B`, `sm_80`, `sm_100`, `compute_75`, `sm_35:8B`, ... */
   arch?: string;
   /** block shape for kernels whose shape is not found in the source (CLI --block, editor setting). */
   block?: [number, number, number];

@@ -25,11 +25,11 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
 
 /** Setting value -> the engine's `arch` option. */
 export const ARCHITECTURES: Readonly<Record<string, string>> = Object.freeze({
-  'sm_50+': 'sm_50',
+  'sm_50+': 'sm_50+',
   sm_1x: 'sm_1x',
-  sm_2x: 'sm_20',
-  sm_3x: 'sm_30',
-  'sm_3x-8B': 'sm_30:8B',
+  sm_2x: 'sm_2x',
+  sm_3x: 'sm_3x',
+  'sm_3x-8B': 'sm_3x-8B',
 });
 
 /** One line per architecture, for the status bar tooltip and docs. */
@@ -89,7 +89,7 @@ export function normalizeSettings(raw: unknown): SettingsResult {
 }
 
 export function analyzeOptions(s: Settings): AnalyzeOptions {
-  const options: AnalyzeOptions = { arch: ARCHITECTURES[s.architecture] ?? 'sm_50', budgetMs: s.analysisBudgetMs };
+  const options: AnalyzeOptions = { arch: ARCHITECTURES[s.architecture] ?? 'sm_50+', budgetMs: s.analysisBudgetMs };
   const block = s.defaultBlock ? parseBlock(s.defaultBlock) : undefined;
   if (block) options.block = block;
   return options;

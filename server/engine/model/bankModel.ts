@@ -117,17 +117,34 @@ export const PROFILES: Record<string, BankProfile> = {
   'sm_3x-8B': sm3x8,
 };
 
+/** sm_80, sm_8x, sm_90a, sm_100, compute_75, sm_35:8B, sm_50+: major, minor (a digit or x), a feature letter, `+`. */
+const ARCH_SPELLING = /^(?:sm|compute)_?(\d+?)(\d|x)([a-z]?)(\+?)(?:[:-](4|8)b(?:yte)?)?$/;
+
+/**
+ * The values `__CUDA_ARCH__` takes under an `--arch` spelling: sm_80 -> 800; sm_8x -> 800-899; sm_50+ (the default,
+ * and no arch) -> 500 and up; sm_1x -> 100-199. Null if the spelling is unknown.
+ */
+export function archRange(arch: string | undefined): { lo: number; hi: number } | null {
+  const named: Record<string, string> = { 'sm_50+': 'sm_50+', sm_2x: 'sm_2x', sm_1x: 'sm_1x', sm_3x: 'sm_3x', 'sm_3x-8B': 'sm_3x' };
+  const m = ARCH_SPELLING.exec((arch === undefined ? 'sm_50+' : named[arch] ?? arch).trim().toLowerCase());
+  if (!m) return null;
+  const major = Number(m[1]);
+  if (m[2] === 'x') return { lo: major * 100, hi: major * 100 + 99 };
+  const v = major * 100 + Number(m[2]) * 10;
+  return { lo: v, hi: m[4] ? Infinity : v };
+}
+
 /** Maps `--arch` spellings to a profile: sm_XX, compute_XX, sm_1x, sm_35:8B, sm_3x-8B, sm_50+. Null if unknown. */
 export function profileFor(arch: string | undefined): BankProfile | null {
   if (!arch) return sm50;
   const a = arch.trim().toLowerCase();
   if (PROFILES[arch]) return PROFILES[arch];
-  const m = /^(?:sm|compute)_?(\d)(\d|x)[a-z]?\+?(?:[:-](4|8)b(?:yte)?)?$/.exec(a);
+  const m = ARCH_SPELLING.exec(a);
   if (!m) return null;
   const major = Number(m[1]);
   if (major === 1) return sm1x;
   if (major === 2) return sm20;
-  if (major === 3) return m[3] === '8' ? sm3x8 : sm3x;
+  if (major === 3) return m[5] === '8' ? sm3x8 : sm3x;
   if (major >= 5 || major === 0) return sm50;
   return null;
 }

@@ -1,6 +1,7 @@
-// Our own small preprocessor pass: `#if 0` / `#if 1 ... #else` regions are blanked (offsets kept, so every
+// Our own small preprocessor pass: conditional regions decided false are blanked (offsets kept, so every
 // position still maps to the user's text); `#define`s are collected from the tree and expanded lazily by eval.
 import type { Node } from './parser';
+import { decide, type ConditionEnv, type Range } from './conditionals';
 
 export interface Macro {
   name: string;
@@ -10,43 +11,90 @@ export interface Macro {
 }
 
 /**
- * Replaces the text of inactive `#if 0` regions (and the `#else` of `#if 1`) with spaces, keeping line breaks, and
- * spells CUDA's `__align__(n)` as the `alignas(n)` the grammar knows (same length, so every offset still holds).
+ * Replaces the text of inactive conditional regions with spaces, keeping line breaks, and spells CUDA's
+ * `__align__(n)` as the `alignas(n)` the grammar knows (same length, so every offset still holds).
+ * An `#if` / `#ifdef` / `#elif` / `#else` branch is blanked when its condition is decided false from this file alone
+ * (conditionals.ts: literals, the file's own `#define`s and `#undef`s, `__CUDA_ARCH__` as the bank model's range of
+ * architectures `arch`), or when an earlier branch of its chain is decided true. A chain whose branches are all
+ * decided loses its directive lines too; a chain with an undecided branch keeps them, and all its undecided branches.
  * `#pragma` lines (`#pragma unroll`) are blanked too: nothing in them changes an address, and the grammar reads one
  * between a `for (...)` and its body as the end of the loop (an empty body), leaving the body outside it.
  */
-export function blankInactive(text: string): string {
+export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinity }): string {
   if (text.includes('__launch_bounds__')) text = spellLaunchBoundsMacros(text);
   if (text.includes('__align__')) text = text.replace(/__align__(\s*)\(/g, (_m, ws: string) => `alignas  ${ws}(`);
   if (text.includes('pragma')) text = text.replace(/^[ \t]*#[ \t]*pragma\b[^\n]*/gm, (m) => m.replace(/[^\s]/g, ' '));
   if (!/^[ \t]*#[ \t]*if/m.test(text)) return text;
   const lines = text.split('\n');
-  const stack: { ours: boolean; taking: boolean; parentBlank: boolean }[] = [];
+  const env: ConditionEnv = { defined: new Map(), undefined: new Set(), arch };
+  /** one `#if` chain: whether a branch was decided true, whether one was undecided, its directive lines. */
+  interface Chain { taken: boolean; unsure: boolean; parentBlank: boolean; directives: number[] }
+  const stack: Chain[] = [];
+  const blankLines = new Uint8Array(lines.length);
   let blank = false;
   for (let i = 0; i < lines.length; i++) {
-    const m = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$/.exec(lines[i]);
-    let blankLine = blank;
-    if (m) {
-      const [, kw, rest] = m;
-      const top = stack[stack.length - 1];
-      if (kw === 'if' || kw === 'ifdef' || kw === 'ifndef') {
-        const cond = rest.replace(/\/\/.*|\/\*.*?\*\//g, '').trim();
-        const ours = kw === 'if' && /^(0|1|false|true)$/.test(cond);
-        stack.push({ ours, taking: !ours || cond === '1' || cond === 'true', parentBlank: blank });
-        if (ours) blankLine = true;
-        blank = blank || !stack[stack.length - 1].taking;
-      } else if ((kw === 'else' || kw === 'elif') && top?.ours) {
-        top.taking = !top.taking;
-        blankLine = true;
-        blank = top.parentBlank || !top.taking;
-      } else if (kw === 'endif' && top) {
-        stack.pop();
-        if (top.ours) blankLine = true;
-        blank = top.parentBlank;
-      }
+    const m = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define|undef)\b(.*)$/.exec(lines[i]);
+    if (!m) {
+      if (blank) blankLines[i] = 1;
+      continue;
     }
-    if (blankLine) lines[i] = lines[i].replace(/[^\s]/g, ' ');
+    // a directive continued with backslashes: its lines go with it
+    let rest = m[2];
+    const first = i;
+    while (/\\\s*$/.test(lines[i]) && i + 1 < lines.length) rest = rest.replace(/\\\s*$/, ' ') + lines[++i];
+    const own = Array.from({ length: i - first + 1 }, (_, k) => first + k);
+    const kw = m[1];
+    const top = stack[stack.length - 1];
+    const cond = rest.replace(/\/\/.*|\/\*.*?\*\//g, '').trim();
+    if (kw === 'define' || kw === 'undef') {
+      if (blank) own.forEach((k) => (blankLines[k] = 1));
+      else {
+        const d = /^([A-Za-z_]\w*)(\()?\s*([\s\S]*)$/.exec(cond);
+        // a definition under an undecided branch may or may not hold: its name is left unknown
+        const unsure = stack.some((c) => c.unsure);
+        if (d && kw === 'undef') {
+          env.defined.delete(d[1]);
+          if (unsure) env.undefined.delete(d[1]);
+          else env.undefined.add(d[1]);
+        } else if (d) {
+          env.undefined.delete(d[1]);
+          if (unsure) env.defined.delete(d[1]);
+          else env.defined.set(d[1], d[2] ? null : d[3]);
+        }
+      }
+      continue;
+    }
+    if (kw === 'if' || kw === 'ifdef' || kw === 'ifndef') {
+      const chain: Chain = { taken: false, unsure: false, parentBlank: blank, directives: own };
+      stack.push(chain);
+      if (!blank) {
+        const name = cond.split(/\s/)[0];
+        // an include guard (`#ifndef X` then `#define X`) is open the first time the file is read
+        const guard = kw === 'ifndef' && /^[A-Za-z_]\w*$/.test(name) && new RegExp(`^[ \\t]*#[ \\t]*define[ \\t]+${name}\\b`).test(lines[i + 1] ?? '');
+        const yes = guard ? true : decide(kw === 'if' ? cond : `${kw === 'ifndef' ? '!' : ''}defined(${name})`, env);
+        open(chain, yes);
+      }
+    } else if ((kw === 'elif' || kw === 'else') && top) {
+      top.directives.push(...own);
+      if (!top.parentBlank) open(top, top.taken ? false : kw === 'else' ? true : decide(cond, env));
+    } else if (kw === 'endif' && top) {
+      stack.pop();
+      top.directives.push(...own);
+      if (!top.unsure && !top.parentBlank) for (const k of top.directives) blankLines[k] = 1;
+      blank = top.parentBlank;
+    }
+    // inside a blanked region every line goes; otherwise a directive line stays until its chain is known decided
+    const mine = kw === 'if' || kw === 'ifdef' || kw === 'ifndef' ? stack[stack.length - 1] : top;
+    if (mine?.parentBlank) own.forEach((k) => (blankLines[k] = 1));
   }
+  // a chain left open at the end of the file (half-typed) that is decided loses its directive lines as well
+  for (const c of stack) if (!c.unsure && !c.parentBlank) for (const k of c.directives) blankLines[k] = 1;
+  function open(chain: Chain, yes: boolean | null): void {
+    if (yes === null) chain.unsure = true;
+    if (yes === true) chain.taken = true;
+    blank = yes === false;
+  }
+  for (let i = 0; i < lines.length; i++) if (blankLines[i]) lines[i] = lines[i].replace(/[^\s]/g, ' ');
   return lines.join('\n');
 }
 
