@@ -1,5 +1,6 @@
 // Timings in a fresh process, of the engine as it ships: `npm run build` bundles this file into dist/bench-cold.js,
 // which scripts/bench.ts runs. Prints milliseconds as JSON.
+// A first argument `--baseline-wasm` loads the grammar as the command line does (initParser's baselineWasm).
 //   parse FILE     the first tree-sitter parse of a file
 //   analyze FILE   the first full analysis (which includes its own parse)
 //   passes FILE... one warm-up pass over the files, then the mean per file over 5 passes (amortised), then over 50
@@ -9,9 +10,11 @@ import { initEngine, analyzeText } from '../server/engine';
 import { parse } from '../server/engine/syntax/parser';
 
 (async () => {
-  const [mode, ...files] = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const baselineWasm = args[0] === '--baseline-wasm';
+  const [mode, ...files] = baselineWasm ? args.slice(1) : args;
   const texts = files.map((f) => fs.readFileSync(f, 'utf8'));
-  await initEngine();
+  await initEngine({ baselineWasm });
   const t0 = performance.now();
   if (mode === 'parse') parse(texts[0]).delete();
   else if (mode === 'analyze') analyzeText(texts[0], { budgetMs: 60000 });

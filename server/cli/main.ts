@@ -103,6 +103,8 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
 }
 
 /** Expands folders (recursively, sorted) into source files; unreadable paths become errors. */
+const BASELINE_WASM_BYTES = 1_500_000;
+
 function collectFiles(paths: string[], allSources: boolean, errors: { path: string; message: string }[]): string[] {
   const exts = allSources ? ['.cu', '.cuh', '.h', '.hpp', '.cpp'] : ['.cu', '.cuh'];
   const out: string[] = [];
@@ -157,9 +159,19 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(VERSION + '\n');
     return 0;
   }
-  await initEngine();
   const errors: { path: string; message: string }[] = [];
   const files = collectFiles(opts.paths, opts.allSources, errors);
+  // a run over a few files is over before the grammar's optimising wasm compile would pay off (see initParser);
+  // past about 1.5 MB of source (some 45,000 lines) it pays
+  let bytes = 0;
+  for (const f of files) {
+    try {
+      bytes += fs.statSync(f).size;
+    } catch {
+      /* reported when read */
+    }
+  }
+  await initEngine({ baselineWasm: bytes < BASELINE_WASM_BYTES });
   const reports: FileReport[] = [];
   const fixes: string[] = [];
   const engineOpts = { arch: opts.arch, block: opts.block, budgetMs: opts.budgetMs };

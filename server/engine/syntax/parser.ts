@@ -1,6 +1,7 @@
 // Owns tree-sitter: loads web-tree-sitter and the CUDA grammar once, parses text (incrementally when asked).
 import * as fs from 'fs';
 import * as path from 'path';
+import * as v8 from 'v8';
 import { Parser, Language, Tree, Node, Edit } from 'web-tree-sitter';
 
 export type { Tree, Node };
@@ -54,9 +55,17 @@ function find(file: string, extra?: string): string {
   throw new Error(`cannot find ${file} (looked in: ${candidates(file, extra).join(', ')})`);
 }
 
-/** Loads the runtime and grammar once; later calls return the same promise. */
-export function initParser(options: { wasmDir?: string } = {}): Promise<void> {
+/**
+ * Loads the runtime and grammar once; later calls return the same promise. `baselineWasm`: compile the grammar with
+ * V8's baseline compiler only (Liftoff), never tiering up to the optimising one. The grammar is 4 MB of wasm; in a
+ * fresh process the optimising compile of its hot functions costs more than it saves over a few files (on two
+ * cores, the first parse of a 5,000-line file took several times as long), so a short-lived process (the command
+ * line) asks for this; a long-lived one (the language server) keeps the default and parses faster once tiered up.
+ * It sets a process-wide V8 flag: call it before anything else compiles wasm.
+ */
+export function initParser(options: { wasmDir?: string; baselineWasm?: boolean } = {}): Promise<void> {
   if (!initPromise) {
+    if (options.baselineWasm) v8.setFlagsFromString('--liftoff-only');
     initPromise = (async () => {
       const runtime = find(RUNTIME, options.wasmDir);
       await Parser.init({ locateFile: () => runtime });
