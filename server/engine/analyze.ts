@@ -4,7 +4,7 @@
 import { AccessFinding, AnalyzeOptions, ArrayFinding, FileAnalysis, Notice, PaddingFix, Range, RequestFigures } from './types';
 import { parse, Tree, Node, Edit } from './syntax/parser';
 import { blankInactive } from './syntax/preprocess';
-import { recover, Blanked, Closed } from './syntax/recover';
+import { recover, closingCandidates, Blanked, Closed } from './syntax/recover';
 import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, kids, declaratorName, readTopLevelFunction } from './facts/collect';
 import { typeName } from './facts/ctypes';
 import { runBlock, blockAddrs, BudgetExceeded, DEFAULT_CAPS, Visit, ATOMICS } from './eval/interpreter';
@@ -476,8 +476,11 @@ export class EngineDocument {
   private kept: Tree[] = [];
   private lastEdit: { start: number; endOld: number; endNew: number; simple: boolean; none?: boolean } | null = null;
   private fixCache = new Map<string, { fix?: PaddingFix; reason?: string }>();
+  /** the document that analyses a definition cut short in the middle of the file as if it were closed (see repaired). */
+  private repair: EngineDocument | null = null;
 
-  constructor(public text: string) {}
+  /** `nested`: a repair document, which does not repair in turn. */
+  constructor(public text: string, private readonly nested = false) {}
 
   /** Replaces the text; the next analyze() reparses incrementally from the old tree. */
   update(text: string): void {
@@ -558,6 +561,55 @@ export class EngineDocument {
   }
 
   analyze(options: AnalyzeOptions = {}): FileAnalysis {
+    const own = this.analyzeOwn(options);
+    const region = this.nested ? undefined : this.blanked[0];
+    if (!region) {
+      this.repair?.dispose();
+      this.repair = null;
+      return own;
+    }
+    return this.repaired(own, region, options);
+  }
+
+  /**
+   * A definition cut short in the middle of the file (an `if (...) {` typed above code, its `}` not yet) has been
+   * blanked so that the definitions after it keep their results. Its own accesses come from a second document: the
+   * same text with its open braces closed where it ends, as closingCandidates() writes it (if its last line or two
+   * are half-typed, they are left out). Only findings inside the definition are taken from it: their positions are
+   * the user's (the text changes only after them).
+   */
+  private repaired(own: FileAnalysis, region: Blanked, options: AnalyzeOptions): FileAnalysis {
+    const endLine = pointAt(this.text, region.end).row; // the next definition's line (0-based)
+    for (const cand of closingCandidates(this.text, region)) {
+      if (this.repair) this.repair.update(cand.text);
+      else this.repair = new EngineDocument(cand.text, true);
+      const r = this.repair.analyze(options);
+      if (this.repair.blanked.some((b) => b.start <= region.start && region.start < b.end) || r.incomplete) continue;
+      const inside = (line: number) => line >= region.line && line < endLine;
+      const accesses = [...own.accesses];
+      const index = new Map<AccessFinding, number>();
+      const taken = r.accesses.filter((a) => inside(a.range.start.line));
+      accesses.push(...taken);
+      accesses.sort(byPosition);
+      accesses.forEach((a, i) => index.set(a, i));
+      const arrays = [
+        ...own.arrays.map((a) => ({ ...a, accesses: a.accesses.map((i) => index.get(own.accesses[i])!) })),
+        ...r.arrays.filter((a) => inside(a.declRange.start.line)).map((a) => ({ ...a, accesses: a.accesses.map((i) => index.get(r.accesses[i])).filter((i): i is number => i !== undefined) })),
+      ];
+      arrays.sort((a, b) => a.declRange.start.line - b.declRange.start.line || a.declRange.start.character - b.declRange.start.character);
+      const braces = (cand.text.length - this.text.length - 1);
+      const left = cand.blankedFrom === null ? null : pointAt(this.text, cand.blankedFrom).row;
+      const lastText = pointAt(this.text, this.text.slice(0, region.end).trimEnd().length).row; // the last line left out
+      const message = `the definition from line ${region.line + 1} is not closed before line ${endLine + 1}: it is analysed as if ${braces === 1 ? 'its open brace were' : `its ${braces} open braces were`} closed there` +
+        (left === null ? '' : left === lastText ? `; line ${left + 1} is not analysed until it parses` : `; lines ${left + 1}-${lastText + 1} are not analysed until they parse`);
+      const notices = own.notices.map((n) => (n.range.start.line === region.line && n.message.startsWith('a syntax error from line') ? { ...n, message } : n));
+      notices.push(...r.notices.filter((n) => inside(n.range.start.line) && !n.message.startsWith('a syntax error')));
+      return { ...own, accesses, arrays, notices };
+    }
+    return own;
+  }
+
+  private analyzeOwn(options: AnalyzeOptions): FileAnalysis {
     const profile = profileFor(options.arch);
     if (!profile) throw new Error(`unknown architecture \`${options.arch}\``);
     const budget = options.budgetMs ?? DEFAULT_BUDGET_MS;
@@ -565,6 +617,8 @@ export class EngineDocument {
     // binary data with a .cu name: parsing it would only cost time
     const nul = this.text.indexOf('\0');
     if (nul !== -1 && nul < 65536) {
+      this.blanked = [];
+      this.closed = null;
       const at = pointAt(this.text, nul);
       return {
         model: profile.name, accesses: [], arrays: [],
@@ -740,6 +794,8 @@ export class EngineDocument {
   }
 
   dispose(): void {
+    this.repair?.dispose();
+    this.repair = null;
     this.tree?.delete();
     this.tree = null;
     for (const t of this.kept) t.delete();

@@ -259,6 +259,45 @@ test('a kernel still being typed at the end of the file is analysed as if its op
   assert.equal(whole.accesses.filter((a) => a.kind === 'load').length, 2);
 });
 
+test('a kernel cut short in the middle of the file is analysed as if closed before the next one; the rest keep theirs', () => {
+  const src = `__global__ void first(float *o)
+{
+  __shared__ float a[64];
+  o[threadIdx.x] = a[2 * threadIdx.x];
+}
+
+__global__ void typing(float *o, int n)
+{
+  __shared__ float s[32][32];
+  s[threadIdx.x][0] = 1.f;
+  for (int i = 0; i < n; i++) {
+    o[threadIdx.x] = s[threadIdx.x][i];
+}
+
+__global__ void after(float *o)
+{
+  __shared__ float b[64];
+  o[threadIdx.x] = b[4 * threadIdx.x % 64];
+}
+`;
+  const r = analyzeText(src);
+  assert.deepEqual(r.accesses.map((a) => [a.range.start.line, a.kind, a.array, a.degree]),
+    [[3, 'load', 'a', 2], [9, 'store', 's', 32], [11, 'load', 's', 32], [17, 'load', 'b', 2]]);
+  assert.deepEqual(r.arrays.map((a) => [a.name, a.accesses]), [['a', [0]], ['s', [1, 2]], ['b', [3]]]);
+  // the padding fix of the cut-short kernel's array edits the user's text where it is
+  assert.deepEqual(r.arrays[1].fix!.edits, [{ range: { start: { line: 8, character: 25 }, end: { line: 8, character: 27 } }, newText: '33' }]);
+  const notice = r.notices.find((n) => n.range.start.line === 6)!;
+  assert.equal(notice.message, 'the definition from line 7 is not closed before line 15: it is analysed as if its open brace were closed there');
+  // a half-typed last line is left out; a definition that is not short of braces is still blanked whole
+  const half = analyzeText(src.replace('    o[threadIdx.x] = s[threadIdx.x][i];\n}', '    o[threadIdx.x] = s[threadIdx.x][i];\n    o[0] = s[(\n'));
+  assert.equal(half.notices.find((n) => n.range.start.line === 6)!.message,
+    'the definition from line 7 is not closed before line 16: it is analysed as if its 2 open braces were closed there; line 13 is not analysed until it parses');
+  assert.deepEqual(half.accesses.map((a) => [a.range.start.line, a.degree]), [[3, 2], [9, 32], [11, 32], [18, 2]]);
+  const broken = analyzeText(src.replace('__global__ void typing(float *o, int n)', '__global__ void typing(float *o, int n) = ('));
+  assert.deepEqual(broken.accesses.map((a) => a.array), ['a', 'b']);
+  assert.match(broken.notices.map((n) => n.message).join(' | '), /a syntax error from line 7 reaches into the next definition: lines 7-14 are not analysed until they parse/);
+});
+
 test('contexts that tie for the worst degree report the one with the most active lanes, not the first', () => {
   const src = `__global__ void k(float *o) {
   __shared__ float s[64];

@@ -6,6 +6,15 @@ import { parse, Tree } from './parser';
 
 const TOP_LEVEL = /^(?:template\s*<|(?:(?:static|inline|extern(?:\s+"C")?|__forceinline__)\s+)*(?:__global__|__device__|__host__)\b|(?:struct|class|union|namespace|typedef|using)\b|#\s*(?:define|include|if|ifdef|ifndef|endif)\b|(?:void|int|float|double|auto|bool|unsigned|size_t)\s+[A-Za-z_]\w*\s*\()/;
 
+/** What a well-formed file holds at its top level (a `;` after a struct or class included). */
+const TOP_LEVEL_TYPES = new Set([
+  'function_definition', 'declaration', 'template_declaration', 'template_instantiation', 'comment', 'namespace_definition',
+  'namespace_alias_definition', 'linkage_specification', 'type_definition', 'struct_specifier', 'class_specifier',
+  'union_specifier', 'enum_specifier', 'using_declaration', 'alias_declaration', 'static_assert_declaration',
+  'concept_definition', 'expression_statement', ';',
+]);
+const isTopLevel = (n: { type: string }) => TOP_LEVEL_TYPES.has(n.type) || n.type.startsWith('preproc_');
+
 export interface Blanked {
   /** first blanked offset and line (0-based). */
   start: number;
@@ -22,7 +31,7 @@ function lineStarts(text: string): number[] {
 const blank = (s: string) => s.replace(/[^\n\r]/g, ' ');
 
 /** Braces opened and not closed in `s` (comments, strings and character literals skipped). */
-function openBraces(s: string): number {
+export function openBraces(s: string): number {
   let depth = 0;
   const re = /\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$)|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|[{}]/g;
   for (let m = re.exec(s); m; m = re.exec(s)) {
@@ -86,9 +95,13 @@ export function recover(text: string, tree: Tree, maxPasses = 8): { text: string
     const starts = lineStarts(cur);
     let cut: Blanked | null = null;
     for (const node of t.rootNode.children) {
-      if (!node || !node.hasError) continue;
+      if (!node) continue;
+      // a piece of a definition the parser could not put together (`__global__`, `{`, a `for` header) stands at the
+      // top level: the definition is broken up to the next line that starts one, wherever that is
+      const piece = !node.hasError && !isTopLevel(node);
+      if (!node.hasError && !piece) continue;
       const first = node.startPosition.row;
-      const last = node.endPosition.row;
+      const last = piece ? starts.length - 1 : node.endPosition.row;
       for (let line = first + 1; line <= last && line < starts.length; line++) {
         const lineText = cur.slice(starts[line], starts[line + 1] ?? cur.length);
         if (TOP_LEVEL.test(lineText)) {
@@ -113,4 +126,29 @@ export function recover(text: string, tree: Tree, maxPasses = 8): { text: string
     }
   }
   return { text: cur, tree: t, blanked };
+}
+
+/**
+ * A definition cut short in the middle of the file (`region`, as recover() blanked it): the texts to try, each with
+ * the region's open braces closed on a line of their own where the region ends (before the next definition), after
+ * blanking the region's last 0, 1 and 2 lines with text in them (a half-typed statement). Offsets before the region's
+ * end are those of `text`; later ones move. Empty when the region is not short of closing braces.
+ */
+export function closingCandidates(text: string, region: { start: number; end: number }): { text: string; blankedFrom: number | null }[] {
+  const out: { text: string; blankedFrom: number | null }[] = [];
+  let body = text.slice(0, region.end);
+  let blankedFrom: number | null = null;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (attempt > 0) {
+      const end = body.trimEnd().length;
+      const from = body.lastIndexOf('\n', end - 1) + 1;
+      if (from <= region.start) break;
+      body = body.slice(0, from) + blank(body.slice(from));
+      blankedFrom = from;
+    }
+    const missing = openBraces(body.slice(region.start));
+    if (missing < 1 || missing > 64) continue;
+    out.push({ text: `${body}${'}'.repeat(missing)}\n${text.slice(region.end)}`, blankedFrom });
+  }
+  return out;
 }
