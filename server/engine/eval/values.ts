@@ -306,6 +306,10 @@ export function binary(op: string, a: Value, b: Value, labelArg: Label, mask: Ui
   const cmp = CMP.has(op);
   const t = cmp ? INT : op === '<<' || op === '>>' ? promote(a.t, INT) : promote(a.t, b.t);
   if (a.sym || b.sym) {
+    if (a.sym && !b.sym && (op === '%' || op === '/' || op === '&' || op === '>>') && isInt(t)) {
+      const r = dropMultiples(op, a, b, t, labelArg, mask);
+      if (r) return r;
+    }
     if (hasThread(a.sym) || hasThread(b.sym)) return threadBinary(op, a, b, t, String(label), mask);
     const aU = isUniform(a.v, mask);
     const bU = isUniform(b.v, mask);
@@ -531,6 +535,59 @@ function bitop(f: (x: number, y: number) => number): (x: number, y: number) => n
     const hy = Math.floor(y / 2 ** 32), ly = y - hy * 2 ** 32;
     return (f(hx | 0, hy | 0)) * 2 ** 32 + (f(lx | 0, ly | 0) >>> 0);
   };
+}
+
+/** Warp-uniform unknowns that are never negative: a block's index and the grid's extent. */
+const NON_NEGATIVE = /^(blockIdx|gridDim)\.[xyz]$/;
+
+/**
+ * `(256 * blockIdx.x + threadIdx.x) % 32`, `& 31`, `/ 32`, `>> 5`: the terms of the warp-uniform unknowns whose
+ * coefficients are multiples of the divisor (of the power of two above the mask) do not change the remainder or the
+ * low bits, and divide exactly: they are set aside, the rest is evaluated, and a quotient gets them back divided.
+ * `&` and `>>` are exact on any integer (two's complement, `>>` rounds down). `%` and `/` round toward zero, so the
+ * value must not be negative: unsigned with a power-of-two divisor, or unknowns that are never negative (blockIdx,
+ * gridDim) with positive coefficients added to lanes that are not negative. Null when nothing can be set aside.
+ */
+function dropMultiples(op: string, a: Num, b: Num, t: CType, labelArg: Label, mask: Uint8Array | null): Value | null {
+  if (!isUniform(b.v, mask)) return null;
+  const m = laneAt(b.v, firstActive(mask));
+  if (!Number.isSafeInteger(m)) return null;
+  let unit: number;
+  if (op === '&') {
+    if (m < 0) return null;
+    unit = 1;
+    while (unit <= m) unit *= 2;
+  } else if (op === '>>') {
+    if (m < 0 || m > 52) return null;
+    unit = 2 ** m;
+  } else {
+    if (m <= 0) return null;
+    unit = m;
+  }
+  const division = op === '%' || op === '/';
+  const wraps = t.kind === 'int' && !t.signed && (unit & (unit - 1)) === 0 && unit <= 2 ** 31;
+  const needSign = division && !wraps;
+  let dropped: Sym | null = null;
+  let rest: Sym | null = null;
+  for (const k in a.sym!) {
+    const c = a.sym![k];
+    const code = k.charCodeAt(0);
+    const ok = code !== 0 && code !== 2 && c % unit === 0 && (!needSign || (c > 0 && NON_NEGATIVE.test(k)));
+    if (ok) (dropped ??= {})[k] = c;
+    else (rest ??= {})[k] = c;
+  }
+  if (!dropped) return null;
+  if (needSign) {
+    // the rest: lanes not negative, thread coordinates (never negative) with coefficients that are not either
+    for (const k in rest ?? {}) if (k.charCodeAt(0) !== 2 || rest![k] < 0) return null;
+    const v = a.v;
+    if (typeof v === 'number') {
+      if (v < 0) return null;
+    } else for (let i = 0; i < v.length; i++) if ((!mask || mask[i]) && v[i] < 0) return null;
+  }
+  const r = binary(op, num(a.v, a.t, rest), b, labelArg, mask);
+  if (op === '%' || op === '&' || r.k !== 'num') return r;
+  return num(r.v, r.t, addSym(r.sym, scaleSym(dropped, 1 / unit)));
 }
 
 function firstActive(mask: Uint8Array | null): number {
