@@ -476,6 +476,8 @@ export class EngineDocument {
   private kept: Tree[] = [];
   private lastEdit: { start: number; endOld: number; endNew: number; simple: boolean; none?: boolean } | null = null;
   private fixCache = new Map<string, { fix?: PaddingFix; reason?: string }>();
+  /** lines of `#if` / `#elif` conditions on `__CUDA_ARCH__` the architecture does not decide (0-based). */
+  private archUndecided: number[] = [];
   /** the document that analyses a definition cut short in the middle of the file as if it were closed (see repaired). */
   private repair: EngineDocument | null = null;
 
@@ -488,7 +490,8 @@ export class EngineDocument {
   }
 
   private reparse(arch: { lo: number; hi: number }): Tree {
-    const src = blankInactive(this.text, arch);
+    this.archUndecided = [];
+    const src = blankInactive(this.text, arch, this.archUndecided);
     if (this.tree && this.parsedText !== null && this.parsedText !== src) {
       const old = this.parsedText;
       // one edit spanning the changed middle: common prefix and suffix are kept
@@ -639,6 +642,14 @@ export class EngineDocument {
       severity: 'information' as const,
       message: `a syntax error from line ${b.line + 1} reaches into the next definition: lines ${b.line + 1}-${pointAt(text, b.end).row} are not analysed until they parse`,
     }));
+    for (const line of this.archUndecided) {
+      const at = { line, character: 0 };
+      notices.push({
+        range: { start: at, end: at },
+        severity: 'information',
+        message: `this condition on \`__CUDA_ARCH__\` is true for some of the architectures ${options.arch ?? profile.name} covers and false for others: every branch it does not rule out is analysed (choose one architecture, such as sm_80, to analyse only its branch)`,
+      });
+    }
     if (this.closed) {
       const end = pointAt(this.text, this.text.length);
       const from = this.closed.blankedFrom === null ? null : pointAt(this.text, this.closed.blankedFrom).row;

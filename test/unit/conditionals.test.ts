@@ -72,6 +72,11 @@ test('only the branch the architecture compiles is analysed; file macros decide 
   const r75 = count('sm_75').result;
   assert.deepEqual(r75.accesses.filter((a) => a.kind === 'store').map((a) => lines[a.range.start.line].trim().split(' ')[0]), ['buf[threadIdx.x]', 'tile[threadIdx.x][0]']);
   const rAny = count().result;
+  // the default architecture (sm_50+) leaves the chain undecided: one notice, at its first condition on __CUDA_ARCH__
+  assert.deepEqual(rAny.notices.map((n) => [n.range.start.line, n.message]), [[12,
+    'this condition on `__CUDA_ARCH__` is true for some of the architectures sm_50+ covers and false for others: every branch it does not rule out is analysed (choose one architecture, such as sm_80, to analyse only its branch)']]);
+  assert.deepEqual(result.notices, []);
+  assert.equal(count('sm_7x').result.notices.length, 0); // 700-799: the first condition is false, the second true
   assert.deepEqual(rAny.accesses.filter((a) => a.kind === 'store').map((a) => lines[a.range.start.line].trim().split(' ')[0]),
     ['buf[2', 'buf[threadIdx.x]', 'buf[threadIdx.x', 'tile[threadIdx.x][0]']);
 });

@@ -17,10 +17,11 @@ export interface Macro {
  * (conditionals.ts: literals, the file's own `#define`s and `#undef`s, `__CUDA_ARCH__` as the bank model's range of
  * architectures `arch`), or when an earlier branch of its chain is decided true. A chain whose branches are all
  * decided loses its directive lines too; a chain with an undecided branch keeps them, and all its undecided branches.
+ * The line of the first undecided condition on `__CUDA_ARCH__` of each chain goes to `archUndecided` (0-based).
  * `#pragma` lines (`#pragma unroll`) are blanked too: nothing in them changes an address, and the grammar reads one
  * between a `for (...)` and its body as the end of the loop (an empty body), leaving the body outside it.
  */
-export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinity }): string {
+export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinity }, archUndecided?: number[]): string {
   if (text.includes('__launch_bounds__')) text = spellLaunchBoundsMacros(text);
   if (text.includes('__align__')) text = text.replace(/__align__(\s*)\(/g, (_m, ws: string) => `alignas  ${ws}(`);
   if (text.includes('pragma')) text = text.replace(/^[ \t]*#[ \t]*pragma\b[^\n]*/gm, (m) => m.replace(/[^\s]/g, ' '));
@@ -28,7 +29,7 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   const lines = text.split('\n');
   const env: ConditionEnv = { defined: new Map(), undefined: new Set(), arch };
   /** one `#if` chain: whether a branch was decided true, whether one was undecided, its directive lines. */
-  interface Chain { taken: boolean; unsure: boolean; parentBlank: boolean; directives: number[] }
+  interface Chain { taken: boolean; unsure: boolean; parentBlank: boolean; directives: number[]; archNoted?: boolean }
   const stack: Chain[] = [];
   const blankLines = new Uint8Array(lines.length);
   let blank = false;
@@ -72,11 +73,22 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
         // an include guard (`#ifndef X` then `#define X`) is open the first time the file is read
         const guard = kw === 'ifndef' && /^[A-Za-z_]\w*$/.test(name) && new RegExp(`^[ \\t]*#[ \\t]*define[ \\t]+${name}\\b`).test(lines[i + 1] ?? '');
         const yes = guard ? true : decide(kw === 'if' ? cond : `${kw === 'ifndef' ? '!' : ''}defined(${name})`, env);
+        if (yes === null && kw === 'if' && cond.includes('__CUDA_ARCH__')) {
+          archUndecided?.push(first);
+          chain.archNoted = true;
+        }
         open(chain, yes);
       }
     } else if ((kw === 'elif' || kw === 'else') && top) {
       top.directives.push(...own);
-      if (!top.parentBlank) open(top, top.taken ? false : kw === 'else' ? true : decide(cond, env));
+      if (!top.parentBlank) {
+        const yes = top.taken ? false : kw === 'else' ? true : decide(cond, env);
+        if (yes === null && cond.includes('__CUDA_ARCH__') && !top.archNoted) {
+          archUndecided?.push(first);
+          top.archNoted = true;
+        }
+        open(top, yes);
+      }
     } else if (kw === 'endif' && top) {
       stack.pop();
       top.directives.push(...own);
