@@ -68,3 +68,23 @@ test('`if (n == 16)` gives its launch a 16x16 block; the else branch\'s instance
   assert.deepEqual(col.cases.map((c) => [c.context.T, c.block, c.degree]), [[16, [16, 16, 1], 8], [32, [32, 1, 1], 32]]);
   assert.ok(col.assumptions.some((a) => a.startsWith('the block shape `threads` of the launch at line 79 could not be evaluated')), col.assumptions.join(' | '));
 });
+
+test('`(blockIdx.x * blockDim.x + threadIdx.x) % 32`, `/ 32` and `& 31`: the block offset drops out when it is a multiple', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const w = accessAt(result, text, 'g[lane * 32] = warp;', 'store');
+  assert.equal(w.status, 'conflict');
+  assert.equal(w.degree, 32);
+  assert.equal(w.worst!.activeLanes, 32);
+  assert.equal(accessAt(result, text, 'out[id] = g[lane * 33];', 'load').status, 'conflict-free');
+  const m = accessAt(result, text, 'g[(id & 31) * 2] = 0;', 'store');
+  assert.equal(m.degree, 2);
+  // a mask is exact whatever the sign of the unknown; a remainder of a value that may be negative is not
+  assert.equal(accessAt(result, text, 'out[id] += g[k & 31];', 'load').status, 'conflict-free');
+  const r = accessAt(result, text, 'out[id] += g[k % 32];', 'load');
+  assert.equal(r.status, 'unknown');
+  assert.equal(r.reason, '`k % 32` combines the unknown warp-uniform value `32 * n` with per-lane values');
+  // the quotient keeps the block offset: 8 * blockIdx.x + threadIdx.x / 32
+  const q = accessAt(result, text, 'out[id] += g[(warp - 8 * blockIdx.x) * 32 + lane];', 'load');
+  assert.equal(q.status, 'conflict-free');
+  assert.equal(q.worst!.distinctWords, 32);
+});
