@@ -27,13 +27,29 @@ export interface Instance {
 
 const fmt = (b: [number, number, number]) => b.join('x');
 
-/** An evaluator for host code: constants, macros, and the caller's local declarations before `at`. */
-function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, deadline: number, caps: Caps, bind?: Binding): Interp {
+/**
+ * An evaluator for host code: constants, macros, and the caller's local declarations before `at`. `path`: what the
+ * branches around a launch say a name equals there (`case 512:` of `switch (threads)`); a use is added to `used`.
+ */
+function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, deadline: number, caps: Caps, bind?: Binding, path?: PathFacts): Interp {
   const visiting = new Set<string>();
   const it: Interp = new Interp({
     facts, block: [1, 1, 1], values: bind?.values ?? new Map(), types: bind?.types ?? new Map(), deadline, caps, host: true,
     fallback: (name) => {
       if (!caller || visiting.has(name)) return null;
+      const known = path?.eq.get(name);
+      if (known) {
+        visiting.add(name);
+        try {
+          const v = it.rvalue(known.value);
+          if (uniformValue(v) !== null) {
+            if (!path!.used.includes(known.where)) path!.used.push(known.where);
+            return v;
+          }
+        } finally {
+          visiting.delete(name);
+        }
+      }
       const decl = findDeclaration(caller.body, name, at);
       if (!decl) return null;
       visiting.add(name);
@@ -86,6 +102,64 @@ function writesTo(body: Node, name: string, after: number, before: number): { va
     for (const c of named(n)) stack.push({ n: c, straight: straight && keeps });
   }
   return out.sort((a, b) => a.at - b.at);
+}
+
+type PathFacts = { eq: Map<string, { value: Node; where: string }>; used: string[] };
+
+/**
+ * What the branches around `launch` in `caller` say a variable equals there: the then-branch of `if (x == 16)` (also
+ * inside `&&`) and `case 512:` of `switch (x)` when no other case falls through into it. Only a variable the caller
+ * never assigns before the launch counts, so the value holds wherever it was read (`dim3 b(threads)` above the switch).
+ */
+function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
+  const eq = new Map<string, { value: Node; where: string }>();
+  const out = { eq, used: [] as string[] };
+  if (!caller) return out;
+  const inner = (n: Node | null): Node | null => {
+    while (n && (n.type === 'parenthesized_expression' || n.type === 'condition_clause')) n = n.childForFieldName('value') ?? named(n)[0] ?? null;
+    return n;
+  };
+  const add = (name: string, value: Node, where: string) => {
+    if (eq.has(name) || writesTo(caller.body, name, caller.body.startIndex, launch.startIndex).length) return;
+    const ids: Node[] = [value];
+    while (ids.length) {
+      const n = ids.pop()!;
+      if (n.type === 'identifier' && n.text === name) return; // `x == x + 1`: not a value for x
+      ids.push(...named(n));
+    }
+    eq.set(name, { value, where });
+  };
+  const equalities = (c: Node | null, where: string) => {
+    c = inner(c);
+    if (c?.type !== 'binary_expression') return;
+    const op = c.childForFieldName('operator')?.text;
+    const l = inner(c.childForFieldName('left')), r = inner(c.childForFieldName('right'));
+    if (op === '&&') {
+      equalities(l, where);
+      equalities(r, where);
+    } else if (op === '==' && l && r) {
+      if (l.type === 'identifier') add(l.text, r, where);
+      else if (r.type === 'identifier') add(r.text, l, where);
+    }
+  };
+  for (let n: Node = launch, p = n.parent; p && n.startIndex >= caller.body.startIndex && !(n.startIndex === caller.body.startIndex && n.endIndex === caller.body.endIndex); n = p, p = p.parent) {
+    if (p.type === 'if_statement' && p.childForFieldName('consequence')?.startIndex === n.startIndex) {
+      const cond = p.childForFieldName('condition');
+      equalities(cond, `\`if ${cond?.text ?? ''}\` at line ${p.startPosition.row + 1}`);
+    } else if (n.type === 'case_statement' && p.type === 'compound_statement' && p.parent?.type === 'switch_statement') {
+      const value = n.childForFieldName('value');
+      const subject = inner(p.parent.childForFieldName('condition'));
+      if (!value || subject?.type !== 'identifier') continue;
+      // a case before this one that does not end in break/return falls through into it: more than one value
+      const cases = named(p).filter((c) => c.type === 'case_statement');
+      const prev = cases[cases.findIndex((c) => c.startIndex === n.startIndex) - 1];
+      const last = prev ? named(prev).filter((c) => c.type !== 'comment').pop() : undefined;
+      if (prev && (!last || last.startIndex === prev.childForFieldName('value')?.startIndex ||
+        !['break_statement', 'return_statement', 'continue_statement', 'goto_statement'].includes(last.type))) continue;
+      add(subject.text, value, `\`case ${value.text}:\` of \`switch (${subject.text})\` at line ${n.startPosition.row + 1}`);
+    }
+  }
+  return out;
 }
 
 /** The last declaration of `name` in `body` that starts before `before`. */
@@ -271,20 +345,23 @@ export function instancesOf(
     // a launch in a host function template is read once per binding of that template the file gives
     const outer = l.caller?.templateParams.length ? hostTemplateBindings(l.caller, facts, deadline, caps) : [];
     for (const host of outer.length ? outer : [null]) {
-      const it = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, host?.bind);
+      const path = pathFacts(l.caller, l.node);
+      const it = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, host?.bind, path);
       const b = bindTemplate(kernel, l.templateArgs, it);
       const args = bindArguments(kernel, l, facts, it);
       const line = l.node.startPosition.row + 1;
       let block: [number, number, number] | null = null;
       if (l.block) {
+        path.used.length = 0;
         block = blockOf(it.rvalue(l.block));
         if (!block) {
           notes.push(`the block shape \`${l.block.text}\` of the launch at line ${line} could not be evaluated`);
           unevaluated.push(notes[notes.length - 1]);
         }
       }
+      const where = block && path.used.length ? ` (inside ${path.used.join(' and ')})` : '';
       const shmem = l.shmem ? uniformValue(it.rvalue(l.shmem)) : 0;
-      bound.push({ b, block, source: `the launch at line ${line}${host ? ` in ${host.where}` : ''}`, shmem, args });
+      bound.push({ b, block, source: `the launch at line ${line}${where}${host ? ` in ${host.where}` : ''}`, shmem, args });
     }
   }
   // a parameter launches bind to different values (or leave unbound) tells their instances apart in the cases
@@ -318,8 +395,12 @@ export function instancesOf(
   const launchBlocks = bound.filter((x) => x.block);
   for (const { b, block, source, shmem, args: a } of bound) {
     const args = { args: a.values, argSources: a.sources };
-    if (!block && anyKnown && source.startsWith('the launch')) continue; // another launch gives the shape
-    if (!block && anyKnown && !directive) {
+    if (!block && anyKnown && source.startsWith('the launch')) {
+      // another launch of the same instance gives the shape; an instance only launched with a shape that cannot be
+      // evaluated (`if (n == 16) k<16><<<g, b>>>(); else k<32><<<g, b>>>();`) takes the fallback shape, said so
+      const label = JSON.stringify(b.label);
+      if (launchBlocks.some((x) => JSON.stringify(x.b.label) === label)) continue;
+    } else if (!block && anyKnown && !directive) {
       // an explicit instantiation nobody launches here: take the shapes the other instances are launched with
       for (const l of launchBlocks)
         push({ values: b.values, types: b.types, block: l.block!, blockSource: `block ${fmt(l.block!)} from ${l.source} (of another instance)`, label: b.label, unbound: b.unbound, assumedBlock: true, dynamicShared: null, ...args });

@@ -54,6 +54,10 @@ export const BUILTINS: Record<string, CType> = {
   'long double': DOUBLE,
   size_t: ULONG,
   ptrdiff_t: LONG,
+  // glibc's <sys/types.h>, which nvcc's own headers include: every .cu file may use them without an #include
+  uint: UINT,
+  ushort: int(2, false, 'unsigned short'),
+  ulong: ULONG,
   int8_t: int(1, true, 'int8_t'),
   uint8_t: int(1, false, 'uint8_t'),
   int16_t: int(2, true, 'int16_t'),

@@ -1,0 +1,90 @@
+// Regressions from the sixth sweep of unseen kernels, helper A (NVIDIA cuda-samples patterns, scratch/samplesA/NOTES.md):
+// figures from a brute-force oracle of docs/bank-model.md.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { ready, analyzeFile, accessAt } from './helpers/engine';
+import { analyzeText } from '../../server/engine';
+
+before(() => ready);
+
+const FIXTURE = 'test/fixtures/unseen6a.cu';
+
+test('`uint` and `ushort` are the glibc typedefs nvcc always sees: 4 and 2 bytes, not an unknown type', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const s = accessAt(result, text, 's[4 * threadIdx.x] = threadIdx.x;', 'store');
+  assert.equal(s.status, 'conflict');
+  assert.equal(s.degree, 4);
+  assert.equal(s.wavefronts, 4);
+  const h = accessAt(result, text, 'h[threadIdx.x] = 1;', 'store');
+  assert.equal(h.status, 'conflict-free');
+  assert.equal(h.worst!.distinctWords, 16);
+  const h2 = accessAt(result, text, 'out[threadIdx.x] = h[2 * threadIdx.x];', 'load');
+  assert.equal(h2.status, 'conflict-free');
+  assert.equal(h2.worst!.distinctWords, 32);
+});
+
+test('`case 256:` of `switch (threads)` gives the launch `dim3 block(threads, 1, 1)` its shape, and says where from', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const st = accessAt(result, text, 'red[threadIdx.x] = 1.f;', 'store');
+  assert.deepEqual(st.block, [256, 1, 1]);
+  assert.ok(st.assumptions.some((a) => a.startsWith('block 256x1x1 from the launch at line 37 (inside `case 256:` of `switch (threads)` at line 36)')), st.assumptions.join(' | '));
+  const two = accessAt(result, text, 'if (threadIdx.x < N / 2) red[2 * threadIdx.x] = 2.f;', 'store');
+  assert.equal(two.status, 'conflict');
+  assert.equal(two.degree, 2);
+  assert.equal(two.worst!.activeLanes, 32);
+});
+
+test('a case that another case falls into, or a switch on a variable assigned before it, binds nothing', () => {
+  const text = [
+    'template <int N> __global__ void k(float *o) {',
+    '  __shared__ float s[64];',
+    '  s[threadIdx.x] = 0.f;',
+    '}',
+    'void go(float *o, int t) {',
+    '  switch (t) {',
+    '    case 8:',
+    '    case 16:',
+    '      k<16><<<1, t>>>(o);',
+    '      break;',
+    '  }',
+    '}',
+  ].join('\n');
+  const r = analyzeText(text);
+  assert.equal(r.accesses.length, 1);
+  assert.deepEqual(r.accesses[0].block, [32, 1, 1]);
+  assert.ok(r.accesses[0].assumptions.some((a) => a.startsWith('the block shape `t` of the launch at line 9 could not be evaluated')), r.accesses[0].assumptions.join(' | '));
+  const { text: f, result } = analyzeFile(FIXTURE);
+  const z = accessAt(result, f, 'z[threadIdx.x] = 0.f;', 'store');
+  assert.deepEqual(z.block, [32, 1, 1]);
+  assert.ok(z.assumptions.some((a) => a.startsWith('the block shape `threads` of the launch at line 60 could not be evaluated')), z.assumptions.join(' | '));
+});
+
+test('`if (n == 16)` gives its launch a 16x16 block; the else branch\'s instance is still analysed, on the stated fallback shape', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const st = accessAt(result, text, 'a[threadIdx.y][threadIdx.x] = 0.f;', 'store');
+  assert.deepEqual(st.block, [16, 16, 1]);
+  assert.ok(st.assumptions.includes('block 16x16x1 from the launch at line 77 (inside `if (n == 16)` at line 76)'), st.assumptions.join(' | '));
+  const col = accessAt(result, text, 'out[threadIdx.y * T + threadIdx.x] = a[threadIdx.x][threadIdx.y];', 'load');
+  assert.deepEqual(col.cases.map((c) => [c.context.T, c.block, c.degree]), [[16, [16, 16, 1], 8], [32, [32, 1, 1], 32]]);
+  assert.ok(col.assumptions.some((a) => a.startsWith('the block shape `threads` of the launch at line 79 could not be evaluated')), col.assumptions.join(' | '));
+});
+
+test('`(blockIdx.x * blockDim.x + threadIdx.x) % 32`, `/ 32` and `& 31`: the block offset drops out when it is a multiple', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const w = accessAt(result, text, 'g[lane * 32] = warp;', 'store');
+  assert.equal(w.status, 'conflict');
+  assert.equal(w.degree, 32);
+  assert.equal(w.worst!.activeLanes, 32);
+  assert.equal(accessAt(result, text, 'out[id] = g[lane * 33];', 'load').status, 'conflict-free');
+  const m = accessAt(result, text, 'g[(id & 31) * 2] = 0;', 'store');
+  assert.equal(m.degree, 2);
+  // a mask is exact whatever the sign of the unknown; a remainder of a value that may be negative is not
+  assert.equal(accessAt(result, text, 'out[id] += g[k & 31];', 'load').status, 'conflict-free');
+  const r = accessAt(result, text, 'out[id] += g[k % 32];', 'load');
+  assert.equal(r.status, 'unknown');
+  assert.equal(r.reason, '`k % 32` combines the unknown warp-uniform value `32 * n` with per-lane values');
+  // the quotient keeps the block offset: 8 * blockIdx.x + threadIdx.x / 32
+  const q = accessAt(result, text, 'out[id] += g[(warp - 8 * blockIdx.x) * 32 + lane];', 'load');
+  assert.equal(q.status, 'conflict-free');
+  assert.equal(q.worst!.distinctWords, 32);
+});
