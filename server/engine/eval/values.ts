@@ -286,29 +286,6 @@ function threadBinary(op: string, a: Num, b: Num, t: CType, label: string, mask:
   return exact(num(map1(a.v, quotient ? (x) => Math.floor(x / div) : (x) => x - div * Math.floor(x / div)), t, quotient ? scaleSym(a.sym, 1 / div) : null), label);
 }
 
-/**
- * `(x + c * u) % d`, `& (d - 1)`, `/ d` and `>> k` where every coefficient c of the warp-uniform unknowns u is a
- * multiple of the divisor (`(blockIdx.x * blockDim.x + threadIdx.x) % 32`): the unknowns drop out of a remainder or
- * mask and divide exactly out of a quotient. A mask is exact for either sign (two's complement), and so is a
- * power-of-two remainder of an unsigned value; otherwise the value must never be negative: a per-lane part >= 0 and
- * unknowns that are block or grid coordinates with positive coefficients. Null: not exact, the caller says why.
- */
-function divideOut(op: string, a: Num, d: number, t: CType, mask: Uint8Array | null): Num | null {
-  if (t.kind !== 'int' || a.t.kind !== 'int' || !a.sym) return null;
-  const div = op === '>>' ? (d >= 0 && d < 31 ? 2 ** d : 0) : op === '&' ? (d > 0 && d < 2 ** 31 && (d & (d + 1)) === 0 ? d + 1 : 0) : d;
-  if (!(div > 0 && Number.isInteger(div))) return null;
-  for (const k in a.sym) if (a.sym[k] % div !== 0) return null;
-  if (op === '&') return num(map1(a.v, (x) => bitop((p, q) => p & q)(x, d)), t);
-  const pow2 = (div & (div - 1)) === 0;
-  if (!(op === '%' && pow2 && !t.signed)) {
-    const r = boxRange(a.v, null, mask ?? undefined);
-    if (!r || r.lo < 0) return null;
-    for (const k in a.sym) if (a.sym[k] < 0 || !(k.startsWith('blockIdx.') || k.startsWith('gridDim.'))) return null;
-  }
-  if (op === '%') return num(map1(a.v, (x) => x - div * Math.floor(x / div)), t);
-  return num(map1(a.v, (x) => Math.floor(x / div)), t, scaleSym(a.sym, 1 / div));
-}
-
 /** A fresh warp-uniform unknown (kernel parameter, blockIdx, a uniform value we cannot compute). */
 export const atom = (name: string, t: CType = INT): Num => num(0, t, { [name]: 1 });
 
@@ -347,10 +324,6 @@ export function binary(op: string, a: Value, b: Value, labelArg: Label, mask: Ui
       if (s >= 0 && s < 31) return num(map1(a.v, (x) => x * 2 ** s), t, scaleSym(a.sym, 2 ** s));
     }
     if (aU && bU && !cmp) return atom(String(label), t);
-    if (!b.sym && bU && (op === '%' || op === '&' || op === '/' || op === '>>')) {
-      const r = divideOut(op, a, laneAt(b.v, firstActive(mask)), t, mask);
-      if (r) return r;
-    }
     if (cmp) return unk(`\`${label}\` depends on the unknown warp-uniform value \`${symText(a.sym ?? b.sym!)}\``);
     const which = symText(a.sym ?? b.sym!);
     return unk(`\`${label}\` combines the unknown warp-uniform value \`${which}\` with per-lane values`);
