@@ -84,6 +84,8 @@ interface Var {
   ref?: boolean;
   /** a lambda (`auto f = [&](int i) { ... };`): called like a device function, with the scopes it captured. */
   lambda?: Lambda;
+  /** declared without a value: the lanes that have not assigned it yet (never written in place; absent once none). */
+  unset?: Uint8Array;
 }
 
 interface Lambda {
@@ -908,7 +910,8 @@ export class Interp {
         value = this.castPtr(value, t.to, nameNode);
       }
       if (value.k === 'ptr') value = { ...value, name: nameNode.text };
-      this.scope().set(nameNode.text, { value, type: t, decl: d });
+      const unset = d.type === 'identifier' && t.kind !== 'unknown' && !isArray && !isDim3 ? this.active() : undefined;
+      this.scope().set(nameNode.text, { value, type: t, decl: d, ...(unset ? { unset } : {}) });
     }
   }
 
@@ -1198,6 +1201,10 @@ export class Interp {
       if (isBase(bound)) return this.arrayRef(bound, node);
       // a reference to a whole array is indexed where it is used, like a pointer parameter
       if (bound.ref && bound.value.k === 'ref' && bound.value.t.kind === 'array') return { ...bound.value, name, nameNode: node, at: undefined };
+      if (bound.unset) {
+        const act = this.active();
+        for (let i = 0; i < this.n; i++) if (act[i] & bound.unset[i]) return unk(`\`${name}\` is read on a lane that has not assigned it`);
+      }
       return bound.value;
     }
     const tv = this.cfg.values.get(name);
@@ -1477,6 +1484,20 @@ export class Interp {
         let nv = value;
         if (nv.k === 'num' && (v.type.kind === 'int' || v.type.kind === 'float')) nv = convert(nv, v.type);
         if (nv.k === 'ptr') nv = { ...nv, name: target.text };
+        if (v.unset) {
+          // declared without a value (`int p; if (c) { p = ...; s[p] }`): lanes that have not assigned it never read it
+          // (a read by such a lane is unknown, see identifier), so the first assignment holds for every lane
+          const act = this.active();
+          const first = v.unset;
+          const left = new Uint8Array(this.n);
+          let any = false;
+          for (let i = 0; i < this.n; i++) if ((left[i] = first[i] & (1 - act[i]))) any = true;
+          // nothing assigned yet: the value is this one; else lanes that assigned before keep theirs
+          const fresh = v.value.k === 'unk' && v.value.reason === `\`${target.text}\` has no initial value`;
+          v.value = fresh ? nv : select(act, nv, v.value, this.n);
+          v.unset = any ? left : undefined;
+          return;
+        }
         v.value = select(this.active(), nv, v.value, this.n);
         return;
       }
