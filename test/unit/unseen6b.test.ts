@@ -7,6 +7,45 @@ import { analyzeText } from '../../server/engine';
 
 before(() => ready);
 
+test('a loop of unknown trip count with a per-lane best-so-far: accesses that do not use it keep exact figures', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6b.cu');
+  const st = accessAt(result, text, 'window[threadIdx.y][threadIdx.x] = cost_in', 'store');
+  assert.equal(st.status, 'conflict-free');
+  assert.equal(st.degree, 1);
+  const ld = accessAt(result, text, 'float here = window[threadIdx.y][2 * threadIdx.x];', 'load');
+  assert.equal(ld.status, 'conflict');
+  assert.equal(ld.degree, 2);
+  assert.equal(ld.wavefronts, 2);
+  assert.ok(ld.assumptions.some((a) => a.includes('`c` treated as an unknown warp-uniform value')), ld.assumptions.join(' | '));
+  // the access whose address is the per-lane value stays unknown, and says why
+  const h = accessAt(result, text, 'float seen = history[threadIdx.y][best & 31];', 'load');
+  assert.equal(h.status, 'unknown');
+  assert.equal(h.reason, '`best` takes different values on different lanes in the loop at line 11, whose trip count is unknown');
+});
+
+test('a per-lane accumulator in a loop of unknown trip count (`acc = t`, `sel = t & 1`) leaves the load exact', () => {
+  const text = [
+    '__global__ void k(float *o, int n) {',
+    '  __shared__ float s[1024];',
+    '  float acc = 0.f;',
+    '  for (int i = 0, sel = 0; i < n; i++) {',
+    '    acc += s[2 * threadIdx.x];',
+    '    acc = threadIdx.x;',
+    '    s[sel * 64 + threadIdx.x] = acc;',
+    '    sel = threadIdx.x & 1;',
+    '  }',
+    '  o[threadIdx.x] = acc;',
+    '}',
+  ].join('\n');
+  const r = analyzeText(text);
+  const ld = r.accesses.find((a) => a.range.start.line === 4)!;
+  assert.equal(ld.status, 'conflict');
+  assert.equal(ld.degree, 2);
+  const st = r.accesses.find((a) => a.range.start.line === 6)!;
+  assert.equal(st.status, 'unknown');
+  assert.equal(st.reason, '`sel` takes different values on different lanes in the loop at line 4, whose trip count is unknown');
+});
+
 test('a variable declared without a value and set under a guard is exact for the lanes that set it', () => {
   const { text, result } = analyzeFile('test/fixtures/unseen6b.cu');
   const a = accessAt(result, text, 'edge[slot] = in[threadIdx.x];', 'store');

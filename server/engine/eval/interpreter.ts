@@ -743,36 +743,86 @@ export class Interp {
     const firstVisit = this.visits.length;
     // a `while`'s condition carries its parentheses; a `for`'s does not (`i < (n)` keeps its last one)
     const condText = !cond ? '' : cond.type === 'condition_clause' || cond.type === 'parenthesized_expression' ? cond.text.replace(/^\(|\)$/g, '').trim() : cond.text.trim();
-    const names = [...new Set([...induction.filter((n) => assigned.has(n)), ...uniform])];
-    const note = `the loop at line ${line} has a trip count that cannot be computed (\`${condText}\`: ${why})` +
-      (iter > 0 ? ` after ${iter} iterations` : '') +
-      (names.length ? `; \`${names.join('`, `')}\` treated as ${names.length > 1 ? 'unknown warp-uniform values' : 'an unknown warp-uniform value'}` : '');
-    this.ctx = { ...this.ctx };
-    for (const n of names) this.ctx[n] = 'any';
-    const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
-    this.loops.push(lp);
-    this.touch();
-    try {
-      this.withAssumption(note, () => {
-        if (body) this.withMask(alive, () => this.exec(body));
-        if (update) this.withMask(alive, () => this.rvalue(update));
-      });
-    } finally {
-      this.loops.pop();
+    const ctx0 = this.ctx;
+    const perLane = (name: string) => `\`${name}\` takes different values on different lanes in the loop at line ${line}, whose trip count is unknown`;
+    // a variable taken as warp-uniform that ends the pass per-lane (a per-lane accumulator `best = i`) makes the pass
+    // wrong only where it was used: the pass is run again from the same state with that variable per-lane and unknown
+    const snap = uniform.size ? this.snapshot() : null;
+    for (let pass = 0; ; pass++) {
+      const names = [...new Set([...induction.filter((n) => assigned.has(n) && !(snap?.demoted.has(n))), ...uniform])];
+      const note = `the loop at line ${line} has a trip count that cannot be computed (\`${condText}\`: ${why})` +
+        (iter > 0 ? ` after ${iter} iterations` : '') +
+        (names.length ? `; \`${names.join('`, `')}\` treated as ${names.length > 1 ? 'unknown warp-uniform values' : 'an unknown warp-uniform value'}` : '');
+      this.ctx = { ...ctx0 };
+      for (const n of names) this.ctx[n] = 'any';
+      const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
+      this.loops.push(lp);
       this.touch();
-    }
-    // had a variable taken as warp-uniform become per-lane in the pass, the pass's addresses would be wrong
-    for (const name of uniform) {
-      const v = this.lookupVar(name)?.value;
-      if (v && v.k === 'num' && isUniform(v.v) && !hasThread(v.sym)) continue;
-      const reason = `\`${name}\` takes different values on different lanes in the loop at line ${line}, whose trip count is unknown`;
-      for (let i = firstVisit; i < this.visits.length; i++) {
-        this.visits[i].addrs = null;
-        this.visits[i].reason = reason;
+      try {
+        this.withAssumption(note, () => {
+          if (body) this.withMask(alive, () => this.exec(body));
+          if (update) this.withMask(alive, () => this.rvalue(update));
+        });
+      } finally {
+        this.loops.pop();
+        this.touch();
       }
-      break;
+      // had a variable taken as warp-uniform become per-lane in the pass, the pass's addresses would be wrong
+      const failed = [...uniform].filter((name) => {
+        const v = this.lookupVar(name)?.value;
+        return !(v && v.k === 'num' && isUniform(v.v) && !hasThread(v.sym));
+      });
+      if (!failed.length) break;
+      if (!snap || pass >= snap.passes) {
+        for (let i = firstVisit; i < this.visits.length; i++) {
+          this.visits[i].addrs = null;
+          this.visits[i].reason = perLane(failed[0]);
+        }
+        break;
+      }
+      this.restore(snap, firstVisit);
+      for (const name of failed) {
+        uniform.delete(name);
+        snap.demoted.add(name);
+        const v = this.lookupVar(name);
+        if (v) v.value = unk(perLane(name));
+      }
     }
     generalise(`@${line}'`);
+  }
+
+  /** What a pass of a symbolic loop changes outside its own scopes, to run it again from the same state. */
+  private snapshot() {
+    const vars = new Map<Var, [Value, Uint8Array | undefined]>();
+    for (const f of this.frames) for (const sc of f.scopes) for (const v of sc.values()) if (!isBase(v)) vars.set(v, [v.value, v.unset]);
+    const frames = this.frames.map((f) => ({ f, exited: f.exited.slice(), anyExited: f.anyExited, ret: f.ret }));
+    return {
+      vars, frames, exits: this.exits, exitNotes: this.exitNotes.length, capped: this.capped.length, truncated: this.truncated,
+      visitCount: new Map(this.visitCount), notes: new Set(this.notes), demoted: new Set<string>(), passes: vars.size + 1,
+    };
+  }
+  private restore(s: ReturnType<Interp['snapshot']>, firstVisit: number): void {
+    this.visits.length = firstVisit;
+    for (const [v, [value, unset]] of s.vars) {
+      v.value = value;
+      v.unset = unset;
+    }
+    for (const { f, exited, anyExited, ret } of s.frames) {
+      f.exited.set(exited);
+      f.anyExited = anyExited;
+      f.ret = ret;
+    }
+    this.exits = s.exits;
+    if (this.exitNotes.length !== s.exitNotes) {
+      this.exitNotes.length = s.exitNotes;
+      this.assumptionEpoch++;
+    }
+    this.capped.length = s.capped;
+    this.truncated = s.truncated;
+    this.visitCount = s.visitCount;
+    s.visitCount = new Map(s.visitCount);
+    this.notes = new Set(s.notes);
+    this.touch();
   }
 
   private markTruncated(node: Node): void {
