@@ -46,6 +46,26 @@ test('a per-lane accumulator in a loop of unknown trip count (`acc = t`, `sel = 
   assert.equal(st.reason, '`sel` takes different values on different lanes in the loop at line 4, whose trip count is unknown');
 });
 
+test('an outermost extent that cannot be evaluated (a header constant) changes no address: figures are exact', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6b.cu');
+  const z = accessAt(result, text, 'counts[threadIdx.x] = 0;', 'store');
+  assert.equal(z.status, 'conflict-free');
+  assert.ok(z.assumptions.includes('the extent `UCHAR_MAX + 1` of `counts` could not be evaluated (`UCHAR_MAX` is not known here): the outermost extent changes no address; indices past it are not checked'), z.assumptions.join(' | '));
+  const l = accessAt(result, text, 'lanes[threadIdx.x][threadIdx.x % 32] = 0;', 'store');
+  assert.equal(l.status, 'conflict');
+  assert.equal(l.degree, 2);
+  const c = accessAt(result, text, 'out[threadIdx.x] = counts[4 * (threadIdx.x % 64)];', 'load');
+  assert.equal(c.degree, 4);
+  assert.equal(c.wavefronts, 4);
+  // an inner extent still decides every row's address: unknown, with its reason
+  const r = analyzeText('__global__ void k(float *o) {\n  __shared__ float t[32][ROW];\n  o[threadIdx.x] = t[threadIdx.x][0];\n}\n');
+  assert.equal(r.accesses[0].status, 'unknown');
+  assert.equal(r.accesses[0].reason, 'the extent `ROW` of `t` could not be evaluated (`ROW` is not known here)');
+  // `sizeof` of such an array is not known either
+  const s = analyzeText('__global__ void k(float *o) {\n  __shared__ float v[N];\n  o[threadIdx.x] = v[threadIdx.x * (sizeof(v) / 4)];\n}\n');
+  assert.equal(s.accesses[0].status, 'unknown');
+});
+
 test('a variable declared without a value and set under a guard is exact for the lanes that set it', () => {
   const { text, result } = analyzeFile('test/fixtures/unseen6b.cu');
   const a = accessAt(result, text, 'edge[slot] = in[threadIdx.x];', 'store');

@@ -859,18 +859,30 @@ export class Interp {
       }
       let dims: number[] = [];
       let bad: string | null = null;
+      let outer: string | null = null;
       for (const s of dimNodes) {
         const v = s.type === 'array_declarator' ? unk('no extent') : this.rvalue(s);
         const u = uniformValue(v);
         if (u === null || u < 0) {
           bad = `the extent \`${s.text}\` of \`${nameNode.text}\` could not be evaluated` + (v.k === 'unk' ? ` (${v.reason})` : '');
+          // the outermost extent changes no address (a header's `N` in `s[N]`, `t[N][33]`): kept as 0, as for extern
+          if (dims.length === 0 && s.type !== 'array_declarator' && outer === null) {
+            outer = bad;
+            bad = null;
+            dims.push(0);
+            continue;
+          }
           break;
         }
         dims.push(u);
       }
+      if (bad) outer = null;
       const pad = this.cfg.dimOverrides?.get(id);
       if (pad && dims.length) dims = [...dims.slice(0, -1), dims[dims.length - 1] + pad];
-      const base: SharedBase = { id, name: nameNode.text, decl: node, nameNode, elem, dims: bad ? [] : dims, external, dimNodes, ...(bad ? { unresolved: bad } : {}) };
+      const base: SharedBase = {
+        id, name: nameNode.text, decl: node, nameNode, elem, dims: bad ? [] : dims, external, dimNodes,
+        ...(bad ? { unresolved: bad } : {}), ...(outer ? { outerUnknown: outer } : {}),
+      };
       if (cur && cur.type === 'pointer_declarator') {
         target.set(nameNode.text, { value: { k: 'other', what: 'shared pointer' }, type: { kind: 'pointer', to: elem } });
         continue;
@@ -1200,7 +1212,7 @@ export class Interp {
             if (s !== null) return num(s, { kind: 'int', bytes: 8, signed: false, name: 'size_t' });
           }
           const e = this.eval(v);
-          const s = e.k === 'ref' ? sizeOf(e.t) : e.k === 'num' ? sizeOf(e.t) : null;
+          const s = e.k === 'ref' ? (e.t.kind === 'array' && e.t.dims.includes(0) ? null : sizeOf(e.t)) : e.k === 'num' ? sizeOf(e.t) : null;
           return s === null ? unk(`size of \`${v.text}\` is not known`) : num(s, { kind: 'int', bytes: 8, signed: false, name: 'size_t' });
         }
         return unk('sizeof');
@@ -2135,6 +2147,7 @@ export class Interp {
       }
     }
     if (other) visit.assumptions = [...visit.assumptions, `\`${symText(other)}\` adds the same offset to every lane; it does not change the degree (bank model rule 6)`];
+    if (r.base.outerUnknown) visit.assumptions = [...visit.assumptions, `${r.base.outerUnknown}: the outermost extent changes no address; indices past it are not checked`];
     const act = this.active();
     const ov = off.v;
     const all = act === this.ones || act.indexOf(0) === -1;
