@@ -84,6 +84,8 @@ interface Var {
   ref?: boolean;
   /** a lambda (`auto f = [&](int i) { ... };`): called like a device function, with the scopes it captured. */
   lambda?: Lambda;
+  /** declared without a value: the lanes that have not assigned it yet (never written in place; absent once none). */
+  unset?: Uint8Array;
 }
 
 interface Lambda {
@@ -741,36 +743,86 @@ export class Interp {
     const firstVisit = this.visits.length;
     // a `while`'s condition carries its parentheses; a `for`'s does not (`i < (n)` keeps its last one)
     const condText = !cond ? '' : cond.type === 'condition_clause' || cond.type === 'parenthesized_expression' ? cond.text.replace(/^\(|\)$/g, '').trim() : cond.text.trim();
-    const names = [...new Set([...induction.filter((n) => assigned.has(n)), ...uniform])];
-    const note = `the loop at line ${line} has a trip count that cannot be computed (\`${condText}\`: ${why})` +
-      (iter > 0 ? ` after ${iter} iterations` : '') +
-      (names.length ? `; \`${names.join('`, `')}\` treated as ${names.length > 1 ? 'unknown warp-uniform values' : 'an unknown warp-uniform value'}` : '');
-    this.ctx = { ...this.ctx };
-    for (const n of names) this.ctx[n] = 'any';
-    const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
-    this.loops.push(lp);
-    this.touch();
-    try {
-      this.withAssumption(note, () => {
-        if (body) this.withMask(alive, () => this.exec(body));
-        if (update) this.withMask(alive, () => this.rvalue(update));
-      });
-    } finally {
-      this.loops.pop();
+    const ctx0 = this.ctx;
+    const perLane = (name: string) => `\`${name}\` takes different values on different lanes in the loop at line ${line}, whose trip count is unknown`;
+    // a variable taken as warp-uniform that ends the pass per-lane (a per-lane accumulator `best = i`) makes the pass
+    // wrong only where it was used: the pass is run again from the same state with that variable per-lane and unknown
+    const snap = uniform.size ? this.snapshot() : null;
+    for (let pass = 0; ; pass++) {
+      const names = [...new Set([...induction.filter((n) => assigned.has(n) && !(snap?.demoted.has(n))), ...uniform])];
+      const note = `the loop at line ${line} has a trip count that cannot be computed (\`${condText}\`: ${why})` +
+        (iter > 0 ? ` after ${iter} iterations` : '') +
+        (names.length ? `; \`${names.join('`, `')}\` treated as ${names.length > 1 ? 'unknown warp-uniform values' : 'an unknown warp-uniform value'}` : '');
+      this.ctx = { ...ctx0 };
+      for (const n of names) this.ctx[n] = 'any';
+      const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
+      this.loops.push(lp);
       this.touch();
-    }
-    // had a variable taken as warp-uniform become per-lane in the pass, the pass's addresses would be wrong
-    for (const name of uniform) {
-      const v = this.lookupVar(name)?.value;
-      if (v && v.k === 'num' && isUniform(v.v) && !hasThread(v.sym)) continue;
-      const reason = `\`${name}\` takes different values on different lanes in the loop at line ${line}, whose trip count is unknown`;
-      for (let i = firstVisit; i < this.visits.length; i++) {
-        this.visits[i].addrs = null;
-        this.visits[i].reason = reason;
+      try {
+        this.withAssumption(note, () => {
+          if (body) this.withMask(alive, () => this.exec(body));
+          if (update) this.withMask(alive, () => this.rvalue(update));
+        });
+      } finally {
+        this.loops.pop();
+        this.touch();
       }
-      break;
+      // had a variable taken as warp-uniform become per-lane in the pass, the pass's addresses would be wrong
+      const failed = [...uniform].filter((name) => {
+        const v = this.lookupVar(name)?.value;
+        return !(v && v.k === 'num' && isUniform(v.v) && !hasThread(v.sym));
+      });
+      if (!failed.length) break;
+      if (!snap || pass >= snap.passes) {
+        for (let i = firstVisit; i < this.visits.length; i++) {
+          this.visits[i].addrs = null;
+          this.visits[i].reason = perLane(failed[0]);
+        }
+        break;
+      }
+      this.restore(snap, firstVisit);
+      for (const name of failed) {
+        uniform.delete(name);
+        snap.demoted.add(name);
+        const v = this.lookupVar(name);
+        if (v) v.value = unk(perLane(name));
+      }
     }
     generalise(`@${line}'`);
+  }
+
+  /** What a pass of a symbolic loop changes outside its own scopes, to run it again from the same state. */
+  private snapshot() {
+    const vars = new Map<Var, [Value, Uint8Array | undefined]>();
+    for (const f of this.frames) for (const sc of f.scopes) for (const v of sc.values()) if (!isBase(v)) vars.set(v, [v.value, v.unset]);
+    const frames = this.frames.map((f) => ({ f, exited: f.exited.slice(), anyExited: f.anyExited, ret: f.ret }));
+    return {
+      vars, frames, exits: this.exits, exitNotes: this.exitNotes.length, capped: this.capped.length, truncated: this.truncated,
+      visitCount: new Map(this.visitCount), notes: new Set(this.notes), demoted: new Set<string>(), passes: vars.size + 1,
+    };
+  }
+  private restore(s: ReturnType<Interp['snapshot']>, firstVisit: number): void {
+    this.visits.length = firstVisit;
+    for (const [v, [value, unset]] of s.vars) {
+      v.value = value;
+      v.unset = unset;
+    }
+    for (const { f, exited, anyExited, ret } of s.frames) {
+      f.exited.set(exited);
+      f.anyExited = anyExited;
+      f.ret = ret;
+    }
+    this.exits = s.exits;
+    if (this.exitNotes.length !== s.exitNotes) {
+      this.exitNotes.length = s.exitNotes;
+      this.assumptionEpoch++;
+    }
+    this.capped.length = s.capped;
+    this.truncated = s.truncated;
+    this.visitCount = s.visitCount;
+    s.visitCount = new Map(s.visitCount);
+    this.notes = new Set(s.notes);
+    this.touch();
   }
 
   private markTruncated(node: Node): void {
@@ -807,18 +859,30 @@ export class Interp {
       }
       let dims: number[] = [];
       let bad: string | null = null;
+      let outer: string | null = null;
       for (const s of dimNodes) {
         const v = s.type === 'array_declarator' ? unk('no extent') : this.rvalue(s);
         const u = uniformValue(v);
         if (u === null || u < 0) {
           bad = `the extent \`${s.text}\` of \`${nameNode.text}\` could not be evaluated` + (v.k === 'unk' ? ` (${v.reason})` : '');
+          // the outermost extent changes no address (a header's `N` in `s[N]`, `t[N][33]`): kept as 0, as for extern
+          if (dims.length === 0 && s.type !== 'array_declarator' && outer === null) {
+            outer = bad;
+            bad = null;
+            dims.push(0);
+            continue;
+          }
           break;
         }
         dims.push(u);
       }
+      if (bad) outer = null;
       const pad = this.cfg.dimOverrides?.get(id);
       if (pad && dims.length) dims = [...dims.slice(0, -1), dims[dims.length - 1] + pad];
-      const base: SharedBase = { id, name: nameNode.text, decl: node, nameNode, elem, dims: bad ? [] : dims, external, dimNodes, ...(bad ? { unresolved: bad } : {}) };
+      const base: SharedBase = {
+        id, name: nameNode.text, decl: node, nameNode, elem, dims: bad ? [] : dims, external, dimNodes,
+        ...(bad ? { unresolved: bad } : {}), ...(outer ? { outerUnknown: outer } : {}),
+      };
       if (cur && cur.type === 'pointer_declarator') {
         target.set(nameNode.text, { value: { k: 'other', what: 'shared pointer' }, type: { kind: 'pointer', to: elem } });
         continue;
@@ -908,7 +972,8 @@ export class Interp {
         value = this.castPtr(value, t.to, nameNode);
       }
       if (value.k === 'ptr') value = { ...value, name: nameNode.text };
-      this.scope().set(nameNode.text, { value, type: t, decl: d });
+      const unset = d.type === 'identifier' && t.kind !== 'unknown' && !isArray && !isDim3 ? this.active() : undefined;
+      this.scope().set(nameNode.text, { value, type: t, decl: d, ...(unset ? { unset } : {}) });
     }
   }
 
@@ -1147,7 +1212,7 @@ export class Interp {
             if (s !== null) return num(s, { kind: 'int', bytes: 8, signed: false, name: 'size_t' });
           }
           const e = this.eval(v);
-          const s = e.k === 'ref' ? sizeOf(e.t) : e.k === 'num' ? sizeOf(e.t) : null;
+          const s = e.k === 'ref' ? (e.t.kind === 'array' && e.t.dims.includes(0) ? null : sizeOf(e.t)) : e.k === 'num' ? sizeOf(e.t) : null;
           return s === null ? unk(`size of \`${v.text}\` is not known`) : num(s, { kind: 'int', bytes: 8, signed: false, name: 'size_t' });
         }
         return unk('sizeof');
@@ -1198,6 +1263,10 @@ export class Interp {
       if (isBase(bound)) return this.arrayRef(bound, node);
       // a reference to a whole array is indexed where it is used, like a pointer parameter
       if (bound.ref && bound.value.k === 'ref' && bound.value.t.kind === 'array') return { ...bound.value, name, nameNode: node, at: undefined };
+      if (bound.unset) {
+        const act = this.active();
+        for (let i = 0; i < this.n; i++) if (act[i] & bound.unset[i]) return unk(`\`${name}\` is read on a lane that has not assigned it`);
+      }
       return bound.value;
     }
     const tv = this.cfg.values.get(name);
@@ -1477,6 +1546,20 @@ export class Interp {
         let nv = value;
         if (nv.k === 'num' && (v.type.kind === 'int' || v.type.kind === 'float')) nv = convert(nv, v.type);
         if (nv.k === 'ptr') nv = { ...nv, name: target.text };
+        if (v.unset) {
+          // declared without a value (`int p; if (c) { p = ...; s[p] }`): lanes that have not assigned it never read it
+          // (a read by such a lane is unknown, see identifier), so the first assignment holds for every lane
+          const act = this.active();
+          const first = v.unset;
+          const left = new Uint8Array(this.n);
+          let any = false;
+          for (let i = 0; i < this.n; i++) if ((left[i] = first[i] & (1 - act[i]))) any = true;
+          // nothing assigned yet: the value is this one; else lanes that assigned before keep theirs
+          const fresh = v.value.k === 'unk' && v.value.reason === `\`${target.text}\` has no initial value`;
+          v.value = fresh ? nv : select(act, nv, v.value, this.n);
+          v.unset = any ? left : undefined;
+          return;
+        }
         v.value = select(this.active(), nv, v.value, this.n);
         return;
       }
@@ -2064,6 +2147,7 @@ export class Interp {
       }
     }
     if (other) visit.assumptions = [...visit.assumptions, `\`${symText(other)}\` adds the same offset to every lane; it does not change the degree (bank model rule 6)`];
+    if (r.base.outerUnknown) visit.assumptions = [...visit.assumptions, `${r.base.outerUnknown}: the outermost extent changes no address; indices past it are not checked`];
     const act = this.active();
     const ov = off.v;
     const all = act === this.ones || act.indexOf(0) === -1;

@@ -32,6 +32,8 @@ export interface SharedBase {
   dimNodes: Node[];
   /** why the extents could not be evaluated (a template parameter nobody binds, say). */
   unresolved?: string;
+  /** why the outermost extent could not be evaluated (kept as 0 in dims: it changes no address, bounds go unchecked). */
+  outerUnknown?: string;
 }
 
 /** A pointer into shared memory: base, byte offset, pointee type, the name it is reached by. */

@@ -1,0 +1,86 @@
+// Regressions from the sixth sweep of unseen kernels, sweep B (sample-style code; scratch/samplesB/NOTES.md):
+// figures from a brute-force lane oracle.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { ready, analyzeFile, accessAt } from './helpers/engine';
+import { analyzeText } from '../../server/engine';
+
+before(() => ready);
+
+test('a loop of unknown trip count with a per-lane best-so-far: accesses that do not use it keep exact figures', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6b.cu');
+  const st = accessAt(result, text, 'window[threadIdx.y][threadIdx.x] = cost_in', 'store');
+  assert.equal(st.status, 'conflict-free');
+  assert.equal(st.degree, 1);
+  const ld = accessAt(result, text, 'float here = window[threadIdx.y][2 * threadIdx.x];', 'load');
+  assert.equal(ld.status, 'conflict');
+  assert.equal(ld.degree, 2);
+  assert.equal(ld.wavefronts, 2);
+  assert.ok(ld.assumptions.some((a) => a.includes('`c` treated as an unknown warp-uniform value')), ld.assumptions.join(' | '));
+  // the access whose address is the per-lane value stays unknown, and says why
+  const h = accessAt(result, text, 'float seen = history[threadIdx.y][best & 31];', 'load');
+  assert.equal(h.status, 'unknown');
+  assert.equal(h.reason, '`best` takes different values on different lanes in the loop at line 11, whose trip count is unknown');
+});
+
+test('a per-lane accumulator in a loop of unknown trip count (`acc = t`, `sel = t & 1`) leaves the load exact', () => {
+  const text = [
+    '__global__ void k(float *o, int n) {',
+    '  __shared__ float s[1024];',
+    '  float acc = 0.f;',
+    '  for (int i = 0, sel = 0; i < n; i++) {',
+    '    acc += s[2 * threadIdx.x];',
+    '    acc = threadIdx.x;',
+    '    s[sel * 64 + threadIdx.x] = acc;',
+    '    sel = threadIdx.x & 1;',
+    '  }',
+    '  o[threadIdx.x] = acc;',
+    '}',
+  ].join('\n');
+  const r = analyzeText(text);
+  const ld = r.accesses.find((a) => a.range.start.line === 4)!;
+  assert.equal(ld.status, 'conflict');
+  assert.equal(ld.degree, 2);
+  const st = r.accesses.find((a) => a.range.start.line === 6)!;
+  assert.equal(st.status, 'unknown');
+  assert.equal(st.reason, '`sel` takes different values on different lanes in the loop at line 4, whose trip count is unknown');
+});
+
+test('an outermost extent that cannot be evaluated (a header constant) changes no address: figures are exact', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6b.cu');
+  const z = accessAt(result, text, 'counts[threadIdx.x] = 0;', 'store');
+  assert.equal(z.status, 'conflict-free');
+  assert.ok(z.assumptions.includes('the extent `UCHAR_MAX + 1` of `counts` could not be evaluated (`UCHAR_MAX` is not known here): the outermost extent changes no address; indices past it are not checked'), z.assumptions.join(' | '));
+  const l = accessAt(result, text, 'lanes[threadIdx.x][threadIdx.x % 32] = 0;', 'store');
+  assert.equal(l.status, 'conflict');
+  assert.equal(l.degree, 2);
+  const c = accessAt(result, text, 'out[threadIdx.x] = counts[4 * (threadIdx.x % 64)];', 'load');
+  assert.equal(c.degree, 4);
+  assert.equal(c.wavefronts, 4);
+  // an inner extent still decides every row's address: unknown, with its reason
+  const r = analyzeText('__global__ void k(float *o) {\n  __shared__ float t[32][ROW];\n  o[threadIdx.x] = t[threadIdx.x][0];\n}\n');
+  assert.equal(r.accesses[0].status, 'unknown');
+  assert.equal(r.accesses[0].reason, 'the extent `ROW` of `t` could not be evaluated (`ROW` is not known here)');
+  // `sizeof` of such an array is not known either
+  const s = analyzeText('__global__ void k(float *o) {\n  __shared__ float v[N];\n  o[threadIdx.x] = v[threadIdx.x * (sizeof(v) / 4)];\n}\n');
+  assert.equal(s.accesses[0].status, 'unknown');
+});
+
+test('a variable declared without a value and set under a guard is exact for the lanes that set it', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6b.cu');
+  const a = accessAt(result, text, 'edge[slot] = in[threadIdx.x];', 'store');
+  assert.equal(a.status, 'conflict');
+  assert.equal(a.degree, 4);
+  assert.equal(a.worst!.activeLanes, 16);
+  const b = accessAt(result, text, 'edge[row * 40 + col] = in[col];', 'store');
+  assert.equal(b.status, 'conflict-free');
+  assert.equal(b.worst!.activeLanes, 32);
+  // set on both branches of an `if`: each lane has its own branch's value (lane 0 reads word 0, lane 31 word 32)
+  const p = accessAt(result, text, 'out[threadIdx.x] = edge[pick];', 'load');
+  assert.equal(p.status, 'conflict');
+  assert.equal(p.degree, 2);
+  // read by lanes that never set it: unknown, never a guess
+  const s = accessAt(result, text, 'out[threadIdx.x] += edge[slot];', 'load');
+  assert.equal(s.status, 'unknown');
+  assert.equal(s.reason, '`slot` is read on a lane that has not assigned it');
+});
