@@ -157,6 +157,8 @@ export class Interp {
   capped: { line: number; message: string }[] = [];
   private depth = 0;
   private macroDepth = 0;
+  /** function-like macros applied to shared memory whose expansions are being evaluated (sharedMacro), innermost last. */
+  private macroSites: { tree: unknown; call: Node; holders: Map<string, Node>; first: Node }[] = [];
   private truncated: string | null = null;
   private constCache = new Map<string, Value>();
   private scopedCache = new WeakMap<Map<string, Value>, Map<string, Value | null>>();
@@ -1386,6 +1388,68 @@ export class Interp {
     }
   }
 
+  /**
+   * A function-like macro applied to shared memory (`FLOAT4(s[i][j]) = v`, `#define FLOAT4(v)
+   * (reinterpret_cast<float4 *>(&(v))[0])`): each argument that names shared memory is evaluated once where it stands,
+   * as a place, and bound to a placeholder; the expansion is then evaluated, and what it accesses is reported at the
+   * argument's array name and the macro call. Null when the expansion does not parse (stringising or pasting an
+   * argument, a statement body).
+   */
+  private sharedMacro(mac: { body: string; params: string[] | null }, name: string, argNodes: Node[], node: Node): Value | null {
+    const params = mac.params ?? [];
+    if (argNodes.length !== params.length || /#/.test(mac.body)) return null;
+    const depth = this.macroSites.length;
+    const holders = new Map<string, Node>();
+    const bound: { name: string; value: Value }[] = [];
+    const tokens = mac.body.match(/#?#?\b[A-Za-z_]\w*\b/g) ?? [];
+    const uses = (p: string) => tokens.filter((t) => t === p).length;
+    const texts = argNodes.map((a, i) => {
+      if (!this.mentionsShared(a)) return a.text;
+      const holder = `__bank_lens_m${depth}_${i}`;
+      // an argument the body never names is never evaluated
+      if (uses(params[i]) === 0) return a.text;
+      bound.push({ name: holder, value: this.place(a).value });
+      holders.set(holder, this.realNode(this.nameNodeOf(a), true));
+      return holder;
+    });
+    const expansion = substitute(mac as Parameters<typeof substitute>[0], texts);
+    // an expansion that is a statement, not an expression (`asm volatile(...)` of an ldmatrix or cp.async macro)
+    const stmt = parseExpression(expansion) ? null : parseStatements(`${expansion};`);
+    const only = stmt && stmt.stmts.length === 1 && stmt.stmts[0].type === 'expression_statement' ? named(stmt.stmts[0])[0] : undefined;
+    const parsed = only ? { tree: stmt!.tree, expr: only } : parseExpression(expansion);
+    if (!parsed) return null;
+    const scope = new Map<string, Var | SharedBase>();
+    for (const b of bound) scope.set(b.name, b.value.k === 'ref' ? { value: b.value, type: b.value.t, ref: true } : { value: b.value, type: { kind: 'unknown' } as CType });
+    const site = { tree: parsed.tree, call: this.realNode(node), holders, first: holders.values().next().value ?? this.realNode(node) };
+    this.frame().scopes.push(scope);
+    this.macroSites.push(site);
+    this.macroDepth++;
+    try {
+      const v = this.eval(parsed.expr);
+      return v.k === 'ref' ? this.realRef(v) : v;
+    } finally {
+      this.macroDepth--;
+      this.macroSites.pop();
+      this.frame().scopes.pop();
+    }
+  }
+
+  /** A node of a macro expansion being evaluated, mapped to the user's text: a placeholder to its argument's name, else the call. */
+  private realNode(n: Node, asName = false): Node {
+    for (let i = this.macroSites.length - 1; i >= 0; i--) {
+      const s = this.macroSites[i];
+      if (n.tree !== s.tree) continue;
+      n = asName ? s.holders.get(n.text) ?? s.first : s.call;
+    }
+    return n;
+  }
+  private realRef(r: Ref): Ref {
+    if (!this.macroSites.length) return r;
+    const nameNode = this.realNode(r.nameNode, true);
+    const at = r.at && this.realNode(r.at);
+    return nameNode === r.nameNode && at === r.at ? r : { ...r, nameNode, at };
+  }
+
   /** Evaluates a parsed macro body: its accesses would point into a temporary tree, so they are not recorded. */
   private macroEval(expr: Node, name: string): Value {
     const v = this.eval(expr);
@@ -1483,7 +1547,7 @@ export class Interp {
     const nameNode = this.nameNodeOf(argNode);
     if (off.k !== 'num') return this.unknownRef({ k: 'ref', base: p.base, off: p.off, t: p.to, name: p.name, nameNode, bounds: [], flat: p.flat }, p.to, off.k === 'unk' ? off.reason : '');
     const flat = p.flat ?? (p.base.dims.length > 1 && !(typeof idx.v === 'number' && idx.v === 0 && !idx.sym) && p.to.kind !== 'array'
-      ? `\`${node.text}\` at line ${node.startPosition.row + 1} indexes \`${p.base.name}\` through a pointer` : null);
+      ? `\`${this.realNode(node).text}\` at line ${this.realNode(node).startPosition.row + 1} indexes \`${p.base.name}\` through a pointer` : null);
     return { k: 'ref', base: p.base, off, t: p.to, name: p.name, nameNode, bounds: [], flat };
   }
 
@@ -1516,7 +1580,7 @@ export class Interp {
         const delta = binary('*', o, num(op === '-' ? -es : es, LONGT), () => node.text, null);
         const off = binary('+', p.off, delta, () => node.text, null);
         if (off.k !== 'num') return off;
-        const flat = p.flat ?? (p.base.dims.length > 1 ? `\`${node.text}\` at line ${node.startPosition.row + 1} does pointer arithmetic on \`${p.base.name}\`` : null);
+        const flat = p.flat ?? (p.base.dims.length > 1 ? `\`${this.realNode(node).text}\` at line ${this.realNode(node).startPosition.row + 1} does pointer arithmetic on \`${p.base.name}\`` : null);
         return { ...p, off, flat };
       }
       if ((op === '+' || (op === '-' && a.k === 'ptr')) && o.k === 'unk') {
@@ -1615,7 +1679,7 @@ export class Interp {
     const es = sizeOf(p.to) ?? 1;
     const off = binary('+', p.off, binary('*', by, num(op === '-' ? -es : es, LONGT), () => node.text, null), () => node.text, null);
     if (off.k !== 'num') return off;
-    return { ...p, off, flat: p.flat ?? (p.base.dims.length > 1 ? `\`${node.text}\` at line ${node.startPosition.row + 1} does pointer arithmetic on \`${p.base.name}\`` : null) };
+    return { ...p, off, flat: p.flat ?? (p.base.dims.length > 1 ? `\`${this.realNode(node).text}\` at line ${this.realNode(node).startPosition.row + 1} does pointer arithmetic on \`${p.base.name}\`` : null) };
   }
 
   private update(node: Node): Value {
@@ -1671,7 +1735,7 @@ export class Interp {
 
   private castPtr(p: Ptr, to: CType, node: Node): Ptr {
     const same = typeName(to) === typeName(p.to);
-    const flat = p.flat ?? (!same && p.base.dims.length > 1 ? `a cast of \`${p.base.name}\` to \`${typeName(to)}*\` at line ${node.startPosition.row + 1}` : null);
+    const flat = p.flat ?? (!same && p.base.dims.length > 1 ? `a cast of \`${p.base.name}\` to \`${typeName(to)}*\` at line ${this.realNode(node).startPosition.row + 1}` : null);
     return { ...p, to, flat };
   }
 
@@ -1731,6 +1795,8 @@ export class Interp {
       const text = substitute(mac, argNodes.map((a) => a.text));
       const touchesShared = argNodes.some((a) => this.mentionsShared(a));
       if (touchesShared) {
+        const v = this.sharedMacro(mac, name, argNodes, node);
+        if (v) return v;
         for (const a of argNodes) this.rvalue(a);
         return unk(`the macro \`${name}\` is applied to shared memory`);
       }
@@ -2084,6 +2150,10 @@ export class Interp {
   // ---------------------------------------------------------------- accesses
 
   private access(r: Ref, kind: AccessKind, exprNode: Node, asyncCopy = false): void {
+    if (this.macroSites.length) {
+      r = this.realRef(r);
+      exprNode = this.realNode(exprNode);
+    }
     const nameNode = r.nameNode;
     const at = ((nameNode as unknown as { __at?: string }).__at ??= `${nameNode.startPosition.row}:${nameNode.startPosition.column}:`);
     const site = at + kind;

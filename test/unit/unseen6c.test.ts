@@ -1,0 +1,67 @@
+// Regressions from the sixth sweep of unseen kernels, tutorial code (scratch/tutorials/NOTES.md): figures from a
+// brute-force lane oracle.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { ready, analyzeFile, accessAt } from './helpers/engine';
+import { analyzeText } from '../../server/engine';
+
+before(() => ready);
+
+test('a vector-access macro applied to shared memory (`AS_F4(s[r][c]) = v`) is the 16-byte access it expands to, not a 4-byte load of its argument', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6c.cu');
+  const rows = accessAt(result, text, 'AS_F4(rows[t / 2][(t % 2) * 4]) =', 'store');
+  assert.equal(rows.elementBytes, 16);
+  assert.equal(rows.status, 'conflict-free');
+  assert.equal(rows.wavefronts, 4);
+  assert.equal(rows.idealWavefronts, 4);
+  // reported at the array's name inside the macro's argument
+  assert.equal(text.split('\n')[rows.range.start.line].slice(rows.range.start.character, rows.range.end.character), 'rows');
+  assert.equal(result.accesses.filter((a) => a.range.start.line === rows.range.start.line).length, 1);
+  const cols = accessAt(result, text, 'AS_F4(cols[t / 32][(t % 32) * 4]) =', 'store');
+  assert.equal(cols.status, 'conflict-free');
+  assert.equal(cols.elementBytes, 16);
+  // a macro that expands to another
+  const again = accessAt(result, text, 'AS_F4_AGAIN(cols[0][t * 4 % 128])', 'load');
+  assert.equal(again.elementBytes, 16);
+  assert.equal(again.status, 'conflict-free');
+  const b = accessAt(result, text, 'float4 b = AS_F4(rows[t][0]);', 'load');
+  assert.equal(b.elementBytes, 16);
+  assert.equal(b.status, 'conflict');
+  assert.equal(b.degree, 2);
+  assert.equal(b.wavefronts, 8);
+  // a macro naming its argument twice loads it twice, as a 4-byte value
+  const twice = accessAt(result, text, 'SUM_TWICE(cols[1][2 * t % 128])', 'load');
+  assert.equal(twice.elementBytes, 4);
+  assert.equal(twice.degree, 2);
+});
+
+test('half2 and dereferenced float2 macros on a half array: widths 4 and 8', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6c.cu');
+  const st = accessAt(result, text, 'AS_H2(h[t * 2]) =', 'store');
+  assert.equal(st.elementBytes, 4);
+  assert.equal(st.status, 'conflict-free');
+  const ld = accessAt(result, text, 'half2 v = AS_H2(h[t * 4]);', 'load');
+  assert.equal(ld.elementBytes, 4);
+  assert.equal(ld.degree, 2);
+  const f2 = accessAt(result, text, 'AS_F2_DEREF(h[t * 8]) =', 'store');
+  assert.equal(f2.elementBytes, 8);
+  assert.equal(f2.degree, 2);
+  assert.equal(f2.wavefronts, 4);
+  assert.equal(f2.idealWavefronts, 2);
+});
+
+test('a cast inside a macro names the line of the macro call in the padding fix refusal', () => {
+  const text = [
+    '#define V4(x) (reinterpret_cast<float4 *>(&(x))[0])',
+    '__global__ void k(float *o) {',
+    '  __shared__ float s[32][8];',
+    '  V4(s[threadIdx.x][0]) = make_float4(0.f, 0.f, 0.f, 0.f);',
+    '  o[threadIdx.x] = s[threadIdx.x][1];',
+    '}',
+  ].join('\n');
+  const r = analyzeText(text);
+  const arr = r.arrays.find((a) => a.name === 's');
+  assert.ok(arr);
+  assert.equal(arr!.noFixReason, 'no padding fix: a cast of `s` to `float4*` at line 4, which assumes the current row length of `s`');
+});
+
