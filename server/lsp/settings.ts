@@ -30,6 +30,15 @@ export const ARCHITECTURES: Readonly<Record<string, string>> = Object.freeze({
   sm_2x: 'sm_2x',
   sm_3x: 'sm_3x',
   'sm_3x-8B': 'sm_3x-8B',
+  sm_60: 'sm_60',
+  sm_70: 'sm_70',
+  sm_75: 'sm_75',
+  sm_80: 'sm_80',
+  sm_86: 'sm_86',
+  sm_89: 'sm_89',
+  sm_90: 'sm_90',
+  sm_100: 'sm_100',
+  sm_120: 'sm_120',
 });
 
 /** One line per architecture, for the status bar tooltip and docs. */
@@ -39,6 +48,15 @@ export const ARCHITECTURE_LABELS: Readonly<Record<string, string>> = Object.free
   sm_2x: 'compute capability 2.x: 32 banks, whole warp',
   sm_3x: 'compute capability 3.x, 4-byte bank mode',
   'sm_3x-8B': 'compute capability 3.x, 8-byte bank mode',
+  sm_60: 'compute capability 6.0 (P100): the 5.x-and-newer model, __CUDA_ARCH__ 600',
+  sm_70: 'compute capability 7.0 (V100): the 5.x-and-newer model, __CUDA_ARCH__ 700',
+  sm_75: 'compute capability 7.5 (T4, RTX 20xx): the 5.x-and-newer model, __CUDA_ARCH__ 750',
+  sm_80: 'compute capability 8.0 (A100): the 5.x-and-newer model, __CUDA_ARCH__ 800',
+  sm_86: 'compute capability 8.6 (RTX 30xx, A10): the 5.x-and-newer model, __CUDA_ARCH__ 860',
+  sm_89: 'compute capability 8.9 (L4, RTX 40xx): the 5.x-and-newer model, __CUDA_ARCH__ 890',
+  sm_90: 'compute capability 9.0 (H100, H200): the 5.x-and-newer model, __CUDA_ARCH__ 900',
+  sm_100: 'compute capability 10.0 (B200): the 5.x-and-newer model, __CUDA_ARCH__ 1000',
+  sm_120: 'compute capability 12.0 (RTX 50xx): the 5.x-and-newer model, __CUDA_ARCH__ 1200',
 });
 
 const SEVERITIES: SeveritySetting[] = ['error', 'warning', 'information', 'hint'];

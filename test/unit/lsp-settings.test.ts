@@ -36,6 +36,8 @@ describe('lsp settings', () => {
 
   it('maps settings to engine options', () => {
     assert.deepEqual(analyzeOptions(DEFAULT_SETTINGS), { arch: 'sm_50+', budgetMs: 500 });
+    // one architecture: the sm_50+ model, and `#if __CUDA_ARCH__` decided
+    assert.deepEqual(analyzeOptions(normalizeSettings({ architecture: 'sm_90' }).settings), { arch: 'sm_90', budgetMs: 500 });
     assert.deepEqual(analyzeOptions({ ...DEFAULT_SETTINGS, architecture: 'sm_3x-8B', defaultBlock: '16x16' }), { arch: 'sm_3x-8B', budgetMs: 500, block: [16, 16, 1] });
     assert.notEqual(analysisKey(DEFAULT_SETTINGS), analysisKey({ ...DEFAULT_SETTINGS, architecture: 'sm_1x' }));
     assert.equal(analysisKey(DEFAULT_SETTINGS), analysisKey({ ...DEFAULT_SETTINGS, severity: 'error' }));
