@@ -481,6 +481,9 @@ export class EngineDocument {
   /** the document that analyses a definition cut short in the middle of the file as if it were closed (see repaired). */
   private repair: EngineDocument | null = null;
 
+  /** a repair document analyses the kernels that start on these lines (0-based, `to` excluded) and no others. */
+  private only: { from: number; to: number } | null = null;
+
   /** `nested`: a repair document, which does not repair in turn. */
   constructor(public text: string, private readonly nested = false) {}
 
@@ -564,14 +567,17 @@ export class EngineDocument {
   }
 
   analyze(options: AnalyzeOptions = {}): FileAnalysis {
+    const deadline = Date.now() + (options.budgetMs ?? DEFAULT_BUDGET_MS);
     const own = this.analyzeOwn(options);
     const region = this.nested ? undefined : this.blanked[0];
-    if (!region) {
+    const left = deadline - Date.now();
+    if (!region || own.incomplete || left <= 0) {
       this.repair?.dispose();
       this.repair = null;
       return own;
     }
-    return this.repaired(own, region, options);
+    // the repair shares the budget: what the file's own analysis left of it
+    return this.repaired(own, region, { ...options, budgetMs: left });
   }
 
   /**
@@ -583,10 +589,14 @@ export class EngineDocument {
    */
   private repaired(own: FileAnalysis, region: Blanked, options: AnalyzeOptions): FileAnalysis {
     const endLine = pointAt(this.text, region.end).row; // the next definition's line (0-based)
+    const deadline = Date.now() + (options.budgetMs ?? DEFAULT_BUDGET_MS);
     for (const cand of closingCandidates(this.text, region)) {
+      const time = deadline - Date.now();
+      if (time <= 0) break;
       if (this.repair) this.repair.update(cand.text);
       else this.repair = new EngineDocument(cand.text, true);
-      const r = this.repair.analyze(options);
+      this.repair.only = { from: region.line, to: endLine };
+      const r = this.repair.analyze({ ...options, budgetMs: time });
       if (this.repair.blanked.some((b) => b.start <= region.start && region.start < b.end) || r.incomplete) continue;
       const inside = (line: number) => line >= region.line && line < endLine;
       const accesses = [...own.accesses];
@@ -669,6 +679,8 @@ export class EngineDocument {
     const skipped: FunctionFact[] = [];
     const signature = digest(facts.signature);
     for (const kernel of facts.kernels) {
+      const row = kernel.outer.startPosition.row;
+      if (this.only && (row < this.only.from || row >= this.only.to)) continue; // a repair document: its region alone
       const key = hashKey([optKey, `${kernel.outer.startPosition.row}:${kernel.outer.startPosition.column}`, kernel.outer.text, signature]);
       const cached = this.cache.get(key);
       if (cached) {
