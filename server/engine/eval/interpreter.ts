@@ -8,7 +8,7 @@ import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName } fr
 import { CType, BUILTINS, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
-  isUniform, symText, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK,
+  isUniform, symText, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
 } from './values';
 
 export class BudgetExceeded extends Error {}
@@ -359,7 +359,9 @@ export class Interp {
         const f = this.frame();
         const act = this.active();
         if (e) {
-          const v = this.rvalue(e);
+          // a function that returns a reference returns the place: the caller reads or writes it
+          const place = f.fn?.returnsRef ? this.eval(e) : null;
+          const v = place?.k === 'ref' ? place : this.rvalue(e);
           f.ret = f.ret === undefined ? v : select(act, v, f.ret, this.n);
         }
         for (let i = 0; i < this.n; i++) if (act[i]) f.exited[i] = 1;
@@ -968,6 +970,13 @@ export class Interp {
           value = isDim3 ? this.dim3(args) : args.length === 1 && !isArray ? args[0] : { k: 'other', what: 'aggregate' };
         } else if (init) value = this.rvalue(init);
       } else if (isDim3) value = this.dim3([]);
+      if (t.kind === 'struct' && !isArray && !isRef && d.type !== 'function_declarator') {
+        const obj = this.newObject(t, nameNode.text, d.type === 'init_declarator' ? d.childForFieldName('value') : null, value);
+        if (obj) {
+          this.scope().set(nameNode.text, { value: obj, type: t, decl: d });
+          continue;
+        }
+      }
       if (isArray) value = { k: 'other', what: `local array ${nameNode.text}` };
       if (value.k === 'num' && (t.kind === 'int' || t.kind === 'float')) value = convert(value, t);
       if (value.k === 'ptr' && t.kind === 'pointer' && t.to.kind !== 'unknown' && t.to.kind !== 'void') {
@@ -977,6 +986,66 @@ export class Interp {
       const unset = d.type === 'identifier' && t.kind !== 'unknown' && !isArray && !isDim3 ? this.active() : undefined;
       this.scope().set(nameNode.text, { value, type: t, decl: d, ...(unset ? { unset } : {}) });
     }
+  }
+
+  /**
+   * A local object of a struct or class defined in the file: no initializer (members unknown until assigned), a
+   * braced list (`{buf, 33}`, `{.p = buf}`: members in declaration order, or by name) or a copy of another object.
+   * Null (the declaration keeps its plain value) when the initializer is anything else, such as a load from shared
+   * memory, whose access the caller already recorded.
+   */
+  private newObject(t: Extract<CType, { kind: 'struct' }>, name: string, init: Node | null, value: Value): Obj | null {
+    if (init && init.type !== 'initializer_list' && init.type !== 'argument_list') return value.k === 'obj' ? copyObj(value, name) : null;
+    const fields = new Map<string, { value: Value; type: CType }>();
+    for (const f of t.fields) fields.set(f.name, { value: unk(`\`${name}.${f.name}\` has no value`), type: f.type });
+    const items = init ? named(init).filter((c) => c.type !== 'comment') : [];
+    items.forEach((item, i) => {
+      let field = t.fields[i];
+      let expr = item;
+      if (item.type === 'initializer_pair') {
+        const designator = item.childForFieldName('designator') ?? named(item)[0];
+        field = t.fields.find((f) => f.name === designator?.text.replace(/^\./, ''))!;
+        expr = item.childForFieldName('value') ?? named(item)[named(item).length - 1];
+      }
+      const v = expr ? this.rvalue(expr) : unk('no value');
+      if (field) fields.get(field.name)!.value = this.asMember(v, field.type, `${name}.${field.name}`, expr ?? item);
+    });
+    return { k: 'obj', t, fields };
+  }
+
+  /** A value as a member of type `t` holds it: converted, a pointer cast to the member's pointee, an object copied. */
+  private asMember(v: Value, t: CType, name: string, node: Node): Value {
+    if (v.k === 'num' && (t.kind === 'int' || t.kind === 'float')) return convert(v, t);
+    if (v.k === 'ptr') {
+      const p = t.kind === 'pointer' && t.to.kind !== 'unknown' && t.to.kind !== 'void' ? this.castPtr(v, t.to, node) : v;
+      return { ...p, name };
+    }
+    if (v.k === 'obj') return copyObj(v);
+    return v;
+  }
+
+  /**
+   * A place a call returned by reference is read or written by the caller: its accesses are told apart by the call,
+   * as the callee's own are (a device function's accesses can differ from one call to the next).
+   */
+  private returned(def: FunctionFact, call: Node, v: Value): Value {
+    if (!def.returnsRef || v.k !== 'ref') return v;
+    return { ...v, ctx: { ...this.ctx, call: `line ${call.startPosition.row + 1}` } };
+  }
+
+  /** The member function `name` of an object's struct (by where it is defined), with `arity` parameters. */
+  private memberDef(self: Obj, name: string, arity: number): FunctionFact | null {
+    const decl = self.t.kind === 'struct' ? this.cfg.facts.typeDecls.get(self.t.name) : undefined;
+    if (!decl) return null;
+    const inside = (this.cfg.facts.functions.get(name) ?? []).filter((d) => d.node.startIndex >= decl.startIndex && d.node.endIndex <= decl.endIndex);
+    return inside.find((d) => d.params.length === arity) ?? null;
+  }
+
+  /** What a member function called on an object sees beneath its own scopes: the data members, and `this`. */
+  private memberScope(self: Obj): Map<string, Var | SharedBase> {
+    const members = new Map<string, Var | SharedBase>(self.fields);
+    members.set('this', { value: self, type: self.t });
+    return members;
   }
 
   /**
@@ -998,6 +1067,7 @@ export class Interp {
     if (!body) return `the lambda \`${name}\` has no body`;
     const def: FunctionFact = {
       name, node, outer: node, isKernel: false, isDevice: true, templateParams: [], classTemplateParams: [], params, body, launchBounds: null,
+      ...(/->[^{]*&\s*$/.test(node.childForFieldName('declarator')?.text ?? '') ? { returnsRef: true } : {}),
     };
     // a copy holds the value of now; shared arrays are not copied: they are the same memory
     const copy = (v: Var | SharedBase): Var | SharedBase => (isBase(v) ? v : { ...v });
@@ -1155,6 +1225,8 @@ export class Interp {
         return num(0, INT);
       case 'identifier':
         return this.identifier(node);
+      case 'this':
+        return this.lookupVar('this')?.value ?? unk('`this` outside a member function the analysis follows');
       case 'type_descriptor': {
         // a template argument that names a value parses as a type: `k<T, kBlock>`, `k<B>`
         const only = named(node);
@@ -1466,9 +1538,13 @@ export class Interp {
       if (!this.lookupVar(builtin)) return this.builtinIndex(builtin, fieldName);
     }
     let base = this.eval(arg);
-    if (arrow) {
+    if (arrow && base.k !== 'obj') {
       base = this.load(base, arg);
       if (base.k === 'ptr') base = this.deref(base, num(0), node, arg);
+    }
+    if (base.k === 'obj') {
+      const f = base.fields.get(fieldName);
+      return f ? f.value : unk(`\`${node.text}\`: the member \`${fieldName}\` is not a data member of \`${typeName(base.t)}\``);
     }
     if (base.k === 'dim3') {
       const c = fieldName === 'x' ? base.x : fieldName === 'y' ? base.y : fieldName === 'z' ? base.z : null;
@@ -1520,6 +1596,12 @@ export class Interp {
       if (p.k !== 'ptr') return p;
       if (idx.k !== 'num') return this.unknownRef({ ...p, k: 'ref', t: p.to, nameNode: this.nameNodeOf(argNode), bounds: [] } as Ref, p.to, idx.k === 'unk' ? idx.reason : '');
       return this.deref(p, idx, node, argNode);
+    }
+    if (baseV.k === 'obj') {
+      // `t[i]` on a local object: its `operator[]`
+      const def = this.memberDef(baseV, 'operator[]', 1);
+      if (!def) return unk(`\`${node.text}\`: \`${typeName(baseV.t)}\` has no \`operator[]\` the analysis follows`);
+      return this.returned(def, node, this.inline(def, [{ value: idx }], argNode, node, null, [this.memberScope(baseV)]));
     }
     if (baseV.k === 'ref' && baseV.t.kind !== 'array') return unk(`\`${argNode.text}\` is not an array`);
     return baseV.k === 'unk' && baseV.reason.includes('shared') ? baseV : unk(`\`${node.text}\` is a value loaded from memory that is not shared`);
@@ -1610,6 +1692,7 @@ export class Interp {
         let nv = value;
         if (nv.k === 'num' && (v.type.kind === 'int' || v.type.kind === 'float')) nv = convert(nv, v.type);
         if (nv.k === 'ptr') nv = { ...nv, name: target.text };
+        if (nv.k === 'obj') nv = copyObj(nv, target.text);
         if (v.unset) {
           // declared without a value (`int p; if (c) { p = ...; s[p] }`): lanes that have not assigned it never read it
           // (a read by such a lane is unknown, see identifier), so the first assignment holds for every lane
@@ -1645,6 +1728,14 @@ export class Interp {
           if (c === 'x' || c === 'y' || c === 'z') v.value = { ...v.value, [c]: value };
           return;
         }
+      }
+      // a data member of a local object (`u.p = buf`, `this->ld = n`): that member's variable takes the value
+      const obj = arg ? this.eval(arg) : null;
+      if (obj?.k === 'obj') {
+        const name = target.childForFieldName('field')?.text ?? '';
+        const f = obj.fields.get(name);
+        if (f) f.value = select(this.active(), this.asMember(value, f.type, `${arg!.text}.${name}`, target), f.value, this.n);
+        return;
       }
     }
     const r = this.eval(target);
@@ -1816,7 +1907,16 @@ export class Interp {
     if (holder) return holder;
     const builtin = this.builtinCall(name, args, node);
     if (builtin) return builtin;
-    if (def) return this.inline(def, bound, fnNode, node, classArgs, lambda?.scopes);
+    if (def && method) {
+      // a member function called on a local object sees its data members, and `this`, beneath its own scopes
+      const objNode = fnNode.childForFieldName('argument');
+      const self = objNode ? this.eval(objNode) : null;
+      if (self?.k === 'obj') {
+        const own = this.memberDef(self, method, argNodes.length) ?? def;
+        return this.returned(own, node, this.inline(own, bound, fnNode, node, classArgs, [this.memberScope(self)]));
+      }
+    }
+    if (def) return this.returned(def, node, this.inline(def, bound, fnNode, node, classArgs, lambda?.scopes));
     return unk(`the result of \`${name || fnNode.text}(...)\``);
   }
 
@@ -2123,6 +2223,7 @@ export class Interp {
           if (b.value.k === 'ref') return this.scope().set(p.name, { value: b.value, type: t, ref: true });
         }
         let v = args[i] ?? unk(`\`${p.name}\` has no argument`);
+        if (v.k === 'obj') v = copyObj(v, p.name); // passed by value
         if (v.k === 'num' && (t.kind === 'int' || t.kind === 'float')) v = convert(v, t);
         if (v.k === 'ptr') {
           v = { ...v, name: p.name };
@@ -2170,8 +2271,9 @@ export class Interp {
       try {
         this.withAssumption(note, () => {
           for (let k = 0; k < width / align; k++) {
-            this.ctx = { ...saved, bytes: `${k * align}-${k * align + align - 1}` };
-            this.access({ ...r, t: piece, off: binary('+', r.off, num(k * align), () => exprNode.text, null) as Num }, kind, exprNode, asyncCopy);
+            const bytes = `${k * align}-${k * align + align - 1}`;
+            this.ctx = { ...saved, bytes };
+            this.access({ ...r, t: piece, off: binary('+', r.off, num(k * align), () => exprNode.text, null) as Num, ...(r.ctx ? { ctx: { ...r.ctx, bytes } } : {}) }, kind, exprNode, asyncCopy);
           }
         });
       } finally {
@@ -2184,7 +2286,7 @@ export class Interp {
     // one shape for every visit; the context object is never changed once a statement runs under it: shared
     const visit: Visit = {
       site, kind, name: r.name, nameNode, exprNode: r.at ?? exprNode, base: r.base, width: width ?? 0,
-      context: this.ctx, addrs: null, assumptions: this.assumptionCopy.list, flat: r.flat, via: r.at ? exprNode : undefined,
+      context: r.ctx ?? this.ctx, addrs: null, assumptions: this.assumptionCopy.list, flat: r.flat, via: r.at ? exprNode : undefined,
       asyncCopy, reason: undefined, oob: undefined, shift: undefined, spread: undefined,
     };
     if (count > this.cfg.caps.visitsPerAccess) {

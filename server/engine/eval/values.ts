@@ -59,6 +59,8 @@ export interface Ref {
   flat: string | null;
   /** a reference bound to this place: the expression that named it (its accesses are reported there). */
   at?: Node;
+  /** returned by reference from a call: the context its accesses are told apart by (the caller's, and the call). */
+  ctx?: Record<string, number | string>;
 }
 export interface Other {
   k: 'other';
@@ -70,7 +72,23 @@ export interface Dim3 {
   y: Value;
   z: Value;
 }
-export type Value = Num | Unk | Ptr | Ref | Other | Dim3;
+/**
+ * A local struct or class object (`Tile t{buf, 33};`, `Tile u; u.p = buf;`): its data members by name, each a
+ * variable of its own; a member function called on it sees them (and `this`).
+ */
+export interface Obj {
+  k: 'obj';
+  t: CType;
+  fields: Map<string, { value: Value; type: CType }>;
+}
+export type Value = Num | Unk | Ptr | Ref | Other | Dim3 | Obj;
+
+/** A copy of an object: its members are new variables holding the same values (pointers named after `name`). */
+export function copyObj(o: Obj, name?: string): Obj {
+  const copy = (k: string, v: Value): Value =>
+    v.k === 'obj' ? copyObj(v, name && `${name}.${k}`) : v.k === 'ptr' && name ? { ...v, name: `${name}.${k}` } : v;
+  return { k: 'obj', t: o.t, fields: new Map([...o.fields].map(([k, f]) => [k, { value: copy(k, f.value), type: f.type }])) };
+}
 
 export const unk = (reason: string): Unk => ({ k: 'unk', reason });
 export const num = (v: Lanes, t: CType = INT, sym: Sym | null = null): Num => ({ k: 'num', t, v, sym });

@@ -22,6 +22,8 @@ export interface FunctionFact {
   params: { name: string; node: Node }[];
   body: Node;
   launchBounds: number | null;
+  /** returns a reference (`float &at(int i)`, `-> float &`): what it returns is a place, read or written at the call. */
+  returnsRef?: boolean;
 }
 
 export interface LaunchFact {
@@ -99,8 +101,15 @@ function readFunction(fn: Node, outer: Node, templateParams: TemplateParam[], cl
   const body = fn.childForFieldName('body');
   const decl = fn.childForFieldName('declarator');
   let fdecl: Node | null = decl;
-  for (let i = 0; fdecl && fdecl.type !== 'function_declarator' && i < 16; i++) fdecl = fdecl.childForFieldName('declarator');
+  // `float &at(int i)`, `T *get()`: the function declarator is inside a reference or pointer declarator (a
+  // reference declarator holds it as a plain child, not in a `declarator` field)
+  let returnsRef = false;
+  for (let i = 0; fdecl && fdecl.type !== 'function_declarator' && i < 16; i++) {
+    if (fdecl.type === 'reference_declarator') returnsRef = true;
+    fdecl = fdecl.childForFieldName('declarator') ?? named(fdecl).find((c) => c.type.endsWith('declarator')) ?? null;
+  }
   if (!body || !fdecl) return null;
+  if (named(fdecl).some((c) => c.type === 'trailing_return_type' && /&\s*$/.test(c.text))) returnsRef = true;
   const nameNode = declaratorName(fdecl.childForFieldName('declarator'));
   if (!nameNode) return null;
   const params: { name: string; node: Node }[] = [];
@@ -121,6 +130,7 @@ function readFunction(fn: Node, outer: Node, templateParams: TemplateParam[], cl
     params,
     body,
     launchBounds: Number.isFinite(lbNum) ? lbNum : null,
+    ...(returnsRef ? { returnsRef } : {}),
   };
 }
 
