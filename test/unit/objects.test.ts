@@ -45,3 +45,19 @@ __global__ void k(float *o)
   assert.deepEqual(r.accesses.map((a) => [a.range.start.line, a.status, a.degree]), [[1, 'conflict-free', 1], [7, 'conflict', 32], [10, 'unknown', null]]);
   assert.equal(r.accesses[2].reason, '`b.ld` has no value');
 });
+
+test('a __shared__ struct of buffers: unions defined in place, anonymous unions; an unknown layout is reported unknown', () => {
+  const { text, result } = analyzeFile('test/fixtures/struct-members.cu');
+  const at = (snippet: string) => result.accesses.find((a) => a.range.start.line === lineOf(text, snippet))!;
+  assert.equal(at('// rows of 33 words: conflict-free').status, 'conflict-free');
+  assert.equal(at('// a column: conflict-free').status, 'conflict-free');
+  assert.equal(at('// 2-way').degree, 2);
+  assert.equal(at('smem.x.f[threadIdx.x]').status, 'conflict-free');
+  assert.equal(at('// 264 + 4 + 4 * lane: conflict-free').status, 'conflict-free');
+  const d = at('// 8-byte words, two half-warp phases: conflict-free');
+  assert.deepEqual([d.status, d.wavefronts, d.idealWavefronts], ['conflict-free', 2, 2]);
+  assert.equal(result.accesses.length, 6);
+  // a member whose type comes from a header: the accesses are there, unknown, with the reason
+  const r = analyzeText('struct S { float a[32]; cub::TempStorage t; };\n__global__ void k(float *o)\n{\n  __shared__ S s;\n  o[threadIdx.x] = s.a[threadIdx.x];\n}\n');
+  assert.deepEqual(r.accesses.map((a) => [a.status, a.reason]), [['unknown', 'the layout of `S` is not known']]);
+});

@@ -1126,8 +1126,13 @@ export class Interp {
         if (f.type !== 'field_declaration') continue;
         const ft = f.childForFieldName('type');
         if (!ft) continue;
-        const base = this.resolveType(ft);
-        for (const d of f.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
+        // a struct or union defined in place (`union { int u[32]; float f[32]; } x;`), named or not
+        const inPlace = /^(struct|union|class)_specifier$/.test(ft.type) && ft.childForFieldName('body');
+        const base = inPlace ? this.typeFromDecl(ft.childForFieldName('name')?.text ?? `${ft.type.split('_')[0]} in ${name}`, ft) : this.resolveType(ft);
+        const declarators = f.childrenForFieldName('declarator').filter((c): c is Node => !!c);
+        // an anonymous member (`union { ... };`): its members are the enclosing struct's, at its offset
+        if (inPlace && !declarators.length) members.push({ name: '', type: base });
+        for (const d of declarators) {
           let t = base;
           let cur: Node | null = d;
           const dims: number[] = [];
@@ -1145,15 +1150,18 @@ export class Interp {
         }
       }
       if (decl.type === 'union_specifier') {
-        const bytes = Math.max(0, ...members.map((m) => sizeOf(m.type) ?? 0));
-        return { kind: 'struct', name, bytes, align: Math.max(1, ...members.map((m) => (sizeOf(m.type) ?? 1))), fields: members.map((m) => ({ ...m, offset: 0 })) };
+        if (members.some((m) => sizeOf(m.type) === null)) return { kind: 'unknown', name };
+        const align = Math.max(1, ...members.map((m) => alignOf(m.type)));
+        const bytes = Math.ceil(Math.max(0, ...members.map((m) => sizeOf(m.type)!)) / align) * align;
+        return { kind: 'struct', name, bytes, align, fields: flattenAnonymous(members.map((m) => ({ ...m, offset: 0 }))) };
       }
       // `struct __align__(16) P { ... }` (the preprocessor spells it alignas)
       const written = kids(decl).find((c) => c.type === 'alignas_qualifier');
       const align = written ? uniformValue(this.rvalue(named(written)[0] ?? written)) : 1;
       if (align === null || !Number.isInteger(align) || align < 1 || (align & (align - 1)) !== 0)
         return { kind: 'unknown', name: `${name} (its alignment \`${written?.text ?? ''}\` could not be evaluated)` };
-      return layoutStruct(name, members, align);
+      const laid = layoutStruct(name, members, align);
+      return laid.kind === 'struct' ? { ...laid, fields: flattenAnonymous(laid.fields) } : laid;
     }
     if (decl.type === 'type_definition') {
       const tn = decl.childForFieldName('type');
@@ -1552,7 +1560,10 @@ export class Interp {
     }
     if (base.k === 'ref') {
       const m = member(base.t, fieldName);
-      if (!m) return unk(`\`${node.text}\`: the member \`${fieldName}\` is not known`);
+      // still shared memory: its accesses are reported, unknown, with the reason
+      if (!m) return this.unknownRef(base, { kind: 'unknown', name: fieldName }, base.t.kind === 'unknown'
+        ? `the layout of \`${base.t.name}\` is not known`
+        : `\`${node.text}\`: the member \`${fieldName}\` is not known`);
       return { ...base, off: binary('+', base.off, num(m.offset), () => node.text, null) as Num, t: m.type };
     }
     return base.k === 'unk' ? base : unk(`\`${node.text}\` is not evaluated`);
@@ -1578,6 +1589,8 @@ export class Interp {
     const idxNode = idxList ? named(idxList).filter((c) => c.type !== 'comment')[0] : node.childForFieldName('index');
     const baseV = this.eval(argNode);
     const idx = idxNode ? this.rvalue(idxNode) : unk('empty subscript');
+    const lost = baseV.k === 'ref' && baseV.t.kind === 'unknown' && baseV.off.sym ? Object.keys(baseV.off.sym).find((k) => k.startsWith(UNKNOWN)) : undefined;
+    if (lost && baseV.k === 'ref') return this.unknownRef(baseV, baseV.t, lost.slice(UNKNOWN.length));
     if (baseV.k === 'ref' && baseV.t.kind === 'array') {
       const t = baseV.t;
       const elemT: CType = t.dims.length > 1 ? { kind: 'array', elem: t.elem, dims: t.dims.slice(1) } : t.elem;
@@ -2295,9 +2308,10 @@ export class Interp {
       return;
     }
     if (this.cfg.host) return;
+    const unknownAddress = r.off.sym && Object.keys(r.off.sym).find((k) => k.startsWith(UNKNOWN));
     if (width === null || ![1, 2, 4, 8, 16].includes(width)) {
       visit.reason = width === null
-        ? `the size of \`${typeName(r.t)}\` is not known`
+        ? unknownAddress ? unknownAddress.slice(UNKNOWN.length) : `the size of \`${typeName(r.t)}\` is not known`
         : `a ${width}-byte \`${typeName(r.t)}\` is copied with instructions the compiler chooses`;
       this.visits.push(visit);
       return;
@@ -2500,6 +2514,11 @@ const sameNum = (x: Num, y: Num) =>
 const isBase = (v: Var | SharedBase): v is SharedBase => !('value' in v);
 
 /** A parameter or declarator declared as a reference (`float &a`, `const uint& b`, `float (&c)[4]`, `T &&d`). */
+/** The members of an anonymous struct or union member are the enclosing one's, at its offset plus their own. */
+function flattenAnonymous(fields: { name: string; offset: number; type: CType }[]): { name: string; offset: number; type: CType }[] {
+  return fields.flatMap((f) => (f.name === '' && f.type.kind === 'struct' ? f.type.fields.map((g) => ({ ...g, offset: f.offset + g.offset })) : [f]));
+}
+
 function isReferenceDecl(decl: Node): boolean {
   let d: Node | null = decl.type === 'parameter_declaration' || decl.type === 'optional_parameter_declaration' ? decl.childForFieldName('declarator') : decl;
   for (let i = 0; d && i < 16; i++) {
