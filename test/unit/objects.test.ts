@@ -10,7 +10,8 @@ before(() => ready);
 
 test('objects: members from a braced list, a copy, one by one; member functions see them; a reference return is a place', () => {
   const { text, result } = analyzeFile('test/fixtures/objects.cu');
-  const rows = result.accesses.map((a) => [a.range.start.line + 1, a.array, a.kind, a.status, a.degree]);
+  const end = lineOf(text, 'template <typename T, int LD>'); // the first kernel's part of the file
+  const rows = result.accesses.filter((a) => a.range.start.line < end).map((a) => [a.range.start.line + 1, a.array, a.kind, a.status, a.degree]);
   assert.deepEqual(rows, [
     [lineOf(text, 'float get(int r, int c)') + 1, 'plain.p', 'load', 'conflict-free', 1],
     [lineOf(text, 'float &at(int r, int c)') + 1, 'padded.p', 'store', 'conflict', 32],
@@ -25,6 +26,19 @@ test('objects: members from a braced list, a copy, one by one; member functions 
     [`line ${lineOf(text, 'padded.at(threadIdx.x, 0)') + 1}`, 1],
     [`line ${lineOf(text, 'plain.at(threadIdx.x, 0)') + 1}`, 32],
   ]);
+});
+
+test('a class template object binds its parameters; pointers to rows and references to arrays are declarations', () => {
+  const { text, result } = analyzeFile('test/fixtures/objects.cu');
+  const at = (snippet: string) => result.accesses.find((a) => a.range.start.line === lineOf(text, snippet))!;
+  const strided = at('T &at(int r, int c) { return p[r * LD + c]; }');
+  assert.deepEqual([strided.array, strided.kind, strided.degree], ['st.p', 'load', 32]);
+  assert.deepEqual(strided.cases.map((c) => [c.context.call, c.degree]).sort(), [
+    [`line ${lineOf(text, 'out[2] = st.at(threadIdx.x, 0);') + 1}`, 32],
+    [`line ${lineOf(text, 'out[3] = pad.at(threadIdx.x, 0);') + 1}`, 1],
+  ]);
+  assert.equal(at('// rows of 33: conflict-free').status, 'conflict-free');
+  assert.equal(at('out[1] = buf[0][threadIdx.x * 2];').degree, 2);
 });
 
 test('a member no one has given a value leaves the access unknown; an object passed by value is a copy', () => {

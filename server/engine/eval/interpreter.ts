@@ -4,7 +4,7 @@
 import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
 import { substitute, callArguments } from '../syntax/preprocess';
-import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName } from '../facts/collect';
+import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName, readTemplateParams } from '../facts/collect';
 import { CType, BUILTINS, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
@@ -345,7 +345,7 @@ export class Interp {
         return;
       case 'expression_statement': {
         const e = named(node)[0];
-        if (e) this.rvalue(e);
+        if (e && !this.arrayPointerDeclaration(e)) this.rvalue(e);
         return;
       }
       case 'if_statement':
@@ -934,11 +934,29 @@ export class Interp {
       let inner: Node | null = d.type === 'init_declarator' ? d.childForFieldName('declarator') : d;
       let isArray = false;
       let isRef = false;
+      // extents met before a parenthesised `*` or `&` belong to what it points to: `float (*rows)[33]` is a pointer to
+      // rows of 33 floats, `float (&buf)[32][33] = s[k];` a reference to a 32 x 33 array (outermost extent last here)
+      const extents: Node[] = [];
+      const ofExtents = (elem: CType): CType | null => {
+        const dims = extents.reverse().map((e) => uniformValue(this.rvalue(e)));
+        extents.length = 0;
+        return dims.every((x): x is number => x !== null && x > 0) ? { kind: 'array', elem, dims } : null;
+      };
       for (let i = 0; inner && i < 16; i++) {
-        if (inner.type === 'pointer_declarator') t = { kind: 'pointer', to: t };
-        else if (inner.type === 'array_declarator') isArray = true;
-        else if (inner.type === 'reference_declarator') isRef = true;
-        else break;
+        if (inner.type === 'pointer_declarator' || inner.type === 'reference_declarator') {
+          if (extents.length) {
+            const arr = ofExtents(t);
+            if (!arr) break; // an extent that cannot be evaluated: a local array as before
+            t = arr;
+            isArray = false;
+          }
+          if (inner.type === 'pointer_declarator') t = { kind: 'pointer', to: t };
+          else isRef = true;
+        } else if (inner.type === 'array_declarator') {
+          isArray = true;
+          const size = inner.childForFieldName('size');
+          if (size) extents.push(size);
+        } else if (inner.type !== 'parenthesized_declarator') break;
         inner = inner.childForFieldName('declarator') ?? named(inner).find((c) => c.type.endsWith('declarator') || c.type === 'identifier') ?? null;
       }
       let value: Value = unk(`\`${nameNode.text}\` has no initial value`);
@@ -989,6 +1007,47 @@ export class Interp {
   }
 
   /**
+   * `float (*rows)[33] = reinterpret_cast<float (*)[33]>(smem);` and `float (&buf)[32][33] = s[k];` are
+   * declarations, but the grammar reads them as an assignment to a subscripted cast `float(*rows)`. That shape (a
+   * type's name called on `*name` or `&name`, subscripted by constants, assigned) is no expression C allows, so it is
+   * declared here: a pointer to (a reference to) an array of those extents. False when `e` is not that shape.
+   */
+  private arrayPointerDeclaration(e: Node): boolean {
+    if (e.type !== 'assignment_expression' || (e.childForFieldName('operator')?.text ?? '=') !== '=') return false;
+    const extents: Node[] = [];
+    let cur: Node | null = e.childForFieldName('left');
+    while (cur?.type === 'subscript_expression') {
+      const idx = named(cur.childForFieldName('indices'))[0] ?? cur.childForFieldName('index');
+      if (!idx) return false;
+      extents.unshift(idx);
+      cur = cur.childForFieldName('argument');
+    }
+    if (!cur || cur.type !== 'call_expression' || !extents.length) return false;
+    const fn = cur.childForFieldName('function');
+    const args = named(cur.childForFieldName('arguments'));
+    if (!fn || !/^(primitive_type|type_identifier|sized_type_specifier)$/.test(fn.type) || args.length !== 1) return false;
+    const star = args[0];
+    const op = kids(star)[0]?.text;
+    const nameNode = star.childForFieldName('argument');
+    if (star.type !== 'pointer_expression' || (op !== '*' && op !== '&') || nameNode?.type !== 'identifier') return false;
+    const dims = extents.map((x) => uniformValue(this.rvalue(x)));
+    if (!dims.every((d): d is number => d !== null && d > 0)) return false;
+    const arr: CType = { kind: 'array', elem: this.resolveTypeName(fn.text, fn), dims };
+    const right = e.childForFieldName('right')!;
+    const name = nameNode.text;
+    if (op === '&') {
+      const b = this.place(right);
+      if (b.value.k === 'ref') this.scope().set(name, { value: { ...b.value, t: arr }, type: arr, ref: true });
+      else this.scope().set(name, { value: unk(`\`${name}\` is bound to \`${right.text}\`, which is not shared memory the analysis follows`), type: arr });
+      return true;
+    }
+    const v = this.rvalue(right);
+    const value = v.k === 'ptr' ? { ...this.castPtr(v, arr, right), name } : v;
+    this.scope().set(name, { value, type: { kind: 'pointer', to: arr } });
+    return true;
+  }
+
+  /**
    * A local object of a struct or class defined in the file: no initializer (members unknown until assigned), a
    * braced list (`{buf, 33}`, `{.p = buf}`: members in declaration order, or by name) or a copy of another object.
    * Null (the declaration keeps its plain value) when the initializer is anything else, such as a load from shared
@@ -1035,7 +1094,7 @@ export class Interp {
 
   /** The member function `name` of an object's struct (by where it is defined), with `arity` parameters. */
   private memberDef(self: Obj, name: string, arity: number): FunctionFact | null {
-    const decl = self.t.kind === 'struct' ? this.cfg.facts.typeDecls.get(self.t.name) : undefined;
+    const decl = self.t.kind === 'struct' ? this.cfg.facts.typeDecls.get(self.t.name.replace(/\s*<.*$/, '')) : undefined;
     if (!decl) return null;
     const inside = (this.cfg.facts.functions.get(name) ?? []).filter((d) => d.node.startIndex >= decl.startIndex && d.node.endIndex <= decl.endIndex);
     return inside.find((d) => d.params.length === arity) ?? null;
@@ -1089,6 +1148,10 @@ export class Interp {
   private typeCache = new Map<string, CType>();
 
   resolveType(node: Node): CType {
+    if (node.type === 'template_type') {
+      const t = this.templateStruct(node);
+      if (t) return t;
+    }
     const text = node.text.replace(/\s+/g, ' ').replace(/\b(const|volatile|__restrict__|struct|class|union|typename|signed(?= (?:char|int|short|long)))\b/g, '').trim();
     return this.resolveTypeName(text, node);
   }
@@ -1116,6 +1179,48 @@ export class Interp {
       out = this.typeFromDecl(clean, node);
     this.typeCache.set(clean, out);
     return out;
+  }
+
+  /** the template arguments each class template instance's type was laid out with (`TileT<float, 32>`). */
+  private templateArgs = new WeakMap<CType, Node[]>();
+
+  /**
+   * An instance of a class template defined in the file (`TileT<float, 32>`): laid out with its parameters bound to
+   * the arguments; its objects' member functions are called with them bound too. Null when it is not one.
+   */
+  private templateStruct(node: Node): CType | null {
+    const name = node.childForFieldName('name')?.text;
+    const decl = name ? this.cfg.facts.typeDecls.get(name) : undefined;
+    const tdecl = decl?.parent;
+    if (!decl || !/^(struct|class)_specifier$/.test(decl.type) || tdecl?.type !== 'template_declaration') return null;
+    const key = node.text.replace(/\s+/g, ' ');
+    const cached = this.typeCache.get(key);
+    if (cached) return cached;
+    const params = readTemplateParams(tdecl.childForFieldName('parameters'));
+    const targs = named(node.childForFieldName('arguments'));
+    const savedValues = this.cfg.values;
+    const savedTypes = this.cfg.types;
+    const values = new Map(savedValues);
+    const types = new Map(savedTypes);
+    params.forEach((tp, i) => {
+      const a = targs[i];
+      if (!a) return;
+      if (tp.isType) types.set(tp.name, this.typeDescriptor(a));
+      else values.set(tp.name, this.rvalue(a));
+    });
+    this.cfg.values = values;
+    this.cfg.types = types;
+    let t: CType;
+    try {
+      this.typeCache.set(key, { kind: 'unknown', name: key }); // guards recursive definitions
+      t = this.typeFromDecl(key, decl);
+    } finally {
+      this.cfg.values = savedValues;
+      this.cfg.types = savedTypes;
+    }
+    this.typeCache.set(key, t);
+    this.templateArgs.set(t, targs);
+    return t;
   }
 
   private typeFromDecl(name: string, decl: Node): CType {
@@ -1614,7 +1719,7 @@ export class Interp {
       // `t[i]` on a local object: its `operator[]`
       const def = this.memberDef(baseV, 'operator[]', 1);
       if (!def) return unk(`\`${node.text}\`: \`${typeName(baseV.t)}\` has no \`operator[]\` the analysis follows`);
-      return this.returned(def, node, this.inline(def, [{ value: idx }], argNode, node, null, [this.memberScope(baseV)]));
+      return this.returned(def, node, this.inline(def, [{ value: idx }], argNode, node, this.templateArgs.get(baseV.t) ?? null, [this.memberScope(baseV)]));
     }
     if (baseV.k === 'ref' && baseV.t.kind !== 'array') return unk(`\`${argNode.text}\` is not an array`);
     return baseV.k === 'unk' && baseV.reason.includes('shared') ? baseV : unk(`\`${node.text}\` is a value loaded from memory that is not shared`);
@@ -1926,7 +2031,7 @@ export class Interp {
       const self = objNode ? this.eval(objNode) : null;
       if (self?.k === 'obj') {
         const own = this.memberDef(self, method, argNodes.length) ?? def;
-        return this.returned(own, node, this.inline(own, bound, fnNode, node, classArgs, [this.memberScope(self)]));
+        return this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateArgs.get(self.t) ?? classArgs, [this.memberScope(self)]));
       }
     }
     if (def) return this.returned(def, node, this.inline(def, bound, fnNode, node, classArgs, lambda?.scopes));

@@ -134,7 +134,7 @@ function readFunction(fn: Node, outer: Node, templateParams: TemplateParam[], cl
   };
 }
 
-function readTemplateParams(list: Node | null): TemplateParam[] {
+export function readTemplateParams(list: Node | null): TemplateParam[] {
   const out: TemplateParam[] = [];
   for (const p of named(list)) {
     const isType = p.type.includes('type_parameter');
