@@ -88,3 +88,16 @@ test('`(blockIdx.x * blockDim.x + threadIdx.x) % 32`, `/ 32` and `& 31`: the blo
   assert.equal(q.status, 'conflict-free');
   assert.equal(q.worst!.distinctWords, 32);
 });
+
+test('`Scratch<T> sc; T *buf = sc.get();` calls the member function of the specialization for T, not the primary template\'s', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const st = accessAt(result, text, 'buf[threadIdx.x] = out[threadIdx.x];', 'store');
+  assert.equal(st.status, 'conflict-free');
+  const ld = accessAt(result, text, 'out[threadIdx.x] = buf[2 * threadIdx.x];', 'load');
+  // the worst instance is T = double: 8-byte lanes at a stride of 16 bytes, two half-warp phases of 2 wavefronts
+  assert.equal(ld.status, 'conflict');
+  assert.equal(ld.elementBytes, 8);
+  assert.equal(ld.degree, 2);
+  assert.equal(ld.wavefronts, 4);
+  assert.equal(ld.idealWavefronts, 2);
+});

@@ -1657,7 +1657,8 @@ export class Interp {
     const method = fnNode.type === 'field_expression' ? fnNode.childForFieldName('field')?.text ?? '' : '';
     const local = fnNode.type === 'identifier' ? this.binding(name) : null;
     const lambda = local && !isBase(local) ? local.lambda : undefined;
-    const defs = lambda ? [lambda.def] : this.cfg.facts.functions.get(name || method);
+    let defs = lambda ? [lambda.def] : this.cfg.facts.functions.get(name || method);
+    if (method && defs && defs.length > 1) defs = this.specialization(fnNode.childForFieldName('argument'), defs) ?? defs;
     const def = defs?.find((d) => d.params.length === argNodes.length && !d.isKernel) ?? defs?.find((d) => !d.isKernel);
     // an argument for a reference parameter is a place, not a value: nothing is loaded at the call
     const bound = argNodes.map((a, i) => (def && def.params[i] && isReferenceDecl(def.params[i].node) ? this.place(a) : { value: this.rvalue(a) }));
@@ -1737,6 +1738,34 @@ export class Interp {
    * The CUDA samples' `T *sdata = SharedMemory<T>();`: a struct whose conversion operator returns an
    * `extern __shared__` array. Constructing one yields a pointer to that array (the variable's type casts it).
    */
+  /**
+   * The member functions, among same-named ones, of the class an object is declared as: `SharedMemory<T> smem;
+   * smem.getPointer()` calls the `template <> struct SharedMemory<float>` one when T is float, the primary template's
+   * when no specialization matches. Null: the object or its type is not known here.
+   */
+  private specialization(obj: Node | null, defs: FunctionFact[]): FunctionFact[] | null {
+    const b = obj?.type === 'identifier' ? this.binding(obj.text) : null;
+    let decl = b && !isBase(b) ? b.decl : null;
+    while (decl && decl.type !== 'declaration' && decl.type !== 'parameter_declaration') decl = decl.parent;
+    const typeNode = decl?.childForFieldName('type');
+    if (!typeNode) return null;
+    const cls = typeNode.type === 'template_type' ? typeNode.childForFieldName('name')?.text : typeNode.text;
+    const args = typeNode.type === 'template_type' ? named(typeNode.childForFieldName('arguments')) : [];
+    const key = (a: Node) => (a.type === 'type_descriptor' ? typeName(this.typeDescriptor(a)) : String(uniformValue(this.rvalue(a))));
+    const want = args.map(key).join(',');
+    const classOf = (d: FunctionFact): Node | null => {
+      for (let p = d.node.parent; p; p = p.parent) if (p.type === 'struct_specifier' || p.type === 'class_specifier') return p.childForFieldName('name');
+      return null;
+    };
+    const exact = defs.filter((d) => {
+      const n = classOf(d);
+      return n?.type === 'template_type' && n.childForFieldName('name')?.text === cls && named(n.childForFieldName('arguments')).map(key).join(',') === want;
+    });
+    if (exact.length) return exact;
+    const primary = defs.filter((d) => classOf(d)?.text === cls);
+    return primary.length ? primary : null;
+  }
+
   private sharedHolder(name: string): Value | null {
     const decl = this.cfg.facts.typeDecls.get(name);
     if (!decl || (decl.type !== 'struct_specifier' && decl.type !== 'class_specifier') || !/extern\s+__shared__/.test(decl.text)) return null;
