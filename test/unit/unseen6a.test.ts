@@ -101,3 +101,22 @@ test('`Scratch<T> sc; T *buf = sc.get();` calls the member function of the speci
   assert.equal(ld.wavefronts, 4);
   assert.equal(ld.idealWavefronts, 2);
 });
+
+test('`if (n > 0 && threadIdx.x < 16)`: the per-lane part of a guard still picks the lanes; only `n > 0` is assumed true', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const a = accessAt(result, text, 'if (n > 0 && threadIdx.x < 16) m[2 * threadIdx.x] = 1.f;', 'store');
+  assert.equal(a.status, 'conflict-free'); // 16 lanes at stride 2: 16 banks, one word each (all 32 lanes would be 2-way)
+  assert.equal(a.worst!.activeLanes, 16);
+  assert.ok(a.assumptions.includes('the guard `n > 0 && threadIdx.x < 16` at line 136 could not be evaluated per lane (`n > 0` depends on the unknown warp-uniform value `n`); `n > 0` assumed true for every lane, `threadIdx.x < 16` evaluated per lane'), a.assumptions.join(' | '));
+  const b = accessAt(result, text, 'm[threadIdx.x / 32] = 2.f;', 'store');
+  assert.equal(b.status, 'conflict-free');
+  assert.equal(b.worst!.activeLanes, 1);
+  // `||`: either part alone lets a lane in, so every lane is still assumed to run it
+  const c = accessAt(result, text, 'm[2 * (threadIdx.x % 32)] = 3.f;', 'store');
+  assert.equal(c.degree, 2);
+  assert.equal(c.worst!.activeLanes, 32);
+  // a part that loads memory is not evaluated again; the per-lane part still narrows to 8 lanes
+  const d = accessAt(result, text, 'm[4 * threadIdx.x] = 4.f;', 'store');
+  assert.equal(d.status, 'conflict-free');
+  assert.equal(d.worst!.activeLanes, 8);
+});

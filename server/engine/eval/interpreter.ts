@@ -434,7 +434,10 @@ export class Interp {
         const v = this.lookupVar(name);
         if (v && !v.ref) vars.push([name, v, v.value]);
       }
-      if (cons) this.withAssumption(`${guard}; assumed true for every lane`, () => this.exec(cons));
+      const narrow = cons ? this.knownConjuncts(condNode, act) : null;
+      if (cons && narrow && !this.anyActive(narrow.mask)) this.skipped(cons, `${guard}; ${narrow.note}, and no lane passes the rest`);
+      else if (cons && narrow) this.withAssumption(`${guard}; ${narrow.note}`, () => this.withMask(this.and(narrow.mask), () => this.exec(cons)));
+      else if (cons) this.withAssumption(`${guard}; assumed true for every lane`, () => this.exec(cons));
       const afterCons = vars.map(([, v, before]) => {
         const now = v.value;
         v.value = before;
@@ -491,6 +494,47 @@ export class Interp {
     else this.skipped(cons, decided(false));
     if (altStmt && this.anyActive(f)) this.withMask(this.and(f), () => this.exec(altStmt));
     else this.skipped(altStmt, decided(true));
+  }
+
+  /**
+   * A guard `a && b` that is not known as a whole but whose parts are: the parts known per lane (`threadIdx.x < 16`)
+   * still decide which lanes run the branch; only the others (`n > 0`, a value loaded from memory) are assumed true.
+   * Parts that call, assign or touch shared memory are not evaluated again. Null: no part is known per lane.
+   */
+  private knownConjuncts(condNode: Node, act: Uint8Array): { mask: Uint8Array; note: string } | null {
+    const parts: Node[] = [];
+    const split = (n: Node | null) => {
+      while (n && (n.type === 'parenthesized_expression' || n.type === 'condition_clause')) n = n.childForFieldName('value') ?? named(n)[0] ?? null;
+      if (!n) return;
+      if (n.type === 'binary_expression' && n.childForFieldName('operator')?.text === '&&') {
+        split(n.childForFieldName('left'));
+        split(n.childForFieldName('right'));
+      } else parts.push(n);
+    };
+    split(condNode);
+    if (parts.length < 2) return null;
+    const mask = act.slice();
+    const known: string[] = [];
+    const assumed: string[] = [];
+    for (const p of parts) {
+      let pure = !this.mentionsShared(p);
+      for (const stack = [p]; pure && stack.length; ) {
+        const n = stack.pop()!;
+        if (n.type === 'call_expression' || n.type === 'assignment_expression' || n.type === 'update_expression') pure = false;
+        stack.push(...named(n));
+      }
+      const v = pure ? this.rvalue(p) : null;
+      if (v && isTainted(v)) throw NEEDS_FULL_BLOCK;
+      if (!v || v.k !== 'num' || v.sym) {
+        assumed.push(p.text);
+        continue;
+      }
+      known.push(p.text);
+      for (let i = 0; i < this.n; i++) if (mask[i] && laneAt(v.v, i) === 0) mask[i] = 0;
+    }
+    if (!known.length) return null;
+    const q = (xs: string[]) => xs.map((x) => `\`${x}\``).join(', ');
+    return { mask, note: `${q(assumed)} assumed true for every lane, ${q(known)} evaluated per lane` };
   }
 
   private and(m: Uint8Array): Uint8Array {
