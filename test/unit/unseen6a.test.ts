@@ -120,3 +120,18 @@ test('`if (n > 0 && threadIdx.x < 16)`: the per-lane part of a guard still picks
   assert.equal(d.status, 'conflict-free');
   assert.equal(d.worst!.activeLanes, 8);
 });
+
+test('`if (n <= 0 || threadIdx.x >= 16) return;` retires the lanes its per-lane part names; a `?:` on `n > 0 && tid < 16` reads 16 lanes', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const q = accessAt(result, text, 'out[threadIdx.x] = (n > 0 && threadIdx.x < 16) ? e[2 * threadIdx.x] : 0.f;', 'load');
+  assert.equal(q.status, 'conflict-free'); // all 32 lanes at stride 2 would be 2-way
+  assert.equal(q.worst!.activeLanes, 16);
+  assert.ok(q.assumptions[0].startsWith('the condition `n > 0 && threadIdx.x < 16` of the `?:` at line 150 could not be evaluated per lane'), q.assumptions.join(' | '));
+  const c = accessAt(result, text, 'e[4 * threadIdx.x] += 1.f;', 'store');
+  assert.equal(c.status, 'conflict-free');
+  assert.equal(c.worst!.activeLanes, 8);
+  const r = accessAt(result, text, 'e[2 * threadIdx.x + 1] = 1.f;', 'store');
+  assert.equal(r.status, 'conflict-free');
+  assert.equal(r.worst!.activeLanes, 16);
+  assert.ok(r.assumptions.includes('the guard `n <= 0 || threadIdx.x >= 16` at line 155 could not be evaluated per lane (`n <= 0` depends on the unknown warp-uniform value `n`); the lanes where `threadIdx.x >= 16` holds leave at its `return`, every other lane is assumed to go on past it'), r.assumptions.join(' | '));
+});

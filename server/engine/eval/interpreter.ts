@@ -470,14 +470,19 @@ export class Interp {
         lp.brk.set(brk);
         lp.cont.set(cont);
       }
+      // `if (n <= 0 || threadIdx.x >= 16) return;`: the lanes a per-lane part sends out do leave
+      const certain = left.length && cons && this.plainExit(cons) ? this.knownParts(condNode, act, '||') : null;
       if (left.length) {
-        const note = `${guard}; every lane is assumed to go on past its \`${left.join('`, `')}\``;
+        const note = certain
+          ? `${guard}; the lanes where ${certain.known} holds leave at its \`${left.join('`, `')}\`, every other lane is assumed to go on past it`
+          : `${guard}; every lane is assumed to go on past its \`${left.join('`, `')}\``;
         if (!this.exitNotes.includes(note)) {
           this.exitNotes.push(note);
           this.assumptionEpoch++;
         }
         this.touch();
       }
+      if (certain && this.anyActive(certain.mask)) this.withMask(this.and(certain.mask), () => this.exec(cons!));
       return;
     }
     const t = new Uint8Array(this.n);
@@ -502,18 +507,26 @@ export class Interp {
    * Parts that call, assign or touch shared memory are not evaluated again. Null: no part is known per lane.
    */
   private knownConjuncts(condNode: Node, act: Uint8Array): { mask: Uint8Array; note: string } | null {
+    return this.knownParts(condNode, act, '&&');
+  }
+
+  /**
+   * The parts of `a && b && ...` (or `a || b || ...`) known per lane. `&&`: the mask is the active lanes where every
+   * known part holds (a superset of the lanes where the whole holds); `||`: where some known part holds (a subset).
+   */
+  private knownParts(condNode: Node, act: Uint8Array, op: '&&' | '||'): { mask: Uint8Array; note: string; known: string } | null {
     const parts: Node[] = [];
     const split = (n: Node | null) => {
       while (n && (n.type === 'parenthesized_expression' || n.type === 'condition_clause')) n = n.childForFieldName('value') ?? named(n)[0] ?? null;
       if (!n) return;
-      if (n.type === 'binary_expression' && n.childForFieldName('operator')?.text === '&&') {
+      if (n.type === 'binary_expression' && n.childForFieldName('operator')?.text === op) {
         split(n.childForFieldName('left'));
         split(n.childForFieldName('right'));
       } else parts.push(n);
     };
     split(condNode);
     if (parts.length < 2) return null;
-    const mask = act.slice();
+    const mask = op === '&&' ? act.slice() : new Uint8Array(this.n);
     const known: string[] = [];
     const assumed: string[] = [];
     for (const p of parts) {
@@ -530,11 +543,21 @@ export class Interp {
         continue;
       }
       known.push(p.text);
-      for (let i = 0; i < this.n; i++) if (mask[i] && laneAt(v.v, i) === 0) mask[i] = 0;
+      if (op === '&&') for (let i = 0; i < this.n; i++) if (mask[i] && laneAt(v.v, i) === 0) mask[i] = 0;
+      if (op === '||') for (let i = 0; i < this.n; i++) if (act[i] && laneAt(v.v, i) !== 0) mask[i] = 1;
     }
     if (!known.length) return null;
     const q = (xs: string[]) => xs.map((x) => `\`${x}\``).join(', ');
-    return { mask, note: `${q(assumed)} assumed true for every lane, ${q(known)} evaluated per lane` };
+    return { mask, note: `${q(assumed)} assumed true for every lane, ${q(known)} evaluated per lane`, known: q(known) };
+  }
+
+  /** `return;`, `continue;` or `break;`, alone or alone in braces: a branch that only sends its lanes out. */
+  private plainExit(n: Node): boolean {
+    const parts = n.type === 'compound_statement' ? named(n).filter((c) => c.type !== 'comment') : [n];
+    if (parts.length !== 1) return false;
+    const s = parts[0];
+    if (s.type === 'break_statement' || s.type === 'continue_statement') return true;
+    return s.type === 'return_statement' && named(s).length === 0;
   }
 
   private and(m: Uint8Array): Uint8Array {
@@ -1613,8 +1636,20 @@ export class Interp {
       const b = this.withMask(this.and(f), () => this.rvalue(alt));
       return select(t, a, b, this.n);
     }
-    const a = cons ? this.rvalue(cons) : cond;
-    const b = this.rvalue(alt);
+    // both branches run for every lane, said so; the per-lane parts of `a && b` still pick the lanes of the first
+    const why = cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : 'it is not a number';
+    const condNode = node.childForFieldName('condition')!;
+    const guard = `the condition \`${condNode.text.replace(/^\(|\)$/g, '').trim()}\` of the \`?:\` at line ${node.startPosition.row + 1} could not be evaluated per lane (${why})`;
+    const both = `${guard}; both of its branches assumed to run for every lane`;
+    const narrow = cons ? this.knownConjuncts(condNode, act) : null;
+    let a: Value;
+    if (!cons) a = cond;
+    else if (narrow && !this.anyActive(narrow.mask)) {
+      this.skipped(cons, `${guard}; ${narrow.note}, and no lane passes the rest`);
+      a = unk(`${guard}; no lane takes its first branch`);
+    } else if (narrow) a = this.withAssumption(`${guard}; ${narrow.note}`, () => this.withMask(this.and(narrow.mask), () => this.rvalue(cons)));
+    else a = this.withAssumption(both, () => this.rvalue(cons));
+    const b = this.withAssumption(both, () => this.rvalue(alt));
     if (a.k === 'num' && b.k === 'num' && JSON.stringify(a) === JSON.stringify(b)) return a;
     return unk(`the condition of \`${node.text}\` could not be evaluated per lane`);
   }
