@@ -135,3 +135,19 @@ test('`if (n <= 0 || threadIdx.x >= 16) return;` retires the lanes its per-lane 
   assert.equal(r.worst!.activeLanes, 16);
   assert.ok(r.assumptions.includes('the guard `n <= 0 || threadIdx.x >= 16` at line 155 could not be evaluated per lane (`n <= 0` depends on the unknown warp-uniform value `n`); the lanes where `threadIdx.x >= 16` holds leave at its `return`, every other lane is assumed to go on past it'), r.assumptions.join(' | '));
 });
+
+test('`while (true) { ...; if (done) break; }` with `done` in shared memory runs symbolically after one iteration, not to the cap', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const w = accessAt(result, text, 'work[2 * threadIdx.x] = out[threadIdx.x];', 'store');
+  assert.equal(w.status, 'conflict');
+  assert.equal(w.degree, 2);
+  const d = accessAt(result, text, 'if (done) break;', 'load');
+  assert.equal(d.status, 'broadcast');
+  const st = accessAt(result, text, 'if (threadIdx.x == 0) done = out[0];', 'store');
+  assert.equal(st.status, 'conflict-free');
+  assert.equal(st.worst!.activeLanes, 1);
+  const all = result.accesses.filter((a) => a.kernel === 'flag_loop');
+  assert.ok(all.every((a) => a.status !== 'unknown'), all.map((a) => a.reason).join(' | '));
+  // before: `the loop at line 168 runs more than 1,024 iterations`, and every access above unknown
+  assert.ok(!JSON.stringify(result).includes('the loop at line 168 runs more than'));
+});

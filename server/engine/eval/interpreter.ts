@@ -106,6 +106,8 @@ interface LoopState {
   cont: Uint8Array;
   /** a break or continue ran (until then brk and cont are all zero, and loops may skip them). */
   touched?: boolean;
+  /** a `break` or `return` out of this loop sits under a guard that could not be evaluated: the guard, said. */
+  uncertainExit?: string;
 }
 
 export const ATOMICS = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$/;
@@ -472,6 +474,9 @@ export class Interp {
       }
       // `if (n <= 0 || threadIdx.x >= 16) return;`: the lanes a per-lane part sends out do leave
       const certain = left.length && cons && this.plainExit(cons) ? this.knownParts(condNode, act, '||') : null;
+      // the loop may end there after any iteration: its trip count is not known (see execLoop)
+      if (lp && left.includes('break')) lp.uncertainExit ??= guard;
+      if (left.includes('return')) for (const l of this.loops) l.uncertainExit ??= guard;
       if (left.length) {
         const note = certain
           ? `${guard}; the lanes where ${certain.known} holds leave at its \`${left.join('`, `')}\`, every other lane is assumed to go on past it`
@@ -712,8 +717,10 @@ export class Interp {
         let cond: Value = num(1);
         if (condNode && !(isDo && iter === 0)) cond = this.withMask(alive, () => this.condValue(condNode));
         if (isTainted(cond)) throw NEEDS_FULL_BLOCK;
-        if (cond.k !== 'num' || cond.sym) {
-          const why = cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : '';
+        if (cond.k !== 'num' || cond.sym || lp.uncertainExit) {
+          // `while (true) { ...; if (s_done) break; }`: whether it goes on is not known after the first iteration
+          const why = lp.uncertainExit ? `a \`break\` or \`return\` may leave it: ${lp.uncertainExit}`
+            : cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : '';
           ran = true;
           this.symbolicLoop(node, line, alive, assigned, induction, body, update, iter, why, condNode);
           break;
