@@ -151,3 +151,20 @@ test('`while (true) { ...; if (done) break; }` with `done` in shared memory runs
   // before: `the loop at line 168 runs more than 1,024 iterations`, and every access above unknown
   assert.ok(!JSON.stringify(result).includes('the loop at line 168 runs more than'));
 });
+
+test('a counted loop with a break under an unknown guard is still enumerated: every iteration may run, so each is a case', () => {
+  const text = [
+    '__global__ void k(float *g) {',
+    '  __shared__ float s[2048];',
+    '  for (int k = 1; k < 8; k++) {',
+    '    s[threadIdx.x * k] = 1.f;',
+    '    if (g[k] > 0.f) break;',
+    '  }',
+    '}',
+    'void go(float *g) { k<<<1, 32>>>(g); }',
+  ].join('\n');
+  const r = analyzeText(text);
+  assert.equal(r.accesses.length, 1);
+  assert.equal(r.accesses[0].degree, 4); // k = 4: stride 4 words
+  assert.deepEqual(r.accesses[0].cases.map((c) => [c.context.k, c.degree]), [[1, 1], [2, 2], [3, 1], [4, 4], [5, 1], [6, 2], [7, 1]]);
+});

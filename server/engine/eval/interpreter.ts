@@ -717,8 +717,10 @@ export class Interp {
         let cond: Value = num(1);
         if (condNode && !(isDo && iter === 0)) cond = this.withMask(alive, () => this.condValue(condNode));
         if (isTainted(cond)) throw NEEDS_FULL_BLOCK;
-        if (cond.k !== 'num' || cond.sym || lp.uncertainExit) {
-          // `while (true) { ...; if (s_done) break; }`: whether it goes on is not known after the first iteration
+        // `while (true) { ...; if (s_done) break; }`: whether it goes on is not known after the first iteration; a
+        // loop with a counter is enumerated as before (every iteration may run) up to the cap, then goes symbolic
+        const leaves = !!lp.uncertainExit && (induction.length === 0 || iter >= this.cfg.caps.loopIterations);
+        if (cond.k !== 'num' || cond.sym || leaves) {
           const why = lp.uncertainExit ? `a \`break\` or \`return\` may leave it: ${lp.uncertainExit}`
             : cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : '';
           ran = true;
