@@ -88,3 +88,83 @@ test('`(blockIdx.x * blockDim.x + threadIdx.x) % 32`, `/ 32` and `& 31`: the blo
   assert.equal(q.status, 'conflict-free');
   assert.equal(q.worst!.distinctWords, 32);
 });
+
+test('`Scratch<T> sc; T *buf = sc.get();` calls the member function of the specialization for T, not the primary template\'s', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const st = accessAt(result, text, 'buf[threadIdx.x] = out[threadIdx.x];', 'store');
+  assert.equal(st.status, 'conflict-free');
+  const ld = accessAt(result, text, 'out[threadIdx.x] = buf[2 * threadIdx.x];', 'load');
+  // the worst instance is T = double: 8-byte lanes at a stride of 16 bytes, two half-warp phases of 2 wavefronts
+  assert.equal(ld.status, 'conflict');
+  assert.equal(ld.elementBytes, 8);
+  assert.equal(ld.degree, 2);
+  assert.equal(ld.wavefronts, 4);
+  assert.equal(ld.idealWavefronts, 2);
+});
+
+test('`if (n > 0 && threadIdx.x < 16)`: the per-lane part of a guard still picks the lanes; only `n > 0` is assumed true', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const a = accessAt(result, text, 'if (n > 0 && threadIdx.x < 16) m[2 * threadIdx.x] = 1.f;', 'store');
+  assert.equal(a.status, 'conflict-free'); // 16 lanes at stride 2: 16 banks, one word each (all 32 lanes would be 2-way)
+  assert.equal(a.worst!.activeLanes, 16);
+  assert.ok(a.assumptions.includes('the guard `n > 0 && threadIdx.x < 16` at line 136 could not be evaluated per lane (`n > 0` depends on the unknown warp-uniform value `n`); `n > 0` assumed true for every lane, `threadIdx.x < 16` evaluated per lane'), a.assumptions.join(' | '));
+  const b = accessAt(result, text, 'm[threadIdx.x / 32] = 2.f;', 'store');
+  assert.equal(b.status, 'conflict-free');
+  assert.equal(b.worst!.activeLanes, 1);
+  // `||`: either part alone lets a lane in, so every lane is still assumed to run it
+  const c = accessAt(result, text, 'm[2 * (threadIdx.x % 32)] = 3.f;', 'store');
+  assert.equal(c.degree, 2);
+  assert.equal(c.worst!.activeLanes, 32);
+  // a part that loads memory is not evaluated again; the per-lane part still narrows to 8 lanes
+  const d = accessAt(result, text, 'm[4 * threadIdx.x] = 4.f;', 'store');
+  assert.equal(d.status, 'conflict-free');
+  assert.equal(d.worst!.activeLanes, 8);
+});
+
+test('`if (n <= 0 || threadIdx.x >= 16) return;` retires the lanes its per-lane part names; a `?:` on `n > 0 && tid < 16` reads 16 lanes', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const q = accessAt(result, text, 'out[threadIdx.x] = (n > 0 && threadIdx.x < 16) ? e[2 * threadIdx.x] : 0.f;', 'load');
+  assert.equal(q.status, 'conflict-free'); // all 32 lanes at stride 2 would be 2-way
+  assert.equal(q.worst!.activeLanes, 16);
+  assert.ok(q.assumptions[0].startsWith('the condition `n > 0 && threadIdx.x < 16` of the `?:` at line 150 could not be evaluated per lane'), q.assumptions.join(' | '));
+  const c = accessAt(result, text, 'e[4 * threadIdx.x] += 1.f;', 'store');
+  assert.equal(c.status, 'conflict-free');
+  assert.equal(c.worst!.activeLanes, 8);
+  const r = accessAt(result, text, 'e[2 * threadIdx.x + 1] = 1.f;', 'store');
+  assert.equal(r.status, 'conflict-free');
+  assert.equal(r.worst!.activeLanes, 16);
+  assert.ok(r.assumptions.includes('the guard `n <= 0 || threadIdx.x >= 16` at line 155 could not be evaluated per lane (`n <= 0` depends on the unknown warp-uniform value `n`); the lanes where `threadIdx.x >= 16` holds leave at its `return`, every other lane is assumed to go on past it'), r.assumptions.join(' | '));
+});
+
+test('`while (true) { ...; if (done) break; }` with `done` in shared memory runs symbolically after one iteration, not to the cap', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const w = accessAt(result, text, 'work[2 * threadIdx.x] = out[threadIdx.x];', 'store');
+  assert.equal(w.status, 'conflict');
+  assert.equal(w.degree, 2);
+  const d = accessAt(result, text, 'if (done) break;', 'load');
+  assert.equal(d.status, 'broadcast');
+  const st = accessAt(result, text, 'if (threadIdx.x == 0) done = out[0];', 'store');
+  assert.equal(st.status, 'conflict-free');
+  assert.equal(st.worst!.activeLanes, 1);
+  const all = result.accesses.filter((a) => a.kernel === 'flag_loop');
+  assert.ok(all.every((a) => a.status !== 'unknown'), all.map((a) => a.reason).join(' | '));
+  // before: `the loop at line 168 runs more than 1,024 iterations`, and every access above unknown
+  assert.ok(!JSON.stringify(result).includes('the loop at line 168 runs more than'));
+});
+
+test('a counted loop with a break under an unknown guard is still enumerated: every iteration may run, so each is a case', () => {
+  const text = [
+    '__global__ void k(float *g) {',
+    '  __shared__ float s[2048];',
+    '  for (int k = 1; k < 8; k++) {',
+    '    s[threadIdx.x * k] = 1.f;',
+    '    if (g[k] > 0.f) break;',
+    '  }',
+    '}',
+    'void go(float *g) { k<<<1, 32>>>(g); }',
+  ].join('\n');
+  const r = analyzeText(text);
+  assert.equal(r.accesses.length, 1);
+  assert.equal(r.accesses[0].degree, 4); // k = 4: stride 4 words
+  assert.deepEqual(r.accesses[0].cases.map((c) => [c.context.k, c.degree]), [[1, 1], [2, 2], [3, 1], [4, 4], [5, 1], [6, 2], [7, 1]]);
+});

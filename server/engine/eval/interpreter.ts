@@ -108,6 +108,8 @@ interface LoopState {
   cont: Uint8Array;
   /** a break or continue ran (until then brk and cont are all zero, and loops may skip them). */
   touched?: boolean;
+  /** a `break` or `return` out of this loop sits under a guard that could not be evaluated: the guard, said. */
+  uncertainExit?: string;
 }
 
 export const ATOMICS = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$/;
@@ -440,7 +442,10 @@ export class Interp {
         const v = this.lookupVar(name);
         if (v && !v.ref) vars.push([name, v, v.value]);
       }
-      if (cons) this.withAssumption(`${guard}; assumed true for every lane`, () => this.exec(cons));
+      const narrow = cons ? this.knownConjuncts(condNode, act) : null;
+      if (cons && narrow && !this.anyActive(narrow.mask)) this.skipped(cons, `${guard}; ${narrow.note}, and no lane passes the rest`);
+      else if (cons && narrow) this.withAssumption(`${guard}; ${narrow.note}`, () => this.withMask(this.and(narrow.mask), () => this.exec(cons)));
+      else if (cons) this.withAssumption(`${guard}; assumed true for every lane`, () => this.exec(cons));
       const afterCons = vars.map(([, v, before]) => {
         const now = v.value;
         v.value = before;
@@ -473,14 +478,22 @@ export class Interp {
         lp.brk.set(brk);
         lp.cont.set(cont);
       }
+      // `if (n <= 0 || threadIdx.x >= 16) return;`: the lanes a per-lane part sends out do leave
+      const certain = left.length && cons && this.plainExit(cons) ? this.knownParts(condNode, act, '||') : null;
+      // the loop may end there after any iteration: its trip count is not known (see execLoop)
+      if (lp && left.includes('break')) lp.uncertainExit ??= guard;
+      if (left.includes('return')) for (const l of this.loops) l.uncertainExit ??= guard;
       if (left.length) {
-        const note = `${guard}; every lane is assumed to go on past its \`${left.join('`, `')}\``;
+        const note = certain
+          ? `${guard}; the lanes where ${certain.known} holds leave at its \`${left.join('`, `')}\`, every other lane is assumed to go on past it`
+          : `${guard}; every lane is assumed to go on past its \`${left.join('`, `')}\``;
         if (!this.exitNotes.includes(note)) {
           this.exitNotes.push(note);
           this.assumptionEpoch++;
         }
         this.touch();
       }
+      if (certain && this.anyActive(certain.mask)) this.withMask(this.and(certain.mask), () => this.exec(cons!));
       return;
     }
     const t = new Uint8Array(this.n);
@@ -497,6 +510,65 @@ export class Interp {
     else this.skipped(cons, decided(false));
     if (altStmt && this.anyActive(f)) this.withMask(this.and(f), () => this.exec(altStmt));
     else this.skipped(altStmt, decided(true));
+  }
+
+  /**
+   * A guard `a && b` that is not known as a whole but whose parts are: the parts known per lane (`threadIdx.x < 16`)
+   * still decide which lanes run the branch; only the others (`n > 0`, a value loaded from memory) are assumed true.
+   * Parts that call, assign or touch shared memory are not evaluated again. Null: no part is known per lane.
+   */
+  private knownConjuncts(condNode: Node, act: Uint8Array): { mask: Uint8Array; note: string } | null {
+    return this.knownParts(condNode, act, '&&');
+  }
+
+  /**
+   * The parts of `a && b && ...` (or `a || b || ...`) known per lane. `&&`: the mask is the active lanes where every
+   * known part holds (a superset of the lanes where the whole holds); `||`: where some known part holds (a subset).
+   */
+  private knownParts(condNode: Node, act: Uint8Array, op: '&&' | '||'): { mask: Uint8Array; note: string; known: string } | null {
+    const parts: Node[] = [];
+    const split = (n: Node | null) => {
+      while (n && (n.type === 'parenthesized_expression' || n.type === 'condition_clause')) n = n.childForFieldName('value') ?? named(n)[0] ?? null;
+      if (!n) return;
+      if (n.type === 'binary_expression' && n.childForFieldName('operator')?.text === op) {
+        split(n.childForFieldName('left'));
+        split(n.childForFieldName('right'));
+      } else parts.push(n);
+    };
+    split(condNode);
+    if (parts.length < 2) return null;
+    const mask = op === '&&' ? act.slice() : new Uint8Array(this.n);
+    const known: string[] = [];
+    const assumed: string[] = [];
+    for (const p of parts) {
+      let pure = !this.mentionsShared(p);
+      for (const stack = [p]; pure && stack.length; ) {
+        const n = stack.pop()!;
+        if (n.type === 'call_expression' || n.type === 'assignment_expression' || n.type === 'update_expression') pure = false;
+        stack.push(...named(n));
+      }
+      const v = pure ? this.rvalue(p) : null;
+      if (v && isTainted(v)) throw NEEDS_FULL_BLOCK;
+      if (!v || v.k !== 'num' || v.sym) {
+        assumed.push(p.text);
+        continue;
+      }
+      known.push(p.text);
+      if (op === '&&') for (let i = 0; i < this.n; i++) if (mask[i] && laneAt(v.v, i) === 0) mask[i] = 0;
+      if (op === '||') for (let i = 0; i < this.n; i++) if (act[i] && laneAt(v.v, i) !== 0) mask[i] = 1;
+    }
+    if (!known.length) return null;
+    const q = (xs: string[]) => xs.map((x) => `\`${x}\``).join(', ');
+    return { mask, note: `${q(assumed)} assumed true for every lane, ${q(known)} evaluated per lane`, known: q(known) };
+  }
+
+  /** `return;`, `continue;` or `break;`, alone or alone in braces: a branch that only sends its lanes out. */
+  private plainExit(n: Node): boolean {
+    const parts = n.type === 'compound_statement' ? named(n).filter((c) => c.type !== 'comment') : [n];
+    if (parts.length !== 1) return false;
+    const s = parts[0];
+    if (s.type === 'break_statement' || s.type === 'continue_statement') return true;
+    return s.type === 'return_statement' && named(s).length === 0;
   }
 
   private and(m: Uint8Array): Uint8Array {
@@ -651,8 +723,12 @@ export class Interp {
         let cond: Value = num(1);
         if (condNode && !(isDo && iter === 0)) cond = this.withMask(alive, () => this.condValue(condNode));
         if (isTainted(cond)) throw NEEDS_FULL_BLOCK;
-        if (cond.k !== 'num' || cond.sym) {
-          const why = cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : '';
+        // `while (true) { ...; if (s_done) break; }`: whether it goes on is not known after the first iteration; a
+        // loop with a counter is enumerated as before (every iteration may run) up to the cap, then goes symbolic
+        const leaves = !!lp.uncertainExit && (induction.length === 0 || iter >= this.cfg.caps.loopIterations);
+        if (cond.k !== 'num' || cond.sym || leaves) {
+          const why = lp.uncertainExit ? `a \`break\` or \`return\` may leave it: ${lp.uncertainExit}`
+            : cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : '';
           ran = true;
           this.symbolicLoop(node, line, alive, assigned, induction, body, update, iter, why, condNode);
           break;
@@ -1925,8 +2001,20 @@ export class Interp {
       const b = this.withMask(this.and(f), () => this.rvalue(alt));
       return select(t, a, b, this.n);
     }
-    const a = cons ? this.rvalue(cons) : cond;
-    const b = this.rvalue(alt);
+    // both branches run for every lane, said so; the per-lane parts of `a && b` still pick the lanes of the first
+    const why = cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : 'it is not a number';
+    const condNode = node.childForFieldName('condition')!;
+    const guard = `the condition \`${condNode.text.replace(/^\(|\)$/g, '').trim()}\` of the \`?:\` at line ${node.startPosition.row + 1} could not be evaluated per lane (${why})`;
+    const both = `${guard}; both of its branches assumed to run for every lane`;
+    const narrow = cons ? this.knownConjuncts(condNode, act) : null;
+    let a: Value;
+    if (!cons) a = cond;
+    else if (narrow && !this.anyActive(narrow.mask)) {
+      this.skipped(cons, `${guard}; ${narrow.note}, and no lane passes the rest`);
+      a = unk(`${guard}; no lane takes its first branch`);
+    } else if (narrow) a = this.withAssumption(`${guard}; ${narrow.note}`, () => this.withMask(this.and(narrow.mask), () => this.rvalue(cons)));
+    else a = this.withAssumption(both, () => this.rvalue(cons));
+    const b = this.withAssumption(both, () => this.rvalue(alt));
     if (a.k === 'num' && b.k === 'num' && JSON.stringify(a) === JSON.stringify(b)) return a;
     return unk(`the condition of \`${node.text}\` could not be evaluated per lane`);
   }
@@ -2015,7 +2103,8 @@ export class Interp {
     const method = fnNode.type === 'field_expression' ? fnNode.childForFieldName('field')?.text ?? '' : '';
     const local = fnNode.type === 'identifier' ? this.binding(name) : null;
     const lambda = local && !isBase(local) ? local.lambda : undefined;
-    const defs = lambda ? [lambda.def] : this.cfg.facts.functions.get(name || method);
+    let defs = lambda ? [lambda.def] : this.cfg.facts.functions.get(name || method);
+    if (method && defs && defs.length > 1) defs = this.specialization(fnNode.childForFieldName('argument'), defs) ?? defs;
     const def = defs?.find((d) => d.params.length === argNodes.length && !d.isKernel) ?? defs?.find((d) => !d.isKernel);
     // an argument for a reference parameter is a place, not a value: nothing is loaded at the call
     const bound = argNodes.map((a, i) => (def && def.params[i] && isReferenceDecl(def.params[i].node) ? this.place(a) : { value: this.rvalue(a) }));
@@ -2104,6 +2193,34 @@ export class Interp {
    * The CUDA samples' `T *sdata = SharedMemory<T>();`: a struct whose conversion operator returns an
    * `extern __shared__` array. Constructing one yields a pointer to that array (the variable's type casts it).
    */
+  /**
+   * The member functions, among same-named ones, of the class an object is declared as: `SharedMemory<T> smem;
+   * smem.getPointer()` calls the `template <> struct SharedMemory<float>` one when T is float, the primary template's
+   * when no specialization matches. Null: the object or its type is not known here.
+   */
+  private specialization(obj: Node | null, defs: FunctionFact[]): FunctionFact[] | null {
+    const b = obj?.type === 'identifier' ? this.binding(obj.text) : null;
+    let decl = b && !isBase(b) ? b.decl : null;
+    while (decl && decl.type !== 'declaration' && decl.type !== 'parameter_declaration') decl = decl.parent;
+    const typeNode = decl?.childForFieldName('type');
+    if (!typeNode) return null;
+    const cls = typeNode.type === 'template_type' ? typeNode.childForFieldName('name')?.text : typeNode.text;
+    const args = typeNode.type === 'template_type' ? named(typeNode.childForFieldName('arguments')) : [];
+    const key = (a: Node) => (a.type === 'type_descriptor' ? typeName(this.typeDescriptor(a)) : String(uniformValue(this.rvalue(a))));
+    const want = args.map(key).join(',');
+    const classOf = (d: FunctionFact): Node | null => {
+      for (let p = d.node.parent; p; p = p.parent) if (p.type === 'struct_specifier' || p.type === 'class_specifier') return p.childForFieldName('name');
+      return null;
+    };
+    const exact = defs.filter((d) => {
+      const n = classOf(d);
+      return n?.type === 'template_type' && n.childForFieldName('name')?.text === cls && named(n.childForFieldName('arguments')).map(key).join(',') === want;
+    });
+    if (exact.length) return exact;
+    const primary = defs.filter((d) => classOf(d)?.text === cls);
+    return primary.length ? primary : null;
+  }
+
   private sharedHolder(name: string): Value | null {
     const decl = this.cfg.facts.typeDecls.get(name);
     if (!decl || (decl.type !== 'struct_specifier' && decl.type !== 'class_specifier') || !/extern\s+__shared__/.test(decl.text)) return null;
