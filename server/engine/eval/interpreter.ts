@@ -1169,10 +1169,10 @@ export class Interp {
   }
 
   /** The member function `name` of an object's struct (by where it is defined), with `arity` parameters. */
-  private memberDef(self: Obj, name: string, arity: number): FunctionFact | null {
+  private memberDef(self: Obj, name: string, arity: number, among?: FunctionFact[]): FunctionFact | null {
     const decl = self.t.kind === 'struct' ? this.cfg.facts.typeDecls.get(self.t.name.replace(/\s*<.*$/, '')) : undefined;
     if (!decl) return null;
-    const inside = (this.cfg.facts.functions.get(name) ?? []).filter((d) => d.node.startIndex >= decl.startIndex && d.node.endIndex <= decl.endIndex);
+    const inside = (among ?? this.cfg.facts.functions.get(name) ?? []).filter((d) => d.node.startIndex >= decl.startIndex && d.node.endIndex <= decl.endIndex);
     return inside.find((d) => d.params.length === arity) ?? null;
   }
 
@@ -2119,7 +2119,8 @@ export class Interp {
       const objNode = fnNode.childForFieldName('argument');
       const self = objNode ? this.eval(objNode) : null;
       if (self?.k === 'obj') {
-        const own = this.memberDef(self, method, argNodes.length) ?? def;
+        // among the functions of that name left by the specialization the object is declared as (see specialization)
+        const own = this.memberDef(self, method, argNodes.length, defs) ?? def;
         return this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateArgs.get(self.t) ?? classArgs, [this.memberScope(self)]));
       }
     }
