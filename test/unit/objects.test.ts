@@ -75,3 +75,20 @@ test('a __shared__ struct of buffers: unions defined in place, anonymous unions;
   const r = analyzeText('struct S { float a[32]; cub::TempStorage t; };\n__global__ void k(float *o)\n{\n  __shared__ S s;\n  o[threadIdx.x] = s.a[threadIdx.x];\n}\n');
   assert.deepEqual(r.accesses.map((a) => [a.status, a.reason]), [['unknown', 'the layout of `S` is not known']]);
 });
+
+test('a member function the file does not define, called on a shared object, is an unknown access there, not a load', () => {
+  const src = `#include <cuda/barrier>
+__global__ void k(float *o)
+{
+  __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+  __shared__ float s[64];
+  s[threadIdx.x] = o[threadIdx.x];
+  bar.arrive_and_wait();
+  o[threadIdx.x] = s[2 * threadIdx.x];
+}
+`;
+  const r = analyzeText(src);
+  assert.deepEqual(r.accesses.map((a) => [a.range.start.line, a.array, a.kind, a.status]),
+    [[5, 's', 'store', 'conflict-free'], [6, 'bar', 'atomic', 'unknown'], [7, 's', 'load', 'conflict']]);
+  assert.equal(r.accesses[1].reason, '`bar.arrive_and_wait()` is a member function of `barrier<cuda::thread_scope_block>` that this file does not define, called on an object in shared memory: what it reads or writes is not known');
+});

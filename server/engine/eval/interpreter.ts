@@ -2125,6 +2125,13 @@ export class Interp {
       }
     }
     if (def) return this.returned(def, node, this.inline(def, bound, fnNode, node, classArgs, lambda?.scopes));
+    const target = method ? this.eval(fnNode.childForFieldName('argument')!) : null;
+    if (target?.k === 'ref') {
+      // a member function the file does not define, called on an object in shared memory (`bar.arrive()` on a
+      // `__shared__ cuda::barrier`): it reads and writes that object in ways the analysis cannot see
+      const reason = `\`${fnNode.text}()\` is a member function of \`${typeName(target.t)}\` that this file does not define, called on an object in shared memory: what it reads or writes is not known`;
+      this.access(this.unknownRef(target, target.t, reason), 'atomic', node);
+    }
     return unk(`the result of \`${name || fnNode.text}(...)\``);
   }
 
@@ -2263,7 +2270,8 @@ export class Interp {
       return size !== null && Number.isInteger(size) && size >= 1 ? { k: 'other', what: `cg:tile:${size}` } : unk(`the tile size of \`${fnNode.text}\` is not known`);
     }
     if (fnNode.type !== 'field_expression') return null;
-    const obj = this.rvalue(fnNode.childForFieldName('argument')!);
+    // the object is read only if it is a thread group (a shared object, a cuda::barrier, is not loaded by a call)
+    const obj = this.eval(fnNode.childForFieldName('argument')!);
     const m = obj.k === 'other' ? /^cg:(block|tile):(\d+)$/.exec(obj.what) : null;
     if (!m) return null;
     const method = fnNode.childForFieldName('field')?.text ?? '';
