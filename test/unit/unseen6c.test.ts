@@ -65,3 +65,15 @@ test('a cast inside a macro names the line of the macro call in the padding fix 
   assert.equal(arr!.noFixReason, 'no padding fix: a cast of `s` to `float4*` at line 4, which assumes the current row length of `s`');
 });
 
+test('ldmatrix with `.x4.m8n8` / `.x2.trans.m8n8` qualifier order, through asm statement macros', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6c.cu');
+  const b = accessAt(result, text, 'LDSM_X2_T(q[0], q[1], pb);', 'load');
+  assert.equal(b.status, 'conflict-free');
+  assert.equal(b.wavefronts, 2);
+  assert.equal(b.worst!.activeLanes, 16);
+  // the same rows without the swizzle: rows 0 and 4 of each 8-row matrix share banks
+  const p = accessAt(result, text, 'LDSM_X4(p[0], p[1], p[2], p[3], pp);', 'load');
+  assert.equal(p.status, 'conflict');
+  assert.equal(p.degree, 2);
+  assert.equal(p.wavefronts, 8);
+});

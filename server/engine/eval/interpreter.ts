@@ -1746,7 +1746,7 @@ export class Interp {
    */
   private asmAccesses(node: Node, operands: Node[]): void {
     const code = node.childForFieldName('assembly_code')?.text ?? '';
-    const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)\s[^;]*?\[\s*%(\d+)\s*\]|\b(ld|st)matrix\.sync\.aligned\.m8n8\.x([124])(?:\.trans)?\.shared(?:::cta)?\.b16\s[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+)*\s*\[\s*%(\d+)\s*\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+)/g;
+    const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)\s[^;]*?\[\s*%(\d+)\s*\]|\b(ld|st)matrix\.sync\.aligned(?=(?:\.(?:x[124]|trans))*\.m8n8)(?:\.(?:m8n8|trans))*\.x([124])(?:\.(?:m8n8|trans))*\.shared(?:::cta)?\.b16\s[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+)*\s*\[\s*%(\d+)\s*\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+)/g;
     for (let m = INSN.exec(code); m; m = INSN.exec(code)) {
       let kind: AccessKind, bytes: number, operand: number, lanes = 32, note: string | null = null, asyncCopy = false;
       if (m[1]) {
@@ -1758,7 +1758,7 @@ export class Interp {
         bytes = 16;
         lanes = 8 * Number(m[6]);
         operand = Number(m[7]);
-        note = `\`${m[5]}matrix .x${m[6]}\` at line ${node.startPosition.row + 1}: lanes 0-${lanes - 1} each give the address of one 16-byte row, counted as a 16-byte access by those lanes (the bank model's rule; its cost model is inferred)`;
+        note = `\`${m[5]}matrix .x${m[6]}\` at line ${this.realNode(node).startPosition.row + 1}: lanes 0-${lanes - 1} each give the address of one 16-byte row, counted as a 16-byte access by those lanes (the bank model's rule; its cost model is inferred)`;
       } else {
         kind = 'store';
         bytes = Number(m[9]);
