@@ -65,8 +65,14 @@ test('a cast inside a macro names the line of the macro call in the padding fix 
   assert.equal(arr!.noFixReason, 'no padding fix: a cast of `s` to `float4*` at line 4, which assumes the current row length of `s`');
 });
 
-test('ldmatrix with `.x4.m8n8` / `.x2.trans.m8n8` qualifier order, through asm statement macros', () => {
+test('ldmatrix with `.x4.m8n8` / `.x2.trans.m8n8` qualifier order, through asm statement macros, and a swizzle using `int(...)` casts', () => {
   const { text, result } = analyzeFile('test/fixtures/unseen6c.cu');
+  const a = accessAt(result, text, 'LDSM_X4(r[0], r[1], r[2], r[3], pa);', 'load');
+  assert.equal(a.sharedArray, 'a');
+  assert.equal(a.elementBytes, 16);
+  assert.equal(a.status, 'conflict-free');
+  assert.equal(a.wavefronts, 4);
+  assert.ok(a.assumptions.some((s) => s.startsWith('`ldmatrix .x4` at line 54: lanes 0-31 each give the address of one 16-byte row')), a.assumptions.join(' | '));
   const b = accessAt(result, text, 'LDSM_X2_T(q[0], q[1], pb);', 'load');
   assert.equal(b.status, 'conflict-free');
   assert.equal(b.wavefronts, 2);
@@ -76,4 +82,23 @@ test('ldmatrix with `.x4.m8n8` / `.x2.trans.m8n8` qualifier order, through asm s
   assert.equal(p.status, 'conflict');
   assert.equal(p.degree, 2);
   assert.equal(p.wavefronts, 8);
+});
+
+test('a functional cast to a built-in type (`int(x)`, `unsigned(x)`, `uint32_t(x)`) converts the value', () => {
+  const text = [
+    '#include <cstdint>',
+    '__global__ void k(float *o) {',
+    '  __shared__ float s[32 * 33];',
+    '  o[threadIdx.x] = s[int(threadIdx.x / 2) * 33];',
+    '  o[threadIdx.x] += s[uint32_t(threadIdx.x) * 2u];',
+    '  o[threadIdx.x] += s[unsigned(float(threadIdx.x) * 0.5f)];',
+    '}',
+  ].join('\n');
+  const r = analyzeText(text);
+  const at = (line: number) => r.accesses.find((a) => a.range.start.line === line)!;
+  assert.equal(at(3).status, 'conflict-free');
+  assert.equal(at(3).worst!.distinctWords, 16);
+  assert.equal(at(4).degree, 2);
+  assert.equal(at(5).status, 'conflict-free');
+  assert.equal(at(5).worst!.distinctWords, 16);
 });

@@ -1682,6 +1682,12 @@ export class Interp {
       for (const a of argNodes) this.rvalue(a);
       return { k: 'other', what: 'launch' };
     }
+    // a functional cast to a built-in type: `int(j / 8)`, `unsigned(x)`, `uint32_t(v)`
+    if (argNodes.length === 1 && (fnNode.type === 'primitive_type' || fnNode.type === 'sized_type_specifier' ||
+      fnNode.type === 'identifier' && BUILTINS[fnNode.text] && !this.binding(fnNode.text) && !this.cfg.facts.functions.has(fnNode.text) && !this.cfg.facts.macros.has(fnNode.text))) {
+      const t = fnNode.type === 'identifier' ? BUILTINS[fnNode.text] : this.resolveType(fnNode);
+      if (t.kind === 'int' || t.kind === 'float') return this.cast(this.rvalue(argNodes[0]), t, node);
+    }
     // reinterpret_cast<T*>(x) and friends
     if (fnNode.type === 'template_function') {
       const name = fnNode.childForFieldName('name')?.text ?? '';
