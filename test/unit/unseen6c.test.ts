@@ -102,3 +102,19 @@ test('a functional cast to a built-in type (`int(x)`, `unsigned(x)`, `uint32_t(x
   assert.equal(at(5).status, 'conflict-free');
   assert.equal(at(5).worst!.distinctWords, 16);
 });
+
+test('a shared address made with PTX `cvta.to.shared.u64` in a helper (`smem_u32addr`) keeps pointing into its array for ld/st.shared helpers', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6c.cu');
+  const st = accessAt(result, text, 'asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};\\n" : : "r"(a)', 'store');
+  assert.equal(st.elementBytes, 16);
+  // the worst of its two calls: `wide + t * 8` (32-byte stride), 2-way; the panel's column of rows is conflict-free
+  assert.equal(st.status, 'conflict');
+  assert.equal(st.degree, 2);
+  assert.equal(st.wavefronts, 8);
+  assert.equal(st.idealWavefronts, 4);
+  const ld = accessAt(result, text, 'asm volatile("ld.shared.f32 %0, [%1];\\n" : "=f"(x) : "r"(a));', 'load');
+  assert.equal(ld.elementBytes, 4);
+  assert.equal(ld.status, 'conflict-free');
+  assert.equal(ld.worst!.activeLanes, 32);
+});
+

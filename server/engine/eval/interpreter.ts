@@ -1884,12 +1884,16 @@ export class Interp {
     const code = node.childForFieldName('assembly_code');
     const list = (field: string) => named(node.childForFieldName(field)).map((op) => op.childForFieldName('value')).filter((v): v is Node => !!v);
     const ins = list('input_operands');
-    for (const v of ins) this.rvalue(v);
+    const inValues = ins.map((v) => this.rvalue(v));
     const outs = list('output_operands');
     this.asmAccesses(node, [...outs, ...ins]); // PTX numbers the outputs first
     const laneid = outs.length === 1 && /^"\s*mov\.[ubs]32\s+%0\s*,\s*%%laneid\s*;?\s*"$/.test(code?.text ?? '');
+    // the shared-window address of a generic pointer written with PTX (`cvta.to.shared.u64`, then `cvt.u32.u64`:
+    // the `smem_u32addr` helper of hand-written SGEMMs): kept as that pointer, to bytes, as __cvta_generic_to_shared
+    const shared = outs.length === 1 && inValues.length === 1 && inValues[0].k === 'ptr' && /\bcvta\.to\.shared(?:::cta)?\.u(?:32|64)\b/.test(code?.text ?? '')
+      ? { ...inValues[0], to: BUILTINS['unsigned char'] } : null;
     for (const target of outs)
-      this.assignTo(target, laneid ? this.perThread((t) => t % 32, 'a lane id in host code') : unk(`\`${target.text}\` is set by the inline asm \`${(code?.text ?? 'asm').replace(/\s+/g, ' ')}\``), node);
+      this.assignTo(target, shared ?? (laneid ? this.perThread((t) => t % 32, 'a lane id in host code') : unk(`\`${target.text}\` is set by the inline asm \`${(code?.text ?? 'asm').replace(/\s+/g, ' ')}\``)), node);
     return { k: 'other', what: 'asm' };
   }
 
