@@ -118,3 +118,17 @@ test('a shared address made with PTX `cvta.to.shared.u64` in a helper (`smem_u32
   assert.equal(ld.worst!.activeLanes, 32);
 });
 
+test('cp.async with a `.L2::128B` qualifier and its size as an immediate operand (`%2`, `"n"(16)`) is a store of that size', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6c.cu');
+  const a = accessAt(result, text, 'ASYNC_COPY_16(d0, g + t * 4);', 'store');
+  assert.equal(a.elementBytes, 16);
+  assert.equal(a.status, 'conflict-free');
+  assert.equal(a.wavefronts, 4);
+  assert.ok(a.message.endsWith('(uncertain for cp.async writes: treated as a store)'), a.message);
+  const b = accessAt(result, text, 'ASYNC_COPY_N(d1, g + 1024 + t * 4, 8);', 'store');
+  assert.equal(b.elementBytes, 8);
+  assert.equal(b.status, 'conflict');
+  assert.equal(b.degree, 16);
+  assert.equal(b.wavefronts, 32);
+  assert.equal(b.idealWavefronts, 2);
+});

@@ -1752,7 +1752,7 @@ export class Interp {
    */
   private asmAccesses(node: Node, operands: Node[]): void {
     const code = node.childForFieldName('assembly_code')?.text ?? '';
-    const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)\s[^;]*?\[\s*%(\d+)\s*\]|\b(ld|st)matrix\.sync\.aligned(?=(?:\.(?:x[124]|trans))*\.m8n8)(?:\.(?:m8n8|trans))*\.x([124])(?:\.(?:m8n8|trans))*\.shared(?:::cta)?\.b16\s[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+)*\s*\[\s*%(\d+)\s*\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+)/g;
+    const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)\s[^;]*?\[\s*%(\d+)\s*\]|\b(ld|st)matrix\.sync\.aligned(?=(?:\.(?:x[124]|trans))*\.m8n8)(?:\.(?:m8n8|trans))*\.x([124])(?:\.(?:m8n8|trans))*\.shared(?:::cta)?\.b16\s[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+(?:::\w+)?)*\s*\[\s*%(\d+)\s*\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+|%\d+)/g;
     for (let m = INSN.exec(code); m; m = INSN.exec(code)) {
       let kind: AccessKind, bytes: number, operand: number, lanes = 32, note: string | null = null, asyncCopy = false;
       if (m[1]) {
@@ -1767,7 +1767,9 @@ export class Interp {
         note = `\`${m[5]}matrix .x${m[6]}\` at line ${this.realNode(node).startPosition.row + 1}: lanes 0-${lanes - 1} each give the address of one 16-byte row, counted as a 16-byte access by those lanes (the bank model's rule; its cost model is inferred)`;
       } else {
         kind = 'store';
-        bytes = Number(m[9]);
+        // the copy size, written in the PTX or passed as an immediate operand (`%2` with `"n"(16)`)
+        const size = m[9].startsWith('%') ? (operands[Number(m[9].slice(1))] ? uniformValue(this.rvalue(operands[Number(m[9].slice(1))])) : null) : Number(m[9]);
+        bytes = size ?? NaN;
         operand = Number(m[8]);
         asyncCopy = true;
       }
@@ -1779,7 +1781,7 @@ export class Interp {
       if (r.k !== 'ref') continue;
       const mask = new Uint8Array(this.n);
       for (let i = 0; i < this.n; i++) mask[i] = i % 32 < lanes ? 1 : 0;
-      const run = () => this.access(t ? { ...r, t } : this.unknownRef(r, r.t, `a ${bytes}-byte shared access in inline PTX is not evaluated`), kind, node, asyncCopy);
+      const run = () => this.access(t ? { ...r, t } : this.unknownRef(r, r.t, Number.isNaN(bytes) ? `the size of the copy in the inline PTX at line ${this.realNode(node).startPosition.row + 1} could not be evaluated` : `a ${bytes}-byte shared access in inline PTX is not evaluated`), kind, node, asyncCopy);
       this.withAssumption(note, () => (lanes < 32 ? this.withMask(this.and(mask), run) : run()));
     }
   }
