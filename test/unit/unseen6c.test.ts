@@ -132,3 +132,16 @@ test('cp.async with a `.L2::128B` qualifier and its size as an immediate operand
   assert.equal(b.wavefronts, 32);
   assert.equal(b.idealWavefronts, 2);
 });
+
+test('a template kernel named only where its address is taken (`{strided_fill<kWidth>}` in a table launched through a pointer) is bound by that name', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6c.cu');
+  const st = accessAt(result, text, 'lanes[threadIdx.x * WIDTH] = 1.f;', 'store');
+  assert.equal(st.kernel, 'strided_fill');
+  assert.equal(st.status, 'conflict');
+  assert.equal(st.degree, 4);
+  assert.equal(st.wavefronts, 4);
+  const ld = accessAt(result, text, 'out[threadIdx.x] = lanes[threadIdx.x];', 'load');
+  assert.equal(ld.status, 'conflict-free');
+  assert.ok(!ld.assumptions.some((a) => a.includes('is not bound')), ld.assumptions.join(' | '));
+});
+
