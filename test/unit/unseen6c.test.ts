@@ -145,3 +145,12 @@ test('a template kernel named only where its address is taken (`{strided_fill<kW
   assert.ok(!ld.assumptions.some((a) => a.includes('is not bound')), ld.assumptions.join(' | '));
 });
 
+test('cuda::memcpy_async and cooperative_groups::memcpy_async into shared memory are access sites, unknown with the reason', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6c.cu');
+  const per = accessAt(result, text, 'cuda::memcpy_async(&stage[threadIdx.x * 4]', 'store');
+  assert.equal(per.status, 'unknown');
+  assert.equal(per.reason, '`cuda::memcpy_async` copies with instructions libcu++ chooses from the alignment it can prove (cp.async of 4, 8 or 16 bytes, or a plain copy): the width of each write is not known');
+  const group = accessAt(result, text, 'cooperative_groups::memcpy_async(block, whole,', 'store');
+  assert.equal(group.status, 'unknown');
+  assert.equal(group.reason, '`cooperative_groups::memcpy_async` is a copy by a whole group: which thread writes which bytes is not public');
+});

@@ -1710,6 +1710,7 @@ export class Interp {
       return unk(`the result of \`${name}\``);
     }
     if (name === '__pipeline_memcpy_async') return this.asyncCopy(argNodes, node);
+    if (name === 'memcpy_async' && !this.cfg.facts.functions.has(name)) return this.libraryAsyncCopy(argNodes, node);
     if ((name === 'load_matrix_sync' || name === 'store_matrix_sync') && !this.cfg.facts.functions.has(name)) return this.wmmaCopy(name, argNodes, node);
     const mac = this.cfg.facts.macros.get(name);
     if (mac && mac.params !== null && fnNode.type === 'identifier') {
@@ -1805,6 +1806,26 @@ export class Interp {
       this.access(this.unknownRef(r, r.t, why), 'store', node, true);
     } else this.access({ ...r, t }, 'store', node, true);
     return { k: 'other', what: 'cp.async' };
+  }
+
+  /**
+   * `cuda::memcpy_async(dst, src, size, pipe)` and the group forms (`cooperative_groups::memcpy_async(g, dst, src,
+   * size)`, `cuda::memcpy_async(g, dst, ...)`) into shared memory: an access site, unknown, since which instructions
+   * libcu++ emits (cp.async of 4, 8 or 16 bytes, or a plain copy) depends on the alignment it can prove, and a group
+   * copy spreads the bytes over its threads in a way that is not public.
+   */
+  private libraryAsyncCopy(argNodes: Node[], node: Node): Value {
+    const vals = argNodes.map((a) => this.rvalue(a));
+    const at = vals[0]?.k === 'ptr' ? 0 : vals[1]?.k === 'ptr' ? 1 : -1;
+    const dst = vals[at];
+    if (at < 0 || dst?.k !== 'ptr') return { k: 'other', what: 'memcpy_async' };
+    const r = this.deref(dst, num(0), node, argNodes[at]);
+    if (r.k !== 'ref') return { k: 'other', what: 'memcpy_async' };
+    const why = at === 0
+      ? `\`${this.realNode(node).text.split('(')[0]}\` copies with instructions libcu++ chooses from the alignment it can prove (cp.async of 4, 8 or 16 bytes, or a plain copy): the width of each write is not known`
+      : `\`${this.realNode(node).text.split('(')[0]}\` is a copy by a whole group: which thread writes which bytes is not public`;
+    this.access(this.unknownRef(r, r.t, why), 'store', node, true);
+    return { k: 'other', what: 'memcpy_async' };
   }
 
   /**
