@@ -1525,6 +1525,7 @@ export class Interp {
         const es = sizeOf(a.to) ?? 1;
         return binary('/', binary('-', a.off, b.off, () => node.text, null), num(es), () => node.text, null);
       }
+      if (a.k === 'ptr' && o.k === 'num' && (op === '^' || op === '|' || op === '&')) return this.ptrBits(p, node);
       return unk(`\`${node.text}\` compares or combines pointers`);
     }
     return this.bin(node, 0, op, a, b, () => node.text, this.active());
@@ -1591,7 +1592,19 @@ export class Interp {
     return res;
   }
 
+  /**
+   * An address's bits changed with `^`, `|` or `&` (`addr ^= 0x2000`, the double-buffer switch of hand-written SGEMMs
+   * on a `cvta.to.shared` address): the result depends on where the array is placed, so it stays a pointer into that
+   * array at an offset that is not known, and what it addresses is an access site, unknown with this reason.
+   */
+  private ptrBits(p: Ptr, node: Node): Ptr {
+    const real = this.realNode(node);
+    const why = `\`${real.text}\` at line ${real.startPosition.row + 1} changes the bits of an address in \`${p.base.name}\`: the result depends on where \`${p.base.name}\` is placed`;
+    return { ...p, off: { k: 'num', t: INT, v: NaN, sym: { ...(p.off.sym ?? {}), [UNKNOWN + why]: 1 } } };
+  }
+
   private ptrStep(p: Ptr, by: Value, op: string, node: Node): Value {
+    if (by.k === 'num' && (op === '^' || op === '|' || op === '&')) return this.ptrBits(p, node);
     if (by.k !== 'num' || (op !== '+' && op !== '-')) return unk(`\`${node.text}\` is not evaluated`);
     const es = sizeOf(p.to) ?? 1;
     const off = binary('+', p.off, binary('*', by, num(op === '-' ? -es : es, LONGT), () => node.text, null), () => node.text, null);
