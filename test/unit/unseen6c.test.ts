@@ -2,7 +2,7 @@
 // brute-force lane oracle.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { ready, analyzeFile, accessAt } from './helpers/engine';
+import { ready, analyzeFile, accessAt, lineOf } from './helpers/engine';
 import { analyzeText } from '../../server/engine';
 
 before(() => ready);
@@ -65,3 +65,100 @@ test('a cast inside a macro names the line of the macro call in the padding fix 
   assert.equal(arr!.noFixReason, 'no padding fix: a cast of `s` to `float4*` at line 4, which assumes the current row length of `s`');
 });
 
+test('ldmatrix with `.x4.m8n8` / `.x2.trans.m8n8` qualifier order, through asm statement macros, and a swizzle using `int(...)` casts', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6c.cu');
+  const a = accessAt(result, text, 'LDSM_X4(r[0], r[1], r[2], r[3], pa);', 'load');
+  assert.equal(a.sharedArray, 'a');
+  assert.equal(a.elementBytes, 16);
+  assert.equal(a.status, 'conflict-free');
+  assert.equal(a.wavefronts, 4);
+  assert.ok(a.assumptions.some((s) => s.startsWith('`ldmatrix .x4` at line 54: lanes 0-31 each give the address of one 16-byte row')), a.assumptions.join(' | '));
+  const b = accessAt(result, text, 'LDSM_X2_T(q[0], q[1], pb);', 'load');
+  assert.equal(b.status, 'conflict-free');
+  assert.equal(b.wavefronts, 2);
+  assert.equal(b.worst!.activeLanes, 16);
+  // the same rows without the swizzle: rows 0 and 4 of each 8-row matrix share banks
+  const p = accessAt(result, text, 'LDSM_X4(p[0], p[1], p[2], p[3], pp);', 'load');
+  assert.equal(p.status, 'conflict');
+  assert.equal(p.degree, 2);
+  assert.equal(p.wavefronts, 8);
+});
+
+test('a functional cast to a built-in type (`int(x)`, `unsigned(x)`, `uint32_t(x)`) converts the value', () => {
+  const text = [
+    '#include <cstdint>',
+    '__global__ void k(float *o) {',
+    '  __shared__ float s[32 * 33];',
+    '  o[threadIdx.x] = s[int(threadIdx.x / 2) * 33];',
+    '  o[threadIdx.x] += s[uint32_t(threadIdx.x) * 2u];',
+    '  o[threadIdx.x] += s[unsigned(float(threadIdx.x) * 0.5f)];',
+    '}',
+  ].join('\n');
+  const r = analyzeText(text);
+  const at = (line: number) => r.accesses.find((a) => a.range.start.line === line)!;
+  assert.equal(at(3).status, 'conflict-free');
+  assert.equal(at(3).worst!.distinctWords, 16);
+  assert.equal(at(4).degree, 2);
+  assert.equal(at(5).status, 'conflict-free');
+  assert.equal(at(5).worst!.distinctWords, 16);
+});
+
+test('a shared address made with PTX `cvta.to.shared.u64` in a helper (`smem_u32addr`) keeps pointing into its array for ld/st.shared helpers', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6c.cu');
+  const st = accessAt(result, text, 'asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};\\n" : : "r"(a)', 'store');
+  assert.equal(st.elementBytes, 16);
+  // the worst of its two calls: `wide + t * 8` (32-byte stride), 2-way; the panel's column of rows is conflict-free
+  assert.equal(st.status, 'conflict');
+  assert.equal(st.degree, 2);
+  assert.equal(st.wavefronts, 8);
+  assert.equal(st.idealWavefronts, 4);
+  const ld = accessAt(result, text, 'asm volatile("ld.shared.f32 %0, [%1];\\n" : "=f"(x) : "r"(a));', 'load');
+  assert.equal(ld.elementBytes, 4);
+  assert.equal(ld.status, 'conflict-free');
+  assert.equal(ld.worst!.activeLanes, 32);
+});
+
+test('cp.async with a `.L2::128B` qualifier and its size as an immediate operand (`%2`, `"n"(16)`) is a store of that size', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6c.cu');
+  const a = accessAt(result, text, 'ASYNC_COPY_16(d0, g + t * 4);', 'store');
+  assert.equal(a.elementBytes, 16);
+  assert.equal(a.status, 'conflict-free');
+  assert.equal(a.wavefronts, 4);
+  assert.ok(a.message.endsWith('(uncertain for cp.async writes: treated as a store)'), a.message);
+  const b = accessAt(result, text, 'ASYNC_COPY_N(d1, g + 1024 + t * 4, 8);', 'store');
+  assert.equal(b.elementBytes, 8);
+  assert.equal(b.status, 'conflict');
+  assert.equal(b.degree, 16);
+  assert.equal(b.wavefronts, 32);
+  assert.equal(b.idealWavefronts, 2);
+});
+
+test('a template kernel named only where its address is taken (`{strided_fill<kWidth>}` in a table launched through a pointer) is bound by that name', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6c.cu');
+  const st = accessAt(result, text, 'lanes[threadIdx.x * WIDTH] = 1.f;', 'store');
+  assert.equal(st.kernel, 'strided_fill');
+  assert.equal(st.status, 'conflict');
+  assert.equal(st.degree, 4);
+  assert.equal(st.wavefronts, 4);
+  const ld = accessAt(result, text, 'out[threadIdx.x] = lanes[threadIdx.x];', 'load');
+  assert.equal(ld.status, 'conflict-free');
+  assert.ok(!ld.assumptions.some((a) => a.includes('is not bound')), ld.assumptions.join(' | '));
+});
+
+test('cuda::memcpy_async and cooperative_groups::memcpy_async into shared memory are access sites, unknown with the reason', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6c.cu');
+  const per = accessAt(result, text, 'cuda::memcpy_async(&stage[threadIdx.x * 4]', 'store');
+  assert.equal(per.status, 'unknown');
+  assert.equal(per.reason, '`cuda::memcpy_async` copies with instructions libcu++ chooses from the alignment it can prove (cp.async of 4, 8 or 16 bytes, or a plain copy): the width of each write is not known');
+  const group = accessAt(result, text, 'cooperative_groups::memcpy_async(block, whole,', 'store');
+  assert.equal(group.status, 'unknown');
+  assert.equal(group.reason, '`cooperative_groups::memcpy_async` is a copy by a whole group: which thread writes which bytes is not public');
+});
+
+test('a shared address whose bits are flipped (`a ^= 512`) stays a pointer into its array: what it addresses is unknown, with the reason', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6c.cu');
+  const st = accessAt(result, text, 'asm volatile("st.shared.f32 [%0], %1;\\n" : : "r"(a), "f"(x));', 'store');
+  assert.equal(st.kernel, 'flipped_window');
+  assert.equal(st.status, 'unknown');
+  assert.equal(st.reason, `\`a ^= 512\` at line ${lineOf(text, 'a ^= 512;') + 1} changes the bits of an address in \`twin\`: the result depends on where \`twin\` is placed`);
+});

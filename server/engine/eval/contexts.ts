@@ -296,6 +296,29 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
   return out;
 }
 
+/**
+ * `k<256>` written in a host function other than as a launch or a call (a function pointer taken, a table of kernels,
+ * `cudaFuncSetAttribute(k<256>, ...)`): the template arguments that name an instance of the kernel.
+ */
+function kernelReferences(kernel: FunctionFact, facts: FileFacts): { args: Node[]; caller: FunctionFact; node: Node }[] {
+  const out: { args: Node[]; caller: FunctionFact; node: Node }[] = [];
+  for (const list of facts.functions.values())
+    for (const caller of list) {
+      if (caller.isKernel || !caller.body.text.includes(kernel.name)) continue;
+      const stack: Node[] = [caller.body];
+      while (stack.length) {
+        const n = stack.pop()!;
+        if (n.type === 'template_function' && n.childForFieldName('name')?.text === kernel.name) {
+          const parent = n.parent;
+          const called = parent?.type === 'call_expression' && parent.childForFieldName('function')?.startIndex === n.startIndex;
+          if (!called) out.push({ args: named(n.childForFieldName('arguments')), caller, node: n });
+        }
+        for (const c of named(n)) stack.push(c);
+      }
+    }
+  return out;
+}
+
 /** The value of a constant expression in host context (macros, enums, file constants); null when not known. */
 export function evalConstant(facts: FileFacts, node: Node, deadline: number): number | null {
   return uniformValue(hostInterp(facts, null, 0, deadline, DEFAULT_CAPS).rvalue(node));
@@ -380,6 +403,13 @@ export function instancesOf(
     const it = hostInterp(facts, null, 0, deadline, caps);
     bound.push({ b: bindTemplate(kernel, inst.args, it), block: null, source: `the explicit instantiation at line ${inst.node.startPosition.row + 1}`, shmem: null, args: none });
   }
+  // a kernel never launched by name whose template arguments are named where its address is taken
+  // (`{"shared", reduceShared<BLOCK>}` in a table of kernels launched through a pointer): each such name binds it
+  if (!launches.length && kernel.templateParams.length)
+    for (const ref of kernelReferences(kernel, facts)) {
+      const b = bindTemplate(kernel, ref.args, hostInterp(facts, ref.caller, ref.node.startIndex, deadline, caps));
+      if (!b.unbound) bound.push({ b, block: null, source: `\`${ref.node.text}\` at line ${ref.node.startPosition.row + 1}`, shmem: null, args: none });
+    }
   if (bound.length === 0) bound.push({ b: bindTemplate(kernel, null, hostInterp(facts, null, 0, deadline, caps)), block: null, source: '', shmem: null, args: none });
 
   const fallback = (): { blocks: [number, number, number][]; source: (b: [number, number, number]) => string } => {

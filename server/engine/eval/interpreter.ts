@@ -1870,6 +1870,7 @@ export class Interp {
         const es = sizeOf(a.to) ?? 1;
         return binary('/', binary('-', a.off, b.off, () => node.text, null), num(es), () => node.text, null);
       }
+      if (a.k === 'ptr' && o.k === 'num' && (op === '^' || op === '|' || op === '&')) return this.ptrBits(p, node);
       return unk(`\`${node.text}\` compares or combines pointers`);
     }
     return this.bin(node, 0, op, a, b, () => node.text, this.active());
@@ -1959,7 +1960,19 @@ export class Interp {
     return res;
   }
 
+  /**
+   * An address's bits changed with `^`, `|` or `&` (`addr ^= 0x2000`, the double-buffer switch of hand-written SGEMMs
+   * on a `cvta.to.shared` address): the result depends on where the array is placed, so it stays a pointer into that
+   * array at an offset that is not known, and what it addresses is an access site, unknown with this reason.
+   */
+  private ptrBits(p: Ptr, node: Node): Ptr {
+    const real = this.realNode(node);
+    const why = `\`${real.text}\` at line ${real.startPosition.row + 1} changes the bits of an address in \`${p.base.name}\`: the result depends on where \`${p.base.name}\` is placed`;
+    return { ...p, off: { k: 'num', t: INT, v: NaN, sym: { ...(p.off.sym ?? {}), [UNKNOWN + why]: 1 } } };
+  }
+
   private ptrStep(p: Ptr, by: Value, op: string, node: Node): Value {
+    if (by.k === 'num' && (op === '^' || op === '|' || op === '&')) return this.ptrBits(p, node);
     if (by.k !== 'num' || (op !== '+' && op !== '-')) return unk(`\`${node.text}\` is not evaluated`);
     const es = sizeOf(p.to) ?? 1;
     const off = binary('+', p.off, binary('*', by, num(op === '-' ? -es : es, LONGT), () => node.text, null), () => node.text, null);
@@ -2062,6 +2075,12 @@ export class Interp {
       for (const a of argNodes) this.rvalue(a);
       return { k: 'other', what: 'launch' };
     }
+    // a functional cast to a built-in type: `int(j / 8)`, `unsigned(x)`, `uint32_t(v)`
+    if (argNodes.length === 1 && (fnNode.type === 'primitive_type' || fnNode.type === 'sized_type_specifier' ||
+      fnNode.type === 'identifier' && BUILTINS[fnNode.text] && !this.binding(fnNode.text) && !this.cfg.facts.functions.has(fnNode.text) && !this.cfg.facts.macros.has(fnNode.text))) {
+      const t = fnNode.type === 'identifier' ? BUILTINS[fnNode.text] : this.resolveType(fnNode);
+      if (t.kind === 'int' || t.kind === 'float') return this.cast(this.rvalue(argNodes[0]), t, node);
+    }
     // reinterpret_cast<T*>(x) and friends
     if (fnNode.type === 'template_function') {
       const name = fnNode.childForFieldName('name')?.text ?? '';
@@ -2084,6 +2103,7 @@ export class Interp {
       return unk(`the result of \`${name}\``);
     }
     if (name === '__pipeline_memcpy_async') return this.asyncCopy(argNodes, node);
+    if (name === 'memcpy_async' && !this.cfg.facts.functions.has(name)) return this.libraryAsyncCopy(argNodes, node);
     if ((name === 'load_matrix_sync' || name === 'store_matrix_sync') && !this.cfg.facts.functions.has(name)) return this.wmmaCopy(name, argNodes, node);
     const mac = this.cfg.facts.macros.get(name);
     if (mac && mac.params !== null && fnNode.type === 'identifier') {
@@ -2144,7 +2164,7 @@ export class Interp {
    */
   private asmAccesses(node: Node, operands: Node[]): void {
     const code = node.childForFieldName('assembly_code')?.text ?? '';
-    const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)\s[^;]*?\[\s*%(\d+)\s*\]|\b(ld|st)matrix\.sync\.aligned\.m8n8\.x([124])(?:\.trans)?\.shared(?:::cta)?\.b16\s[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+)*\s*\[\s*%(\d+)\s*\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+)/g;
+    const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)\s[^;]*?\[\s*%(\d+)\s*\]|\b(ld|st)matrix\.sync\.aligned(?=(?:\.(?:x[124]|trans))*\.m8n8)(?:\.(?:m8n8|trans))*\.x([124])(?:\.(?:m8n8|trans))*\.shared(?:::cta)?\.b16\s[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+(?:::\w+)?)*\s*\[\s*%(\d+)\s*\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+|%\d+)/g;
     for (let m = INSN.exec(code); m; m = INSN.exec(code)) {
       let kind: AccessKind, bytes: number, operand: number, lanes = 32, note: string | null = null, asyncCopy = false;
       if (m[1]) {
@@ -2156,10 +2176,12 @@ export class Interp {
         bytes = 16;
         lanes = 8 * Number(m[6]);
         operand = Number(m[7]);
-        note = `\`${m[5]}matrix .x${m[6]}\` at line ${node.startPosition.row + 1}: lanes 0-${lanes - 1} each give the address of one 16-byte row, counted as a 16-byte access by those lanes (the bank model's rule; its cost model is inferred)`;
+        note = `\`${m[5]}matrix .x${m[6]}\` at line ${this.realNode(node).startPosition.row + 1}: lanes 0-${lanes - 1} each give the address of one 16-byte row, counted as a 16-byte access by those lanes (the bank model's rule; its cost model is inferred)`;
       } else {
         kind = 'store';
-        bytes = Number(m[9]);
+        // the copy size, written in the PTX or passed as an immediate operand (`%2` with `"n"(16)`)
+        const size = m[9].startsWith('%') ? (operands[Number(m[9].slice(1))] ? uniformValue(this.rvalue(operands[Number(m[9].slice(1))])) : null) : Number(m[9]);
+        bytes = size ?? NaN;
         operand = Number(m[8]);
         asyncCopy = true;
       }
@@ -2171,7 +2193,7 @@ export class Interp {
       if (r.k !== 'ref') continue;
       const mask = new Uint8Array(this.n);
       for (let i = 0; i < this.n; i++) mask[i] = i % 32 < lanes ? 1 : 0;
-      const run = () => this.access(t ? { ...r, t } : this.unknownRef(r, r.t, `a ${bytes}-byte shared access in inline PTX is not evaluated`), kind, node, asyncCopy);
+      const run = () => this.access(t ? { ...r, t } : this.unknownRef(r, r.t, Number.isNaN(bytes) ? `the size of the copy in the inline PTX at line ${this.realNode(node).startPosition.row + 1} could not be evaluated` : `a ${bytes}-byte shared access in inline PTX is not evaluated`), kind, node, asyncCopy);
       this.withAssumption(note, () => (lanes < 32 ? this.withMask(this.and(mask), run) : run()));
     }
   }
@@ -2195,6 +2217,26 @@ export class Interp {
       this.access(this.unknownRef(r, r.t, why), 'store', node, true);
     } else this.access({ ...r, t }, 'store', node, true);
     return { k: 'other', what: 'cp.async' };
+  }
+
+  /**
+   * `cuda::memcpy_async(dst, src, size, pipe)` and the group forms (`cooperative_groups::memcpy_async(g, dst, src,
+   * size)`, `cuda::memcpy_async(g, dst, ...)`) into shared memory: an access site, unknown, since which instructions
+   * libcu++ emits (cp.async of 4, 8 or 16 bytes, or a plain copy) depends on the alignment it can prove, and a group
+   * copy spreads the bytes over its threads in a way that is not public.
+   */
+  private libraryAsyncCopy(argNodes: Node[], node: Node): Value {
+    const vals = argNodes.map((a) => this.rvalue(a));
+    const at = vals[0]?.k === 'ptr' ? 0 : vals[1]?.k === 'ptr' ? 1 : -1;
+    const dst = vals[at];
+    if (at < 0 || dst?.k !== 'ptr') return { k: 'other', what: 'memcpy_async' };
+    const r = this.deref(dst, num(0), node, argNodes[at]);
+    if (r.k !== 'ref') return { k: 'other', what: 'memcpy_async' };
+    const why = at === 0
+      ? `\`${this.realNode(node).text.split('(')[0]}\` copies with instructions libcu++ chooses from the alignment it can prove (cp.async of 4, 8 or 16 bytes, or a plain copy): the width of each write is not known`
+      : `\`${this.realNode(node).text.split('(')[0]}\` is a copy by a whole group: which thread writes which bytes is not public`;
+    this.access(this.unknownRef(r, r.t, why), 'store', node, true);
+    return { k: 'other', what: 'memcpy_async' };
   }
 
   /**
@@ -2305,12 +2347,16 @@ export class Interp {
     const code = node.childForFieldName('assembly_code');
     const list = (field: string) => named(node.childForFieldName(field)).map((op) => op.childForFieldName('value')).filter((v): v is Node => !!v);
     const ins = list('input_operands');
-    for (const v of ins) this.rvalue(v);
+    const inValues = ins.map((v) => this.rvalue(v));
     const outs = list('output_operands');
     this.asmAccesses(node, [...outs, ...ins]); // PTX numbers the outputs first
     const laneid = outs.length === 1 && /^"\s*mov\.[ubs]32\s+%0\s*,\s*%%laneid\s*;?\s*"$/.test(code?.text ?? '');
+    // the shared-window address of a generic pointer written with PTX (`cvta.to.shared.u64`, then `cvt.u32.u64`:
+    // the `smem_u32addr` helper of hand-written SGEMMs): kept as that pointer, to bytes, as __cvta_generic_to_shared
+    const shared = outs.length === 1 && inValues.length === 1 && inValues[0].k === 'ptr' && /\bcvta\.to\.shared(?:::cta)?\.u(?:32|64)\b/.test(code?.text ?? '')
+      ? { ...inValues[0], to: BUILTINS['unsigned char'] } : null;
     for (const target of outs)
-      this.assignTo(target, laneid ? this.perThread((t) => t % 32, 'a lane id in host code') : unk(`\`${target.text}\` is set by the inline asm \`${(code?.text ?? 'asm').replace(/\s+/g, ' ')}\``), node);
+      this.assignTo(target, shared ?? (laneid ? this.perThread((t) => t % 32, 'a lane id in host code') : unk(`\`${target.text}\` is set by the inline asm \`${(code?.text ?? 'asm').replace(/\s+/g, ' ')}\``)), node);
     return { k: 'other', what: 'asm' };
   }
 
