@@ -319,6 +319,39 @@ function kernelReferences(kernel: FunctionFact, facts: FileFacts): { args: Node[
   return out;
 }
 
+/**
+ * A launch through a function parameter (`void bench(Kernel k, dim3 block) { k<<<grid, block>>>(...); }`) and each
+ * call that passes this kernel for that parameter (`bench(transposeNaive, threads)`, `bench(k<32>, b)`,
+ * `bench(&k, b)`): a launch of the kernel, with the launching function's parameters bound to that call's arguments.
+ */
+function indirectLaunches(kernel: FunctionFact, facts: FileFacts): { l: LaunchFact; index: number; call: Node; site: FunctionFact; targs: Node[] | null }[] {
+  const out: { l: LaunchFact; index: number; call: Node; site: FunctionFact; targs: Node[] | null }[] = [];
+  for (const l of facts.launches) {
+    const host = l.caller;
+    const index = host && !host.isKernel ? host.params.findIndex((p) => p.name === l.kernel) : -1;
+    if (!host || index < 0) continue;
+    for (const list of facts.functions.values())
+      for (const site of list) {
+        if (site.isKernel || !site.body.text.includes(host.name)) continue;
+        const stack: Node[] = [site.body];
+        while (stack.length) {
+          const n = stack.pop()!;
+          for (const c of named(n)) stack.push(c);
+          if (n.type !== 'call_expression') continue;
+          let f = n.childForFieldName('function');
+          if (f?.type === 'template_function') f = f.childForFieldName('name');
+          if (f?.text !== host.name) continue;
+          let a: Node | undefined = named(n.childForFieldName('arguments'))[index];
+          if (a?.type === 'pointer_expression') a = a.childForFieldName('argument') ?? undefined;
+          if (a?.type === 'identifier' && a.text === kernel.name) out.push({ l, index, call: n, site, targs: null });
+          else if (a?.type === 'template_function' && a.childForFieldName('name')?.text === kernel.name)
+            out.push({ l, index, call: n, site, targs: named(a.childForFieldName('arguments')) });
+        }
+      }
+  }
+  return out;
+}
+
 /** The value of a constant expression in host context (macros, enums, file constants); null when not known. */
 export function evalConstant(facts: FileFacts, node: Node, deadline: number): number | null {
   return uniformValue(hostInterp(facts, null, 0, deadline, DEFAULT_CAPS).rvalue(node));
@@ -386,6 +419,25 @@ export function instancesOf(
       const shmem = l.shmem ? uniformValue(it.rvalue(l.shmem)) : 0;
       bound.push({ b, block, source: `the launch at line ${line}${where}${host ? ` in ${host.where}` : ''}`, shmem, args });
     }
+  }
+  for (const x of indirectLaunches(kernel, facts)) {
+    const at = hostInterp(facts, x.site, x.call.startIndex, deadline, caps);
+    const values = new Map<string, Value>();
+    const callArgs = named(x.call.childForFieldName('arguments'));
+    x.l.caller!.params.forEach((p, j) => {
+      if (j !== x.index && callArgs[j]) values.set(p.name, at.rvalue(callArgs[j]));
+    });
+    const it = hostInterp(facts, x.l.caller, x.l.node.startIndex, deadline, caps, { values, types: new Map(), label: {} });
+    const b = bindTemplate(kernel, x.targs, at);
+    const line = x.l.node.startPosition.row + 1;
+    const block = x.l.block ? blockOf(it.rvalue(x.l.block)) : null;
+    const source = `the launch at line ${line} through \`${x.l.kernel}\` of \`${x.l.caller!.name}\`, called with \`${callArgs[x.index].text}\` at line ${x.call.startPosition.row + 1}`;
+    if (x.l.block && !block) {
+      notes.push(`the block shape \`${x.l.block.text}\` of ${source} could not be evaluated`);
+      unevaluated.push(notes[notes.length - 1]);
+    }
+    const shmem = x.l.shmem ? uniformValue(it.rvalue(x.l.shmem)) : 0;
+    bound.push({ b, block, source, shmem, args: none });
   }
   // a parameter launches bind to different values (or leave unbound) tells their instances apart in the cases
   const varying = new Set<string>();
