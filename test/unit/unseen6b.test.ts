@@ -84,3 +84,14 @@ test('a variable declared without a value and set under a guard is exact for the
   assert.equal(s.status, 'unknown');
   assert.equal(s.reason, '`slot` is read on a lane that has not assigned it');
 });
+
+test('a negative literal (`-16` as a launch argument, `* -1` in a subscript) is an integer', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6b.cu');
+  const a = accessAt(result, text, 'out[threadIdx.x] = buf[threadIdx.x * (to - from)];', 'load');
+  assert.equal(a.status, 'conflict');
+  assert.equal(a.degree, 2);
+  assert.ok(a.assumptions.includes('`from` = -16 from the launch at line 66'), a.assumptions.join(' | '));
+  const b = accessAt(result, text, 'out[threadIdx.x] += buf[threadIdx.x * -1 + 63];', 'load');
+  assert.equal(b.status, 'conflict-free');
+  assert.equal(b.worst!.activeLanes, 32);
+});

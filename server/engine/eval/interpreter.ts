@@ -8,7 +8,7 @@ import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName } fr
 import { CType, BUILTINS, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
-  isUniform, symText, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK,
+  isUniform, symText, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK,
 } from './values';
 
 export class BudgetExceeded extends Error {}
@@ -1240,6 +1240,11 @@ export class Interp {
   }
 
   private literal(text: string): Value {
+    // the grammar reads `-16` as one literal (`k<<<1, 32>>>(o, -16)`): the negation of the literal `16`
+    if (/^-\s*[0-9.]/.test(text)) {
+      const v = this.literal(text.replace(/^-\s*/, ''));
+      return v.k === 'num' && typeof v.v === 'number' ? num(v.t.kind === 'int' ? wrap(-v.v, v.t) : -v.v, v.t) : v;
+    }
     const t = text.replace(/'/g, '');
     if (/^0[xX][0-9a-fA-F]+[uUlL]*$/.test(t) || /^(0|[1-9]\d*)[uUlL]*$/.test(t) || /^0[0-7]+[uUlL]*$/.test(t) || /^0[bB][01]+[uUlL]*$/.test(t)) {
       const suffix = /[uUlL]*$/.exec(t)![0].toLowerCase();
