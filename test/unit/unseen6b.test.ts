@@ -2,7 +2,7 @@
 // figures from a brute-force lane oracle.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { ready, analyzeFile, accessAt } from './helpers/engine';
+import { ready, analyzeFile, accessAt, lineOf } from './helpers/engine';
 import { analyzeText } from '../../server/engine';
 
 before(() => ready);
@@ -90,8 +90,37 @@ test('a negative literal (`-16` as a launch argument, `* -1` in a subscript) is 
   const a = accessAt(result, text, 'out[threadIdx.x] = buf[threadIdx.x * (to - from)];', 'load');
   assert.equal(a.status, 'conflict');
   assert.equal(a.degree, 2);
-  assert.ok(a.assumptions.includes('`from` = -16 from the launch at line 66'), a.assumptions.join(' | '));
+  assert.ok(a.assumptions.includes(`\`from\` = -16 from the launch at line ${lineOf(text, 'signed_window<<<') + 1}`), a.assumptions.join(' | '));
   const b = accessAt(result, text, 'out[threadIdx.x] += buf[threadIdx.x * -1 + 63];', 'load');
   assert.equal(b.status, 'conflict-free');
   assert.equal(b.worst!.activeLanes, 32);
+});
+
+test('a loop left only by a break whose guard is not known per lane (`for (;;) { if (tile >= tiles) break; ... }`) is run once more symbolically, not to the iteration cap', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6b.cu');
+  const st = accessAt(result, text, 'stage[threadIdx.y][threadIdx.x] = in[tile * 1024', 'store');
+  assert.equal(st.status, 'conflict-free');
+  const ld = accessAt(result, text, '= stage[threadIdx.x][threadIdx.y];', 'load');
+  assert.equal(ld.status, 'conflict');
+  assert.equal(ld.degree, 32);
+  assert.equal(ld.wavefronts, 32);
+  // one note for the break, not one per iteration up to the cap
+  assert.equal(ld.assumptions.filter((a) => a.includes('every lane is assumed to go on past its `break`')).length, 1, ld.assumptions.join(' | '));
+  assert.ok(result.notices.every((n) => !n.message.includes('iterations')), result.notices.map((n) => n.message).join(' | '));
+  const w = analyzeText('__global__ void k(float *o, int n) {\n  __shared__ float s[2048];\n  int i = threadIdx.x;\n  while (true) {\n    if (i >= n) break;\n    o[i] = s[2 * i];\n    i += blockDim.x;\n  }\n}\n');
+  assert.equal(w.accesses.length, 1);
+  assert.equal(w.accesses[0].status, 'conflict');
+  assert.equal(w.accesses[0].degree, 2);
+});
+
+test('a probing loop `while (true) { if (atomicCAS(...) == 0u) break; }` is not run to the iteration cap: its trip count is unknown', () => {
+  const src = '__global__ void k(const unsigned *keys) {\n  __shared__ unsigned t[512];\n  unsigned h = keys[threadIdx.x] & 511;\n  while (true) {\n    unsigned prev = atomicCAS(&t[threadIdx.x], 0u, 1u);\n    if (prev == 0u) break;\n    h = (h + 1) & 511;\n  }\n}\n';
+  const r = analyzeText(src);
+  assert.equal(r.accesses.length, 1);
+  assert.equal(r.accesses[0].status, 'conflict-free');
+  assert.ok(r.notices.every((n) => !/runs more than/.test(n.message)), r.notices.map((n) => n.message).join(' | '));
+  // where the probe address is a value loaded from memory, the access says so
+  const h = analyzeText(src.replace('t[threadIdx.x]', 't[h]'));
+  assert.equal(h.accesses[0].status, 'unknown');
+  assert.equal(h.accesses[0].reason, '`keys[threadIdx.x]` is a value loaded from memory that is not shared');
 });

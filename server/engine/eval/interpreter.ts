@@ -108,6 +108,8 @@ interface LoopState {
   cont: Uint8Array;
   /** a break or continue ran (until then brk and cont are all zero, and loops may skip them). */
   touched?: boolean;
+  /** a `break` or `return` under a guard that could not be evaluated per lane: how the loop may be left is not known. */
+  unknownExit?: string;
 }
 
 export const ATOMICS = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$/;
@@ -470,6 +472,9 @@ export class Interp {
         lp.cont.set(cont);
       }
       if (left.length) {
+        const exit = `a \`${left.includes('break') ? 'break' : 'return'}\` under ${guard.replace(' could not', ', which could not')}`;
+        if (left.includes('return')) for (const l of this.loops) l.unknownExit ??= exit;
+        else if (lp && left.includes('break')) lp.unknownExit ??= exit;
         const note = `${guard}; every lane is assumed to go on past its \`${left.join('`, `')}\``;
         if (!this.exitNotes.includes(note)) {
           this.exitNotes.push(note);
@@ -640,6 +645,8 @@ export class Interp {
       let alive = this.active().slice();
       const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
       let ran = false;
+      // a condition nothing in the loop changes (`for (;;)`, `while (true)`): only a break or return ends the loop
+      const endless = !condNode || !this.identifiersIn(condNode).some((id) => assigned.has(id));
       for (let iter = 0; ; iter++) {
         this.tick();
         if (lp.touched) for (let i = 0; i < this.n; i++) alive[i] &= 1 - lp.brk[i];
@@ -651,6 +658,11 @@ export class Interp {
           const why = cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : '';
           ran = true;
           this.symbolicLoop(node, line, alive, assigned, induction, body, update, iter, why, condNode);
+          break;
+        }
+        if (endless && lp.unknownExit) {
+          // left only by a break whose guard is not known per lane: its trip count cannot be computed either
+          this.symbolicLoop(node, line, alive, assigned, induction, body, update, iter, `it is left only by ${lp.unknownExit}`, condNode);
           break;
         }
         const cv = cond.v;
@@ -750,7 +762,7 @@ export class Interp {
     const snap = uniform.size ? this.snapshot() : null;
     for (let pass = 0; ; pass++) {
       const names = [...new Set([...induction.filter((n) => assigned.has(n) && !(snap?.demoted.has(n))), ...uniform])];
-      const note = `the loop at line ${line} has a trip count that cannot be computed (\`${condText}\`: ${why})` +
+      const note = `the loop at line ${line} has a trip count that cannot be computed (${condText ? `\`${condText}\`: ` : ''}${why})` +
         (iter > 0 ? ` after ${iter} iterations` : '') +
         (names.length ? `; \`${names.join('`, `')}\` treated as ${names.length > 1 ? 'unknown warp-uniform values' : 'an unknown warp-uniform value'}` : '');
       this.ctx = { ...ctx0 };
