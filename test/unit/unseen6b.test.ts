@@ -124,3 +124,13 @@ test('a probing loop `while (true) { if (atomicCAS(...) == 0u) break; }` is not 
   assert.equal(h.accesses[0].status, 'unknown');
   assert.equal(h.accesses[0].reason, '`keys[threadIdx.x]` is a value loaded from memory that is not shared');
 });
+
+test('an extern array of rows (`extern __shared__ float rows[][40]`) is indexed row by row (was: its accesses were missed)', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6b.cu');
+  const st = accessAt(result, text, 'rows[threadIdx.x][1] = 0.f;', 'store');
+  assert.equal(st.status, 'conflict');
+  assert.equal(st.degree, 8);
+  const ld = accessAt(result, text, 'out[threadIdx.x] = rows[1][threadIdx.x];', 'load');
+  assert.equal(ld.status, 'conflict-free');
+  assert.equal(ld.worst!.activeLanes, 32);
+});

@@ -1305,7 +1305,7 @@ export class Interp {
       return this.unknownRef({ k: 'ref', base, off: num(0), t, name: base.name, nameNode: node, bounds: [], flat: null }, t, base.unresolved);
     }
     // a scalar __shared__ variable is its own element; an extern array has no declared extent
-    const t: CType = base.external ? { kind: 'array', elem: base.elem, dims: [0] } : base.dims.length ? { kind: 'array', elem: base.elem, dims: base.dims } : base.elem;
+    const t: CType = base.external ? { kind: 'array', elem: base.elem, dims: [0, ...base.dims] } : base.dims.length ? { kind: 'array', elem: base.elem, dims: base.dims } : base.elem;
     return { k: 'ref', base, off: num(0), t, name: base.name, nameNode: node, bounds: [], flat: null };
   }
 
