@@ -134,3 +134,12 @@ test('an extern array of rows (`extern __shared__ float rows[][40]`) is indexed 
   assert.equal(ld.status, 'conflict-free');
   assert.equal(ld.worst!.activeLanes, 32);
 });
+
+test('a pointer cast of a parenthesised name (`*((float4 *)(base) + k) = v`) is the cast pointer plus k (was: read as a cast of `+k` to a type `base`, and missed)', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6b.cu');
+  const st = accessAt(result, text, '*((float4 *)(base) + 2 * (threadIdx.x % 8)) = in[threadIdx.x];', 'store');
+  assert.equal(st.status, 'conflict');
+  assert.equal(st.elementBytes, 16);
+  assert.equal(st.degree, 2);
+  assert.equal(st.wavefronts, 8);
+});
