@@ -20,7 +20,7 @@ test('a loop of unknown trip count with a per-lane best-so-far: accesses that do
   // the access whose address is the per-lane value stays unknown, and says why
   const h = accessAt(result, text, 'float seen = history[threadIdx.y][best & 31];', 'load');
   assert.equal(h.status, 'unknown');
-  assert.equal(h.reason, '`best` takes different values on different lanes in the loop at line 11, whose trip count is unknown');
+  assert.equal(h.reason, '`best` takes different values on different lanes in the loop at line 15, whose trip count is unknown');
 });
 
 test('a per-lane accumulator in a loop of unknown trip count (`acc = t`, `sel = t & 1`) leaves the load exact', () => {
@@ -142,4 +142,16 @@ test('a pointer cast of a parenthesised name (`*((float4 *)(base) + k) = v`) is 
   assert.equal(st.elementBytes, 16);
   assert.equal(st.degree, 2);
   assert.equal(st.wavefronts, 8);
+});
+
+test('`cuda::memcpy_async(dst, src, cuda::aligned_size_t<16>(...), pipe)` writes 16 bytes per lane to shared memory; a group-wide copy is unknown, with its reason', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6b.cu');
+  const c = accessAt(result, text, 'cuda::memcpy_async(&tile[threadIdx.y][8 * threadIdx.x]', 'store');
+  assert.equal(c.elementBytes, 16);
+  assert.equal(c.status, 'conflict');
+  assert.equal(c.degree, 2);
+  assert.equal(c.wavefronts, 8);
+  const g = accessAt(result, text, 'cooperative_groups::memcpy_async(block, &tile[0][0]', 'store');
+  assert.equal(g.status, 'unknown');
+  assert.equal(g.reason, '`cooperative_groups::memcpy_async` with a group: which lane writes which bytes is not documented');
 });

@@ -1740,6 +1740,9 @@ export class Interp {
       return unk(`the result of \`${name}\``);
     }
     if (name === '__pipeline_memcpy_async') return this.asyncCopy(argNodes, node);
+    if (name === 'memcpy_async' && !this.cfg.facts.functions.has(name)) return this.memcpyAsync(argNodes, node);
+    // `cuda::aligned_size_t<16>(sizeof(float4))`: the size it wraps
+    if (name === 'aligned_size_t' && argNodes.length === 1 && !this.cfg.facts.functions.has(name)) return this.rvalue(argNodes[0]);
     if ((name === 'load_matrix_sync' || name === 'store_matrix_sync') && !this.cfg.facts.functions.has(name)) return this.wmmaCopy(name, argNodes, node);
     const mac = this.cfg.facts.macros.get(name);
     if (mac && mac.params !== null && fnNode.type === 'identifier') {
@@ -1817,8 +1820,8 @@ export class Interp {
    * The bank model has no public rule for its conflicts: it is counted as a store of that width, and said to be
    * uncertain (Visit.asyncCopy).
    */
-  private asyncCopy(argNodes: Node[], node: Node): Value {
-    const dst = argNodes[0] ? this.rvalue(argNodes[0]) : unk('no argument');
+  private asyncCopy(argNodes: Node[], node: Node, first?: Value): Value {
+    const dst = first ?? (argNodes[0] ? this.rvalue(argNodes[0]) : unk('no argument'));
     for (const a of argNodes.slice(1, 2)) this.rvalue(a);
     const size = argNodes[2] ? uniformValue(this.rvalue(argNodes[2])) : null;
     for (const a of argNodes.slice(3)) this.rvalue(a);
@@ -1861,6 +1864,23 @@ export class Interp {
       if (b && (isBase(b) || b.value.k === 'ptr' || b.value.k === 'ref')) return true;
     }
     return false;
+  }
+
+  /**
+   * `cuda::memcpy_async(dst, src, bytes, pipe)`: each thread copies its own bytes, as cp.async does (below).
+   * `cg::memcpy_async(group, dst, src, bytes)`: the group shares the copy out, in a way no document gives: an
+   * access whose lanes are unknown.
+   */
+  private memcpyAsync(argNodes: Node[], node: Node): Value {
+    const first = argNodes[0] ? this.rvalue(argNodes[0]) : unk('no argument');
+    if (first.k === 'ptr') return this.asyncCopy(argNodes, node, first);
+    const dst = argNodes[1] ? this.rvalue(argNodes[1]) : unk('no argument');
+    for (const a of argNodes.slice(2)) this.rvalue(a);
+    if (dst.k === 'ptr') {
+      const r = this.deref(dst, num(0), node, argNodes[1]);
+      if (r.k === 'ref') this.access(this.unknownRef(r, r.t, `\`${node.childForFieldName('function')?.text ?? 'memcpy_async'}\` with a group: which lane writes which bytes is not documented`), 'store', node, true);
+    }
+    return { k: 'other', what: 'memcpy_async' };
   }
 
   /**
