@@ -155,3 +155,12 @@ test('`cuda::memcpy_async(dst, src, cuda::aligned_size_t<16>(...), pipe)` writes
   assert.equal(g.status, 'unknown');
   assert.equal(g.reason, '`cooperative_groups::memcpy_async` with a group: which lane writes which bytes is not documented');
 });
+
+test('a guard `unknown && per-lane` (`blockIdx.x < rows && lane < 8`) runs its branch on the lanes the per-lane part picks (was: every lane, a false 4-way conflict)', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6b.cu');
+  const s = accessAt(result, text, 'line[threadIdx.x / 32][4 * (threadIdx.x % 32)] = in[threadIdx.x];', 'store');
+  assert.equal(s.status, 'conflict-free');
+  assert.equal(s.degree, 1);
+  assert.equal(s.worst!.activeLanes, 8);
+  assert.ok(s.assumptions.some((a) => a.startsWith('the guard `blockIdx.x < rows` at line ') && a.endsWith('; assumed true for every lane')), s.assumptions.join(' | '));
+});

@@ -403,6 +403,26 @@ export class Interp {
     }
   }
 
+  /** `a && (b && c)` as [a, b, c] (parentheses and a condition clause unwrapped). */
+  private conjuncts(node: Node): Node[] {
+    let n: Node | null = node.type === 'condition_clause' ? (node.childForFieldName('value') ?? named(node)[0]) : node;
+    while (n && n.type === 'parenthesized_expression' && named(n).length === 1) n = named(n)[0];
+    if (!n) return [];
+    if (n.type === 'binary_expression' && n.childForFieldName('operator')?.text === '&&')
+      return [...this.conjuncts(n.childForFieldName('left')!), ...this.conjuncts(n.childForFieldName('right')!)];
+    return [n];
+  }
+  /** evaluating it again changes nothing and records no access: no call, assignment, increment or shared name. */
+  private pureCondition(n: Node): boolean {
+    const stack = [n];
+    while (stack.length) {
+      const c = stack.pop()!;
+      if (c.type === 'call_expression' || c.type === 'assignment_expression' || c.type === 'update_expression') return false;
+      for (const k of named(c)) stack.push(k);
+    }
+    return !this.mentionsShared(n);
+  }
+
   private condValue(node: Node): Value {
     const c = node.type === 'condition_clause' ? (node.childForFieldName('value') ?? named(node)[0]) : node;
     return c ? this.rvalue(c) : unk('empty condition');
@@ -438,7 +458,31 @@ export class Interp {
         const v = this.lookupVar(name);
         if (v && !v.ref) vars.push([name, v, v.value]);
       }
-      if (cons) this.withAssumption(`${guard}; assumed true for every lane`, () => this.exec(cons));
+      // `if (k < n && tid < 16)`: the conjuncts known per lane still say which lanes run the branch
+      let known: Uint8Array | null = null;
+      let unknownText = text;
+      if (cons && !altStmt) {
+        const conj = this.conjuncts(condNode);
+        if (conj.length > 1 && conj.every((c) => this.pureCondition(c))) {
+          const unknownParts: string[] = [];
+          for (const c of conj) {
+            const v = this.rvalue(c);
+            if (isTainted(v)) throw NEEDS_FULL_BLOCK;
+            if (v.k !== 'num' || v.sym) {
+              unknownParts.push(c.text);
+              continue;
+            }
+            known ??= act.slice();
+            for (let i = 0; i < this.n; i++) if (known[i] && laneAt(v.v, i) === 0) known[i] = 0;
+          }
+          unknownText = unknownParts.join(' && ');
+        }
+      }
+      if (cons && known && !this.anyActive(known)) this.skipped(cons);
+      else if (cons && known) {
+        const part = `the guard \`${unknownText}\` at line ${line} could not be evaluated per lane (${why}); assumed true for every lane`;
+        this.withAssumption(part, () => this.withMask(this.and(known!), () => this.exec(cons)));
+      } else if (cons) this.withAssumption(`${guard}; assumed true for every lane`, () => this.exec(cons));
       const afterCons = vars.map(([, v, before]) => {
         const now = v.value;
         v.value = before;
@@ -1867,7 +1911,7 @@ export class Interp {
   }
 
   /**
-   * `cuda::memcpy_async(dst, src, bytes, pipe)`: each thread copies its own bytes, as cp.async does (below).
+   * `cuda::memcpy_async(dst, src, bytes, pipe)`: each thread copies its own bytes, as cp.async does (asyncCopy).
    * `cg::memcpy_async(group, dst, src, bytes)`: the group shares the copy out, in a way no document gives: an
    * access whose lanes are unknown.
    */
