@@ -164,3 +164,15 @@ test('a guard `unknown && per-lane` (`blockIdx.x < rows && lane < 8`) runs its b
   assert.equal(s.worst!.activeLanes, 8);
   assert.ok(s.assumptions.some((a) => a.startsWith('the guard `blockIdx.x < rows` at line ') && a.endsWith('; assumed true for every lane')), s.assumptions.join(' | '));
 });
+
+test('`uint` and `ushort` (from <sys/types.h>) are 4- and 2-byte unsigned integers (was: the size of `uint` is not known)', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6b.cu');
+  const w = accessAt(result, text, 'words[threadIdx.x] = threadIdx.x;', 'store');
+  assert.equal(w.elementBytes, 4);
+  assert.equal(w.status, 'conflict-free');
+  const h = accessAt(result, text, 'halves[2 * threadIdx.x] = 1;', 'store');
+  assert.equal(h.elementBytes, 2);
+  assert.equal(h.status, 'conflict-free');
+  const l = accessAt(result, text, 'out[threadIdx.x] = words[2 * (threadIdx.x % 32)]', 'load', 'words');
+  assert.equal(l.degree, 2);
+});

@@ -36,6 +36,10 @@ export const BUILTINS: Record<string, CType> = {
   'short int': int(2, true, 'short'),
   'unsigned short': int(2, false, 'unsigned short'),
   'unsigned short int': int(2, false, 'unsigned short'),
+  // the short names CUDA code takes from <sys/types.h> (`uint`, `ushort`) and the samples' helpers (`uchar`)
+  uint: int(4, false, 'unsigned int'),
+  ushort: int(2, false, 'unsigned short'),
+  uchar: int(1, false, 'unsigned char'),
   int: INT,
   'signed int': INT,
   signed: INT,
