@@ -176,3 +176,15 @@ test('`uint` and `ushort` (from <sys/types.h>) are 4- and 2-byte unsigned intege
   const l = accessAt(result, text, 'out[threadIdx.x] = words[2 * (threadIdx.x % 32)]', 'load', 'words');
   assert.equal(l.degree, 2);
 });
+
+test('a launch through `cudaLaunchCooperativeKernel((void *)k, grid, block, ...)` or `cudaLaunchKernel(reinterpret_cast<void *>(&k<8>), ...)` gives the block and template arguments (was: one warp of 32 assumed)', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6b.cu');
+  const a = accessAt(result, text, 'if (threadIdx.x >= 96) out[threadIdx.x] = part[0][2 * (threadIdx.x - 96)];', 'load');
+  assert.deepEqual(a.block, [128, 1, 1]);
+  assert.equal(a.status, 'conflict');
+  assert.equal(a.degree, 2);
+  assert.ok(a.assumptions.includes(`block 128x1x1 from the launch at line ${lineOf(text, 'cudaLaunchCooperativeKernel((void *)api_launched') + 1}`), a.assumptions.join(' | '));
+  const t = accessAt(result, text, 'out[threadIdx.x] = cells[threadIdx.x % ROWS][0];', 'load');
+  assert.deepEqual(t.block, [64, 1, 1]);
+  assert.equal(t.degree, 8);
+});

@@ -147,6 +147,7 @@ function isConstantArgument(arg: Node, facts: FileFacts, caller: FunctionFact | 
 function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it: Interp): { values: Map<string, Value>; sources: string[] } {
   const values = new Map<string, Value>();
   const sources: string[] = [];
+  if (l.api) return { values, sources };
   const args = named(l.node.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
   const line = l.node.startPosition.row + 1;
   kernel.params.forEach((p, i) => {
