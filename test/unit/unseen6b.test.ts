@@ -188,3 +188,14 @@ test('a launch through `cudaLaunchCooperativeKernel((void *)k, grid, block, ...)
   assert.deepEqual(t.block, [64, 1, 1]);
   assert.equal(t.degree, 8);
 });
+
+test('a launch through a function-pointer variable (`kernel = &k; kernel<<<1, dim3(32, 4)>>>`) is a launch of each kernel assigned to it (was: one warp of 32 assumed, the guarded access never reached)', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen6b.cu');
+  const a = accessAt(result, text, 'if (threadIdx.y == 3) out[threadIdx.x] = grid_a[threadIdx.x][0];', 'load');
+  assert.deepEqual(a.block, [32, 4, 1]);
+  assert.equal(a.degree, 32);
+  const b = accessAt(result, text, 'if (threadIdx.y == 3) out[threadIdx.x] = grid_b[threadIdx.x][0];', 'load');
+  assert.deepEqual(b.block, [32, 4, 1]);
+  assert.equal(b.status, 'conflict-free');
+  assert.equal(b.worst!.activeLanes, 32);
+});
