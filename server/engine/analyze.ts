@@ -50,7 +50,7 @@ function runInstance(
     id: b.id,
     name: b.name,
     declRange: rangeOf(b.nameNode),
-    typeText: `${typeName(b.elem)}${b.external ? '[]' : b.dims.map((d, i) => `[${i === 0 && b.outerUnknown ? b.dimNodes[0].text : d}]`).join('')}`,
+    typeText: `${typeName(b.elem)}${b.external ? '[]' : ''}${b.dims.map((d, i) => `[${i === 0 && b.outerUnknown ? b.dimNodes[0].text : d}]`).join('')}`,
     external: b.external,
     dims: b.dims,
     elementBytes: typeName(b.elem) ? (b.elem.kind === 'int' || b.elem.kind === 'float' || b.elem.kind === 'vector' || b.elem.kind === 'struct' ? b.elem.bytes : 0) : 0,

@@ -152,7 +152,7 @@ test('cuda::memcpy_async and cooperative_groups::memcpy_async into shared memory
   assert.equal(per.reason, '`cuda::memcpy_async` copies with instructions libcu++ chooses from the alignment it can prove (cp.async of 4, 8 or 16 bytes, or a plain copy): the width of each write is not known');
   const group = accessAt(result, text, 'cooperative_groups::memcpy_async(block, whole,', 'store');
   assert.equal(group.status, 'unknown');
-  assert.equal(group.reason, '`cooperative_groups::memcpy_async` is a copy by a whole group: which thread writes which bytes is not public');
+  assert.equal(group.reason, '`cooperative_groups::memcpy_async` with a group: which lane writes which bytes is not documented');
 });
 
 test('a shared address whose bits are flipped (`a ^= 512`) stays a pointer into its array: what it addresses is unknown, with the reason', () => {

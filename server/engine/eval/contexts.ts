@@ -221,6 +221,7 @@ function isConstantArgument(arg: Node, facts: FileFacts, caller: FunctionFact | 
 function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it: Interp): { values: Map<string, Value>; sources: string[] } {
   const values = new Map<string, Value>();
   const sources: string[] = [];
+  if (l.api) return { values, sources };
   const args = named(l.node.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
   const line = l.node.startPosition.row + 1;
   kernel.params.forEach((p, i) => {
@@ -359,11 +360,44 @@ export function evalConstant(facts: FileFacts, node: Node, deadline: number): nu
 
 /** Launches and explicit instantiations by kernel name, built once per facts (a file of N kernels was O(N^2)). */
 const indexes = new WeakMap<FileFacts, { launches: Map<string, FileFacts['launches']>; instantiations: Map<string, FileFacts['instantiations']> }>();
+/**
+ * `kernel = &transposeNaive; ... kernel<<<grid, threads>>>(...)`: a launch through a function-pointer variable of the
+ * launching function is a launch of each kernel assigned to it there (`= &k`, `= k`, `= k<T>`, through casts).
+ */
+function throughPointer(l: LaunchFact, kernels: Set<string>): LaunchFact[] {
+  if (!l.caller) return [];
+  const out: LaunchFact[] = [];
+  const stack: Node[] = [l.caller.body];
+  while (stack.length) {
+    const n = stack.pop()!;
+    let target: Node | null = null, value: Node | null = null;
+    if (n.type === 'assignment_expression' && n.childForFieldName('operator')?.text === '=') {
+      target = n.childForFieldName('left');
+      value = n.childForFieldName('right');
+    }
+    if (target?.type === 'identifier' && target.text === l.kernel && value) {
+      let v: Node | null = value;
+      for (let i = 0; v && i < 8; i++) {
+        if (v.type === 'parenthesized_expression') v = named(v)[0] ?? null;
+        else if (v.type === 'cast_expression') v = v.childForFieldName('value');
+        else if (v.type === 'pointer_expression' && v.childForFieldName('operator')?.text === '&') v = v.childForFieldName('argument');
+        else break;
+      }
+      const targs = v?.type === 'template_function' ? named(v.childForFieldName('arguments')) : l.templateArgs;
+      const name = v?.type === 'template_function' ? v.childForFieldName('name')?.text : v?.type === 'identifier' ? v.text : null;
+      if (name && kernels.has(name) && !out.some((o) => o.kernel === name)) out.push({ ...l, kernel: name, templateArgs: targs });
+    }
+    for (const c of named(n)) stack.push(c);
+  }
+  return out;
+}
+
 function byKernel(facts: FileFacts) {
   let ix = indexes.get(facts);
   if (!ix) {
     ix = { launches: new Map(), instantiations: new Map() };
-    for (const l of facts.launches) {
+    const kernels = new Set(facts.kernels.map((k) => k.name));
+    for (const l of [...facts.launches, ...facts.launches.flatMap((l) => (kernels.has(l.kernel) ? [] : throughPointer(l, kernels)))]) {
       const list = ix.launches.get(l.kernel);
       if (list) list.push(l);
       else ix.launches.set(l.kernel, [l]);

@@ -8,7 +8,7 @@ import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName, rea
 import { CType, BUILTINS, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
-  isUniform, symText, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
+  isUniform, symText, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
 } from './values';
 
 export class BudgetExceeded extends Error {}
@@ -830,7 +830,7 @@ export class Interp {
     const snap = uniform.size ? this.snapshot() : null;
     for (let pass = 0; ; pass++) {
       const names = [...new Set([...induction.filter((n) => assigned.has(n) && !(snap?.demoted.has(n))), ...uniform])];
-      const note = `the loop at line ${line} has a trip count that cannot be computed (\`${condText}\`: ${why})` +
+      const note = `the loop at line ${line} has a trip count that cannot be computed (${condText ? `\`${condText}\`: ` : ''}${why})` +
         (iter > 0 ? ` after ${iter} iterations` : '') +
         (names.length ? `; \`${names.join('`, `')}\` treated as ${names.length > 1 ? 'unknown warp-uniform values' : 'an unknown warp-uniform value'}` : '');
       this.ctx = { ...ctx0 };
@@ -1503,6 +1503,11 @@ export class Interp {
   }
 
   private literal(text: string): Value {
+    // the grammar reads `-16` as one literal (`k<<<1, 32>>>(o, -16)`): the negation of the literal `16`
+    if (/^-\s*[0-9.]/.test(text)) {
+      const v = this.literal(text.replace(/^-\s*/, ''));
+      return v.k === 'num' && typeof v.v === 'number' ? num(v.t.kind === 'int' ? wrap(-v.v, v.t) : -v.v, v.t) : v;
+    }
     const t = text.replace(/'/g, '');
     if (/^0[xX][0-9a-fA-F]+[uUlL]*$/.test(t) || /^(0|[1-9]\d*)[uUlL]*$/.test(t) || /^0[0-7]+[uUlL]*$/.test(t) || /^0[bB][01]+[uUlL]*$/.test(t)) {
       const suffix = /[uUlL]*$/.exec(t)![0].toLowerCase();
@@ -1551,7 +1556,7 @@ export class Interp {
       return this.unknownRef({ k: 'ref', base, off: num(0), t, name: base.name, nameNode: node, bounds: [], flat: null }, t, base.unresolved);
     }
     // a scalar __shared__ variable is its own element; an extern array has no declared extent
-    const t: CType = base.external ? { kind: 'array', elem: base.elem, dims: [0] } : base.dims.length ? { kind: 'array', elem: base.elem, dims: base.dims } : base.elem;
+    const t: CType = base.external ? { kind: 'array', elem: base.elem, dims: [0, ...base.dims] } : base.dims.length ? { kind: 'array', elem: base.elem, dims: base.dims } : base.elem;
     return { k: 'ref', base, off: num(0), t, name: base.name, nameNode: node, bounds: [], flat: null };
   }
 
@@ -2103,7 +2108,9 @@ export class Interp {
       return unk(`the result of \`${name}\``);
     }
     if (name === '__pipeline_memcpy_async') return this.asyncCopy(argNodes, node);
-    if (name === 'memcpy_async' && !this.cfg.facts.functions.has(name)) return this.libraryAsyncCopy(argNodes, node);
+    if (name === 'memcpy_async' && !this.cfg.facts.functions.has(name)) return this.memcpyAsync(argNodes, node);
+    // `cuda::aligned_size_t<16>(sizeof(float4))`: the size it wraps
+    if (name === 'aligned_size_t' && argNodes.length === 1 && !this.cfg.facts.functions.has(name)) return this.rvalue(argNodes[0]);
     if ((name === 'load_matrix_sync' || name === 'store_matrix_sync') && !this.cfg.facts.functions.has(name)) return this.wmmaCopy(name, argNodes, node);
     const mac = this.cfg.facts.macros.get(name);
     if (mac && mac.params !== null && fnNode.type === 'identifier') {
@@ -2203,8 +2210,8 @@ export class Interp {
    * The bank model has no public rule for its conflicts: it is counted as a store of that width, and said to be
    * uncertain (Visit.asyncCopy).
    */
-  private asyncCopy(argNodes: Node[], node: Node): Value {
-    const dst = argNodes[0] ? this.rvalue(argNodes[0]) : unk('no argument');
+  private asyncCopy(argNodes: Node[], node: Node, first?: Value): Value {
+    const dst = first ?? (argNodes[0] ? this.rvalue(argNodes[0]) : unk('no argument'));
     for (const a of argNodes.slice(1, 2)) this.rvalue(a);
     const size = argNodes[2] ? uniformValue(this.rvalue(argNodes[2])) : null;
     for (const a of argNodes.slice(3)) this.rvalue(a);
@@ -2217,26 +2224,6 @@ export class Interp {
       this.access(this.unknownRef(r, r.t, why), 'store', node, true);
     } else this.access({ ...r, t }, 'store', node, true);
     return { k: 'other', what: 'cp.async' };
-  }
-
-  /**
-   * `cuda::memcpy_async(dst, src, size, pipe)` and the group forms (`cooperative_groups::memcpy_async(g, dst, src,
-   * size)`, `cuda::memcpy_async(g, dst, ...)`) into shared memory: an access site, unknown, since which instructions
-   * libcu++ emits (cp.async of 4, 8 or 16 bytes, or a plain copy) depends on the alignment it can prove, and a group
-   * copy spreads the bytes over its threads in a way that is not public.
-   */
-  private libraryAsyncCopy(argNodes: Node[], node: Node): Value {
-    const vals = argNodes.map((a) => this.rvalue(a));
-    const at = vals[0]?.k === 'ptr' ? 0 : vals[1]?.k === 'ptr' ? 1 : -1;
-    const dst = vals[at];
-    if (at < 0 || dst?.k !== 'ptr') return { k: 'other', what: 'memcpy_async' };
-    const r = this.deref(dst, num(0), node, argNodes[at]);
-    if (r.k !== 'ref') return { k: 'other', what: 'memcpy_async' };
-    const why = at === 0
-      ? `\`${this.realNode(node).text.split('(')[0]}\` copies with instructions libcu++ chooses from the alignment it can prove (cp.async of 4, 8 or 16 bytes, or a plain copy): the width of each write is not known`
-      : `\`${this.realNode(node).text.split('(')[0]}\` is a copy by a whole group: which thread writes which bytes is not public`;
-    this.access(this.unknownRef(r, r.t, why), 'store', node, true);
-    return { k: 'other', what: 'memcpy_async' };
   }
 
   /**
@@ -2295,6 +2282,38 @@ export class Interp {
       if (b && (isBase(b) || b.value.k === 'ptr' || b.value.k === 'ref')) return true;
     }
     return false;
+  }
+
+  /**
+   * `cuda::memcpy_async(dst, src, cuda::aligned_size_t<16>(16), pipe)`: each thread copies its own bytes with one
+   * cp.async of that size, as asyncCopy counts it. With a plain size libcu++ chooses the instructions from the
+   * alignment it can prove (cp.async of 4, 8 or 16 bytes, or a plain copy): the width of each write is not known.
+   * `cg::memcpy_async(group, dst, src, bytes)`: the group shares the copy out, in a way no document gives: an access
+   * whose lanes are unknown.
+   */
+  private memcpyAsync(argNodes: Node[], node: Node): Value {
+    const first = argNodes[0] ? this.rvalue(argNodes[0]) : unk('no argument');
+    // the size: `cuda::aligned_size_t<16>(16)` written there, or a variable declared as one
+    const sizeArg = argNodes[2];
+    const held = sizeArg?.type === 'identifier' ? this.binding(sizeArg.text) : null;
+    const sizeText = held && !isBase(held) && held.decl ? held.decl.text : sizeArg?.text ?? '';
+    const aligned = /aligned_size_t\s*<\s*(\d+)\s*>/.exec(sizeText);
+    const size = aligned && argNodes[2] ? uniformValue(this.rvalue(argNodes[2])) : null;
+    if (first.k === 'ptr' && size !== null && Number(aligned![1]) === size) return this.asyncCopy(argNodes, node, first);
+    if (first.k === 'ptr') {
+      for (const a of argNodes.slice(1)) this.rvalue(a);
+      const r = this.deref(first, num(0), node, argNodes[0]);
+      const why = `\`${this.realNode(node).text.split('(')[0]}\` copies with instructions libcu++ chooses from the alignment it can prove (cp.async of 4, 8 or 16 bytes, or a plain copy): the width of each write is not known`;
+      if (r.k === 'ref') this.access(this.unknownRef(r, r.t, why), 'store', node, true);
+      return { k: 'other', what: 'memcpy_async' };
+    }
+    const dst = argNodes[1] ? this.rvalue(argNodes[1]) : unk('no argument');
+    for (const a of argNodes.slice(2)) this.rvalue(a);
+    if (dst.k === 'ptr') {
+      const r = this.deref(dst, num(0), node, argNodes[1]);
+      if (r.k === 'ref') this.access(this.unknownRef(r, r.t, `\`${node.childForFieldName('function')?.text ?? 'memcpy_async'}\` with a group: which lane writes which bytes is not documented`), 'store', node, true);
+    }
+    return { k: 'other', what: 'memcpy_async' };
   }
 
   /**

@@ -36,6 +36,8 @@ export interface LaunchFact {
   node: Node;
   /** the function the launch sits in (for dim3 and const locals). */
   caller: FunctionFact | null;
+  /** `cudaLaunchKernel(k, grid, block, args, ...)`: the call's arguments are not the kernel's. */
+  api?: boolean;
 }
 
 export interface FileFacts {
@@ -66,7 +68,7 @@ export interface FileFacts {
 type ChildMemo = { __named?: Node[]; __kids?: Node[] };
 const NONE: Node[] = [];
 /** What a function body must contain for the facts walk to enter it: a launch, a macro, a type or enum definition. */
-const BODY_FACTS = /<<<|#\s*define|\b(?:struct|class|union|enum|typedef|using)\b/;
+const BODY_FACTS = /<<<|\bcudaLaunch(?:Cooperative)?Kernel\b|#\s*define|\b(?:struct|class|union|enum|typedef|using)\b/;
 
 export const named = (n: Node | null | undefined): Node[] =>
   n ? ((n as Node & ChildMemo).__named ??= n.namedChildren.filter((c) => c !== null) as Node[]) : NONE;
@@ -312,6 +314,8 @@ export function collectFacts(root: Node, text: string): FileFacts {
         break;
       }
       case 'call_expression': {
+        const api = apiLaunch(node);
+        if (api && fn && !fn.isKernel) facts.launches.push({ ...api, node, caller: fn, api: true });
         const cfg = kids(node).find((c) => c.type === 'kernel_call_syntax');
         if (cfg) {
           let f = node.childForFieldName('function');
@@ -346,4 +350,31 @@ export function collectFacts(root: Node, text: string): FileFacts {
   }
   facts.signature = sig.map((n) => `${n.startPosition.row}:${n.text}`).join('\n');
   return facts;
+}
+
+/**
+ * `cudaLaunchKernel((void *)k, grid, block, args, shmem, stream)` and `cudaLaunchCooperativeKernel(...)`: a launch of
+ * `k` (through a cast, `&`, or `k<T>`) with that grid, block and dynamic shared memory.
+ */
+function apiLaunch(node: Node): Pick<LaunchFact, 'kernel' | 'templateArgs' | 'grid' | 'block' | 'shmem'> | null {
+  const f = node.childForFieldName('function');
+  const name = f?.type === 'identifier' ? f.text : f?.type === 'qualified_identifier' ? f.childForFieldName('name')?.text : null;
+  if (name !== 'cudaLaunchKernel' && name !== 'cudaLaunchCooperativeKernel') return null;
+  const args = named(node.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
+  let k: Node | null = args[0] ?? null;
+  for (let i = 0; k && i < 8; i++) {
+    if (k.type === 'cast_expression') k = k.childForFieldName('value');
+    else if (k.type === 'parenthesized_expression') k = named(k)[0] ?? null;
+    else if (k.type === 'pointer_expression' && k.childForFieldName('operator')?.text === '&') k = k.childForFieldName('argument');
+    else if (k.type === 'call_expression' && /_cast$/.test(k.childForFieldName('function')?.text.replace(/<.*$/s, '') ?? '')) k = named(k.childForFieldName('arguments'))[0] ?? null;
+    else break;
+  }
+  let targs: Node[] | null = null;
+  if (k?.type === 'template_function') {
+    targs = named(k.childForFieldName('arguments'));
+    k = k.childForFieldName('name');
+  }
+  for (let i = 0; k && k.type === 'qualified_identifier' && i < 16; i++) k = k.childForFieldName('name');
+  if (!k || k.type !== 'identifier' || args.length < 3) return null;
+  return { kernel: k.text, templateArgs: targs, grid: args[1], block: args[2], shmem: args[4] ?? null };
 }

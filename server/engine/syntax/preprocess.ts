@@ -10,6 +10,9 @@ export interface Macro {
   line: number;
 }
 
+/** A pointer cast, then a parenthesised name, then `+` or `-` (see blankInactive). */
+const POINTER_CAST_OF_NAME = /(\(\s*[A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*\s*\*+\s*(?:const\s*)?\))(\s*)(\(\s*)([A-Za-z_]\w*)(\s*\))(?=\s*[-+](?![-+=]))/g;
+
 /**
  * Replaces the text of inactive conditional regions with spaces, keeping line breaks, and spells CUDA's
  * `__align__(n)` as the `alignas(n)` the grammar knows (same length, so every offset still holds).
@@ -24,6 +27,10 @@ export interface Macro {
 export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinity }, archUndecided?: number[]): string {
   if (text.includes('__launch_bounds__')) text = spellLaunchBoundsMacros(text);
   if (text.includes('__align__')) text = text.replace(/__align__(\s*)\(/g, (_m, ws: string) => `alignas  ${ws}(`);
+  // `(int4 *)(p) + lane`: the grammar reads `(p)` as a cast of `+ lane` to a type `p` (and `% 32` after it as applying
+  // to the whole cast); after a pointer cast, a parenthesised name followed by `+` or `-` is the value: unparenthesised
+  if (/\*\s*(?:const\s*)?\)\s*\(/.test(text)) text = text.replace(POINTER_CAST_OF_NAME, (_m, cast: string, ws: string, open: string, name: string, close: string) =>
+    `${cast}${ws}${' '.repeat(open.length)}${name}${' '.repeat(close.length)}`);
   if (text.includes('pragma')) text = text.replace(/^[ \t]*#[ \t]*pragma\b[^\n]*/gm, (m) => m.replace(/[^\s]/g, ' '));
   if (!/^[ \t]*#[ \t]*if/m.test(text)) return text;
   const lines = text.split('\n');
