@@ -270,6 +270,20 @@ function bindTemplate(kernel: FunctionFact, args: Node[] | null, it: Interp): Bi
   return { values, types, label, unbound };
 }
 
+/** Every node of the host functions (not kernels, not `except`) whose body mentions `name`, with its function. */
+function* hostNodesMentioning(facts: FileFacts, name: string, except?: FunctionFact): Generator<{ fn: FunctionFact; node: Node }> {
+  for (const list of facts.functions.values())
+    for (const fn of list) {
+      if (fn.isKernel || fn === except || !fn.body.text.includes(name)) continue;
+      const stack: Node[] = [fn.body];
+      while (stack.length) {
+        const node = stack.pop()!;
+        for (const c of named(node)) stack.push(c);
+        yield { fn, node };
+      }
+    }
+}
+
 /**
  * The bindings a host function template gets in this file (`template <typename T> void launch(T *p) { k<T><<<...>>>(p); }`):
  * its explicit instantiations, and the calls that name its template arguments (`launch<float>(p)`), each evaluated
@@ -282,18 +296,11 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
     if (!bind.unbound) out.push({ bind, where: `\`${fn.name}<${args.map((a) => a.text).join(', ')}>\` (${what} at line ${at.startPosition.row + 1})` });
   };
   for (const x of byKernel(facts).instantiations.get(fn.name) ?? []) add(x.args, null, x.node, 'the explicit instantiation');
-  for (const list of facts.functions.values())
-    for (const caller of list) {
-      if (caller.isKernel || caller === fn || !caller.body.text.includes(fn.name)) continue;
-      const stack: Node[] = [caller.body];
-      while (stack.length) {
-        const n = stack.pop()!;
-        const f = n.type === 'call_expression' ? n.childForFieldName('function') : null;
-        if (f?.type === 'template_function' && f.childForFieldName('name')?.text === fn.name)
-          add(named(f.childForFieldName('arguments')), caller, n, 'the call');
-        for (const c of named(n)) stack.push(c);
-      }
-    }
+  for (const { fn: caller, node: n } of hostNodesMentioning(facts, fn.name, fn)) {
+    const f = n.type === 'call_expression' ? n.childForFieldName('function') : null;
+    if (f?.type === 'template_function' && f.childForFieldName('name')?.text === fn.name)
+      add(named(f.childForFieldName('arguments')), caller, n, 'the call');
+  }
   return out;
 }
 
@@ -303,20 +310,12 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
  */
 function kernelReferences(kernel: FunctionFact, facts: FileFacts): { args: Node[]; caller: FunctionFact; node: Node }[] {
   const out: { args: Node[]; caller: FunctionFact; node: Node }[] = [];
-  for (const list of facts.functions.values())
-    for (const caller of list) {
-      if (caller.isKernel || !caller.body.text.includes(kernel.name)) continue;
-      const stack: Node[] = [caller.body];
-      while (stack.length) {
-        const n = stack.pop()!;
-        if (n.type === 'template_function' && n.childForFieldName('name')?.text === kernel.name) {
-          const parent = n.parent;
-          const called = parent?.type === 'call_expression' && parent.childForFieldName('function')?.startIndex === n.startIndex;
-          if (!called) out.push({ args: named(n.childForFieldName('arguments')), caller, node: n });
-        }
-        for (const c of named(n)) stack.push(c);
-      }
-    }
+  for (const { fn: caller, node: n } of hostNodesMentioning(facts, kernel.name)) {
+    if (n.type !== 'template_function' || n.childForFieldName('name')?.text !== kernel.name) continue;
+    const parent = n.parent;
+    const called = parent?.type === 'call_expression' && parent.childForFieldName('function')?.startIndex === n.startIndex;
+    if (!called) out.push({ args: named(n.childForFieldName('arguments')), caller, node: n });
+  }
   return out;
 }
 
@@ -331,24 +330,17 @@ function indirectLaunches(kernel: FunctionFact, facts: FileFacts): { l: LaunchFa
     const host = l.caller;
     const index = host && !host.isKernel ? host.params.findIndex((p) => p.name === l.kernel) : -1;
     if (!host || index < 0) continue;
-    for (const list of facts.functions.values())
-      for (const site of list) {
-        if (site.isKernel || !site.body.text.includes(host.name)) continue;
-        const stack: Node[] = [site.body];
-        while (stack.length) {
-          const n = stack.pop()!;
-          for (const c of named(n)) stack.push(c);
-          if (n.type !== 'call_expression') continue;
-          let f = n.childForFieldName('function');
-          if (f?.type === 'template_function') f = f.childForFieldName('name');
-          if (f?.text !== host.name) continue;
-          let a: Node | undefined = named(n.childForFieldName('arguments'))[index];
-          if (a?.type === 'pointer_expression') a = a.childForFieldName('argument') ?? undefined;
-          if (a?.type === 'identifier' && a.text === kernel.name) out.push({ l, index, call: n, site, targs: null });
-          else if (a?.type === 'template_function' && a.childForFieldName('name')?.text === kernel.name)
-            out.push({ l, index, call: n, site, targs: named(a.childForFieldName('arguments')) });
-        }
-      }
+    for (const { fn: site, node: n } of hostNodesMentioning(facts, host.name)) {
+      if (n.type !== 'call_expression') continue;
+      let f = n.childForFieldName('function');
+      if (f?.type === 'template_function') f = f.childForFieldName('name');
+      if (f?.text !== host.name) continue;
+      let a: Node | undefined = named(n.childForFieldName('arguments'))[index];
+      if (a?.type === 'pointer_expression') a = a.childForFieldName('argument') ?? undefined;
+      if (a?.type === 'identifier' && a.text === kernel.name) out.push({ l, index, call: n, site, targs: null });
+      else if (a?.type === 'template_function' && a.childForFieldName('name')?.text === kernel.name)
+        out.push({ l, index, call: n, site, targs: named(a.childForFieldName('arguments')) });
+    }
   }
   return out;
 }
