@@ -5,6 +5,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { ready, analyzeFile, lineOf } from './helpers/engine';
 import { AccessFinding, analyzeText } from '../../server/engine';
+import { SAME_WORD_ATOMICS } from '../../server/engine/findings/findings';
 
 before(() => ready);
 
@@ -61,6 +62,11 @@ test('atomics are their own kind; a compound assignment is a load and a store', 
   // the bank model: no public rule for shared atomics; treated as a store, and said to be uncertain
   assert.match(h.message, /^hist: 8-way bank conflict: .*\(uncertain for atomics: treated as a store\)$/);
   assert.ok(h.assumptions.some((a) => a.startsWith('a shared-memory atomic is treated as a store') && a.includes('uncertain')));
+  // threadIdx.x * 8 % 256: lanes 0 and 32 would share a word, but a warp has 32 distinct ones: nothing said
+  assert.ok(!h.assumptions.includes(SAME_WORD_ATOMICS));
+  const one = analyzeText('__global__ void k(int *o)\n{\n  __shared__ int hist[64];\n  atomicAdd(&hist[threadIdx.x / 4], 1);\n}\n').accesses[0];
+  assert.equal(one.status, 'conflict-free'); // 8 words in 8 banks, 4 lanes each
+  assert.ok(one.assumptions.includes(SAME_WORD_ATOMICS), one.assumptions.join(' | '));
   const snippet = 'if (tid < stride) s[tid] += s[tid + stride];';
   assert.equal(at(snippet, 's[tid]', 'load').status, 'conflict-free');
   assert.equal(at(snippet, 's[tid]', 'store').status, 'conflict-free');

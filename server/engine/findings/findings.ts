@@ -55,6 +55,9 @@ export function contextText(c: Record<string, number | string>): string {
   return Object.entries(c).map(([k, v]) => `${k} = ${v}`).join(', ');
 }
 
+/** Said where several lanes of an atomic update one word. */
+export const SAME_WORD_ATOMICS = 'several lanes update the same word with an atomic: the bank model counts the words a request touches, but updates to one address are applied one after another, a cost it does not count';
+
 export function message(name: string, kind: AccessKind, f: RequestFigures, worstContext: string | null, asyncCopy = false): string {
   const text = plainMessage(name, kind, f, worstContext);
   if (kind === 'atomic') return `${text} (uncertain for atomics: treated as a store)`;
@@ -153,6 +156,8 @@ function finding(list: SiteResult[], modelNote: string): AccessFinding {
       })
     : [];
   for (const a of worst.assumptions) addA(a);
+  // `atomicAdd(&hist[0], 1)` from many lanes: one word, one wavefront in the bank model, but not one update
+  if (first.kind === 'atomic' && worst.figures!.activeLanes > worst.figures!.distinctWords) addA(SAME_WORD_ATOMICS);
   addA(modelNote);
   if (byCtx.size > 1) addA(`${byCtx.size} contexts evaluated (${kernels.size > 1 ? 'kernels, ' : ''}${blocks.size > 1 ? 'block shapes, ' : ''}loop iterations, instances, calls and pieces of a copy); the figures are those of the worst`);
   if (unknown.length) addA(`in ${plural(unknown.length, 'other context')} the access could not be evaluated: ${unknown[0].reason}`);
