@@ -601,10 +601,14 @@ export class EngineDocument {
       const inside = (line: number) => line >= region.line && line < endLine;
       const accesses = [...own.accesses];
       const index = new Map<AccessFinding, number>();
-      const taken = r.accesses.filter((a) => inside(a.range.start.line));
-      accesses.push(...taken);
+      // a range after the definition (a file-scope array declared below it) is one line lower in the repair's text
+      const back = (x: Range): Range => (x.start.line <= endLine ? x : { start: { ...x.start, line: x.start.line - 1 }, end: { ...x.end, line: x.end.line - 1 } });
+      const copyOf = new Map<AccessFinding, AccessFinding>();
+      for (const a of r.accesses) if (inside(a.range.start.line)) copyOf.set(a, { ...a, declRange: back(a.declRange) });
+      accesses.push(...copyOf.values());
       accesses.sort(byPosition);
       accesses.forEach((a, i) => index.set(a, i));
+      for (const [a, c] of copyOf) index.set(a, index.get(c)!);
       const arrays = [
         ...own.arrays.map((a) => ({ ...a, accesses: a.accesses.map((i) => index.get(own.accesses[i])!) })),
         ...r.arrays.filter((a) => inside(a.declRange.start.line)).map((a) => ({ ...a, accesses: a.accesses.map((i) => index.get(r.accesses[i])).filter((i): i is number => i !== undefined) })),

@@ -555,3 +555,26 @@ int main() { r<256><<<1, 256>>>(0); }
   assert.equal(at(7)[0].reason, 'no thread runs this access: the condition `threadIdx.y > 0` at line 8 is false for every thread of block 256x1x1 (blockSize = 256; from the launch at line 10)');
   assert.deepEqual(analyzeText(src, { wholeBlock: true }), r);
 });
+
+test('a persistent-tile loop left only by a break under an unknown guard goes symbolic after one iteration: a few notes, not one per iteration', () => {
+  const src = `__global__ void persistent(float *o, int tiles)
+{
+  __shared__ float s[32][33];
+  for (int tile = blockIdx.x;; tile += gridDim.x) {
+    if (tile >= tiles) break;
+    s[threadIdx.x][0] = o[tile];
+    o[tile] = s[0][threadIdx.x * 2];
+  }
+}
+`;
+  const r = analyzeText(src);
+  const store = r.accesses.find((a) => a.kind === 'store')!;
+  const load = r.accesses.find((a) => a.kind === 'load')!;
+  assert.equal(store.status, 'conflict-free'); // rows of 33 words
+  assert.equal(load.degree, 2);
+  for (const a of [store, load]) {
+    assert.ok(a.assumptions.length < 10, `${a.assumptions.length} assumptions: ${a.assumptions.slice(0, 3).join(' | ')}`);
+    // the first iteration, then one symbolic pass for all the others
+    assert.ok(a.assumptions.includes('2 contexts evaluated (loop iterations, instances, calls and pieces of a copy); the figures are those of the worst'), a.assumptions.join(' | '));
+  }
+});

@@ -716,6 +716,9 @@ export class Interp {
       let alive = this.active().slice();
       const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
       let ran = false;
+      // a condition nothing in the loop changes (`for (int t = blockIdx.x;; t += gridDim.x)`, `while (true)`): only a
+      // break or a return ends the loop
+      const endless = !condNode || !this.identifiersIn(condNode).some((id) => assigned.has(id));
       for (let iter = 0; ; iter++) {
         this.tick();
         if (lp.touched) for (let i = 0; i < this.n; i++) alive[i] &= 1 - lp.brk[i];
@@ -723,9 +726,10 @@ export class Interp {
         let cond: Value = num(1);
         if (condNode && !(isDo && iter === 0)) cond = this.withMask(alive, () => this.condValue(condNode));
         if (isTainted(cond)) throw NEEDS_FULL_BLOCK;
-        // `while (true) { ...; if (s_done) break; }`: whether it goes on is not known after the first iteration; a
-        // loop with a counter is enumerated as before (every iteration may run) up to the cap, then goes symbolic
-        const leaves = !!lp.uncertainExit && (induction.length === 0 || iter >= this.cfg.caps.loopIterations);
+        // `while (true) { ...; if (s_done) break; }`: whether it goes on is not known after the first iteration, and
+        // so for a loop only such a break ends; a loop with a counter and a condition is enumerated as before (every
+        // iteration may run) up to the cap, then goes symbolic
+        const leaves = !!lp.uncertainExit && (induction.length === 0 || endless || iter >= this.cfg.caps.loopIterations);
         if (cond.k !== 'num' || cond.sym || leaves) {
           const why = lp.uncertainExit ? `a \`break\` or \`return\` may leave it: ${lp.uncertainExit}`
             : cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : '';

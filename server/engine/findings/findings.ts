@@ -102,8 +102,11 @@ function finding(list: SiteResult[], modelNote: string): AccessFinding {
   const known = list.filter((r) => r.summary);
   const unknown = list.filter((r) => !r.summary);
   const assumptions: string[] = [];
+  const said = new Set<string>(); // a site reached in thousands of contexts: a search of the list per add was quadratic
   const addA = (a: string) => {
-    if (!assumptions.includes(a)) assumptions.push(a);
+    if (said.has(a)) return;
+    said.add(a);
+    assumptions.push(a);
   };
   const base = {
     array: first.name,
