@@ -1324,7 +1324,9 @@ export class Interp {
           while (cur && (cur.type === 'array_declarator' || cur.type === 'pointer_declarator')) {
             if (cur.type === 'pointer_declarator') t = { kind: 'pointer', to: t };
             else {
-              const u = uniformValue(this.rvalue(cur.childForFieldName('size')!));
+              // `float tail[];` (a flexible array member, or half-typed): no extent, nothing of the struct's size
+              const size = cur.childForFieldName('size');
+              const u = size ? uniformValue(this.rvalue(size)) : 0;
               dims.unshift(u ?? 0);
             }
             cur = cur.childForFieldName('declarator');
