@@ -25,6 +25,9 @@ const POINTER_CAST_OF_NAME = /(\(\s*[A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*\s*\*+
  * between a `for (...)` and its body as the end of the loop (an empty body), leaving the body outside it.
  */
 export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinity }, archUndecided?: number[]): string {
+  // control characters are no C; the evaluator marks its own texts with \u0000 and \u0002 (values.ts THREAD, the
+  // interpreter's UNKNOWN): a source that holds them must not pass for such a mark
+  if (/[\u0000-\u0008]/.test(text)) text = text.replace(/[\u0000-\u0008]/g, ' ');
   if (text.includes('__launch_bounds__')) text = spellLaunchBoundsMacros(text);
   if (text.includes('__align__')) text = text.replace(/__align__(\s*)\(/g, (_m, ws: string) => `alignas  ${ws}(`);
   // `(int4 *)(p) + lane`: the grammar reads `(p)` as a cast of `+ lane` to a type `p` (and `% 32` after it as applying
