@@ -810,10 +810,21 @@ export class Interp {
     // a variable that is the same for every thread (a double-buffer index `cur ^= 1`, a stage counter) stays so
     // while the loop only mixes it with such values: it becomes an unknown warp-uniform value; the pass below checks
     const uniform = new Set<string>();
+    // a per-lane variable that every pass ends with the value it had before the loop (a work index `wtx = tx` set
+    // again at the end of the body, after an inner loop that steps it) holds that value at every iteration's start:
+    // it keeps it; the pass below checks, and one that does not come back becomes unknown
+    // (not when a `continue` can carry another value to the next pass)
+    const kept = new Map<string, Num>();
+    const keepable = !!body && !this.ownJump(body, 'continue_statement');
     const generalise = (suffix: string) => {
       for (const [name, additive] of assigned) {
         const v = this.lookupVar(name);
         if (!v || v.ref) continue; // assigning a reference to shared memory stores; the reference stays
+        if (kept.has(name)) continue;
+        if (suffix === `@${line}` && keepable && !additive && v.value.k === 'num' && !isUniform(v.value.v) && !v.unset) {
+          kept.set(name, v.value);
+          continue;
+        }
         if (additive && v.value.k === 'num') {
           const a = atom(`${name}${suffix}`, v.value.t);
           v.value = binary('+', v.value, a, name, null);
@@ -831,7 +842,12 @@ export class Interp {
     const perLane = (name: string) => `\`${name}\` takes different values on different lanes in the loop at line ${line}, whose trip count is unknown`;
     // a variable taken as warp-uniform that ends the pass per-lane (a per-lane accumulator `best = i`) makes the pass
     // wrong only where it was used: the pass is run again from the same state with that variable per-lane and unknown
-    const snap = uniform.size ? this.snapshot() : null;
+    const snap = uniform.size || kept.size ? this.snapshot() : null;
+    const same = (a: Value | undefined, b: Num) => {
+      if (!a || a.k !== 'num' || a.t.kind !== b.t.kind || sizeOf(a.t) !== sizeOf(b.t) || symText(a.sym ?? {}) !== symText(b.sym ?? {})) return false;
+      for (let i = 0; i < this.n; i++) if (laneAt(a.v, i) !== laneAt(b.v, i)) return false;
+      return true;
+    };
     for (let pass = 0; ; pass++) {
       const names = [...new Set([...induction.filter((n) => assigned.has(n) && !(snap?.demoted.has(n))), ...uniform])];
       const note = `the loop at line ${line} has a trip count that cannot be computed (${condText ? `\`${condText}\`: ` : ''}${why})` +
@@ -856,7 +872,18 @@ export class Interp {
         const v = this.lookupVar(name)?.value;
         return !(v && v.k === 'num' && isUniform(v.v) && !hasThread(v.sym));
       });
-      if (!failed.length) break;
+      const moved = [...kept].filter(([name, v0]) => !same(this.lookupVar(name)?.value, v0)).map(([name]) => name);
+      if (!failed.length && !moved.length) break;
+      if (!failed.length) {
+        // a per-lane variable kept at its value before the loop that the pass changed: unknown, and the pass again
+        this.restore(snap!, firstVisit);
+        for (const name of moved) {
+          kept.delete(name);
+          const v = this.lookupVar(name);
+          if (v) v.value = unk(`\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`);
+        }
+        continue;
+      }
       if (!snap || pass >= snap.passes) {
         for (let i = firstVisit; i < this.visits.length; i++) {
           this.visits[i].addrs = null;
@@ -869,10 +896,35 @@ export class Interp {
         uniform.delete(name);
         snap.demoted.add(name);
         const v = this.lookupVar(name);
-        if (v) v.value = unk(perLane(name));
+        if (v) {
+          // unknown until a lane assigns it (`for (j = 0; ...)` on the lanes that run an inner loop): as if declared
+          // without a value, so that such an assignment holds on those lanes
+          v.unset = v.type.kind === 'int' || v.type.kind === 'float' ? new Uint8Array(this.n).fill(1) : undefined;
+          v.value = unk(perLane(name));
+        }
+      }
+    }
+    // a `break` (or a `goto`) leaves mid-body, where a kept variable may hold another value: unknown after the loop
+    if (kept.size && body && (this.ownJump(body, 'break_statement') || this.ownJump(body, 'goto_statement'))) {
+      for (const name of kept.keys()) {
+        const v = this.lookupVar(name);
+        if (v) v.value = unk(`\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`);
       }
     }
     generalise(`@${line}'`);
+  }
+
+  /** Whether a loop body holds a jump of `type` of that loop (a `break` or `continue` not of an inner loop, a `break` not of an inner switch), or any `goto`. */
+  private ownJump(body: Node, type: 'break_statement' | 'continue_statement' | 'goto_statement'): boolean {
+    const stack = [body];
+    while (stack.length) {
+      const c = stack.pop()!;
+      if (c.type === type) return true;
+      const loop = /^(for|for_range|while|do)_(statement|loop)$/.test(c.type);
+      if (c !== body && type !== 'goto_statement' && (loop || (type === 'break_statement' && c.type === 'switch_statement'))) continue;
+      for (const k of named(c)) stack.push(k);
+    }
+    return false;
   }
 
   /** What a pass of a symbolic loop changes outside its own scopes, to run it again from the same state. */
@@ -1254,9 +1306,16 @@ export class Interp {
     let out: CType = { kind: 'unknown', name: clean };
     const declNode = this.cfg.facts.typeDecls.get(clean);
     this.typeCache.set(clean, out); // guards recursive definitions
+    const mac = declNode ? undefined : this.cfg.facts.macros.get(clean);
     if (declNode) out = this.typeFromDecl(clean, declNode);
     else if (node && (node.type === 'struct_specifier' || node.type === 'class_specifier') && node.childForFieldName('body'))
       out = this.typeFromDecl(clean, node);
+    else if (mac && mac.params === null && /^[A-Za-z_][\w: ]*\**$/.test(mac.body.trim())) {
+      // an object-like macro that names a type (`#define fp double`, `#define DATA_TYPE float`): that type, the name
+      // kept for the messages; the cache entry above stops a macro that names itself
+      const t = this.resolveTypeName(mac.body.replace(/\b(const|volatile|struct|class|union)\b/g, '').trim());
+      if (t.kind !== 'unknown') out = t;
+    }
     this.typeCache.set(clean, out);
     return out;
   }
@@ -1539,7 +1598,8 @@ export class Interp {
       if (bound.ref && bound.value.k === 'ref' && bound.value.t.kind === 'array') return { ...bound.value, name, nameNode: node, at: undefined };
       if (bound.unset) {
         const act = this.active();
-        for (let i = 0; i < this.n; i++) if (act[i] & bound.unset[i]) return unk(`\`${name}\` is read on a lane that has not assigned it`);
+        const own = bound.value.k === 'unk' && bound.value.reason !== `\`${name}\` has no initial value` ? bound.value : null;
+        for (let i = 0; i < this.n; i++) if (act[i] & bound.unset[i]) return own ?? unk(`\`${name}\` is read on a lane that has not assigned it`);
       }
       return bound.value;
     }
@@ -1908,7 +1968,7 @@ export class Interp {
           let any = false;
           for (let i = 0; i < this.n; i++) if ((left[i] = first[i] & (1 - act[i]))) any = true;
           // nothing assigned yet: the value is this one; else lanes that assigned before keep theirs
-          const fresh = v.value.k === 'unk' && v.value.reason === `\`${target.text}\` has no initial value`;
+          const fresh = (v.value.k === 'unk' && v.value.reason === `\`${target.text}\` has no initial value`) || first.every((x) => x === 1);
           v.value = fresh ? nv : select(act, nv, v.value, this.n);
           v.unset = any ? left : undefined;
           return;
