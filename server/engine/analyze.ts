@@ -685,7 +685,9 @@ export class EngineDocument {
     for (const kernel of facts.kernels) {
       const row = kernel.outer.startPosition.row;
       if (this.only && (row < this.only.from || row >= this.only.to)) continue; // a repair document: its region alone
-      const key = hashKey([optKey, `${kernel.outer.startPosition.row}:${kernel.outer.startPosition.column}`, kernel.outer.text, signature]);
+      // the `bank-lens: block` comment above the kernel is outside its text: part of the key too
+      const directive = facts.directives.find((d) => d.line < row && d.line >= row - 3);
+      const key = hashKey([optKey, `${row}:${kernel.outer.startPosition.column}`, kernel.outer.text, signature, directive ? JSON.stringify(directive.blocks) : '']);
       const cached = this.cache.get(key);
       if (cached) {
         nextCache.set(key, cached);

@@ -578,3 +578,22 @@ test('a persistent-tile loop left only by a break under an unknown guard goes sy
     assert.ok(a.assumptions.includes('2 contexts evaluated (loop iterations, instances, calls and pieces of a copy); the figures are those of the worst'), a.assumptions.join(' | '));
   }
 });
+
+test('the comment above the definition after a broken one is kept: its `bank-lens: block` still gives the shape', () => {
+  const src = `__global__ void broken(const int *idx, float *o)
+{
+  o[threadIdx.x] = (idx[
+}
+
+// bank-lens: block=16x16
+__global__ void next(float *out)
+{
+  __shared__ float t[16][16];
+  out[threadIdx.x] = t[threadIdx.x][threadIdx.y];
+}
+`;
+  const r = analyzeText(src);
+  const a = r.accesses.find((x) => x.kernel === 'next')!;
+  assert.deepEqual(a.block, [16, 16, 1]);
+  assert.ok(a.assumptions.includes('block 16x16x1 from the `bank-lens: block` comment at line 6'), a.assumptions.join(' | '));
+});

@@ -105,7 +105,10 @@ export function recover(text: string, tree: Tree, maxPasses = 8): { text: string
       for (let line = first + 1; line <= last && line < starts.length; line++) {
         const lineText = cur.slice(starts[line], starts[line + 1] ?? cur.length);
         if (TOP_LEVEL.test(lineText)) {
-          cut = { start: node.startIndex, end: starts[line], line: first };
+          // the `//` comments right above the next definition are its own (a `// bank-lens: block=16x16`): kept
+          let end = line;
+          while (end - 1 > first && /^\s*\/\//.test(cur.slice(starts[end - 1], starts[end]))) end--;
+          cut = { start: node.startIndex, end: starts[end], line: first };
           break;
         }
       }
