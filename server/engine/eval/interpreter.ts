@@ -1250,9 +1250,16 @@ export class Interp {
     let out: CType = { kind: 'unknown', name: clean };
     const declNode = this.cfg.facts.typeDecls.get(clean);
     this.typeCache.set(clean, out); // guards recursive definitions
+    const mac = declNode ? undefined : this.cfg.facts.macros.get(clean);
     if (declNode) out = this.typeFromDecl(clean, declNode);
     else if (node && (node.type === 'struct_specifier' || node.type === 'class_specifier') && node.childForFieldName('body'))
       out = this.typeFromDecl(clean, node);
+    else if (mac && mac.params === null && /^[A-Za-z_][\w: ]*\**$/.test(mac.body.trim())) {
+      // an object-like macro that names a type (`#define fp double`, `#define DATA_TYPE float`): that type, the name
+      // kept for the messages; the cache entry above stops a macro that names itself
+      const t = this.resolveTypeName(mac.body.replace(/\b(const|volatile|struct|class|union)\b/g, '').trim());
+      if (t.kind !== 'unknown') out = t;
+    }
     this.typeCache.set(clean, out);
     return out;
   }

@@ -1,0 +1,34 @@
+// Regressions from the seventh sweep of unseen kernels, sweep E (benchmark suites and textbook code;
+// scratch/suites/NOTES.md): figures from a brute-force lane oracle.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { ready, analyzeFile, accessAt } from './helpers/engine';
+
+before(() => ready);
+
+test('an element type spelled by an object-like macro (`#define VALUE_T float`) has its layout: exact figures', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen7e.cu');
+  // a struct whose fields are macro-typed: 12 bytes, stride 3 words
+  const ps = accessAt(result, text, 'pts[threadIdx.x] = (struct point3)', 'store');
+  assert.equal(ps.status, 'conflict-free');
+  const pl = accessAt(result, text, 'out[threadIdx.x] = pts[threadIdx.x].py', 'load', 'pts[threadIdx.x].py');
+  assert.equal(pl.status, 'conflict-free');
+  assert.equal(pl.worst!.distinctWords, 32);
+  const v = accessAt(result, text, 'vals[2 * threadIdx.x] = in[threadIdx.x];', 'store');
+  assert.equal(v.status, 'conflict');
+  assert.equal(v.degree, 2);
+  assert.equal(v.wavefronts, 2);
+  // a macro naming `double`: 8-byte lanes, two phases
+  const w = accessAt(result, text, 'wide[threadIdx.x] = in[threadIdx.x];', 'store');
+  assert.equal(w.status, 'conflict-free');
+  assert.equal(w.wavefronts, 2);
+  assert.equal(w.idealWavefronts, 2);
+  // a typedef of the macro
+  const a = accessAt(result, text, 'alias[threadIdx.x * 4 % 256] = in[threadIdx.x];', 'store');
+  assert.equal(a.degree, 4);
+  // a pointer declared with the macro type was silently missed: now its access is reported
+  const p = accessAt(result, text, 'out[threadIdx.x] = pts[threadIdx.x].py', 'load', 'view[threadIdx.x * 8 % 256]');
+  assert.equal(p.status, 'conflict');
+  assert.equal(p.degree, 8);
+  assert.equal(p.wavefronts, 8);
+});
