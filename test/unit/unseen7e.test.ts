@@ -32,3 +32,20 @@ test('an element type spelled by an object-like macro (`#define VALUE_T float`) 
   assert.equal(p.degree, 8);
   assert.equal(p.wavefronts, 8);
 });
+
+test('member functions called on a struct object in shared memory: their accesses are reported, with exact figures', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen7e.cu');
+  const reset = accessAt(result, text, '__device__ void reset(int b) { count[b] = 0; }', 'store');
+  assert.equal(reset.status, 'conflict-free');
+  assert.equal(reset.worst!.activeLanes, 4);
+  // slot starts 4 words in; rows of 72 words (8 banks apart): lanes (b = t % 4, at = t / 4) fill all 32 banks
+  const put = accessAt(result, text, 'slot[b][at] = v;', 'store');
+  assert.equal(put.status, 'conflict-free');
+  assert.equal(put.worst!.distinctWords, 32);
+  const peek = accessAt(result, text, 'return slot[b][at] + this->count[b];', 'load', 'slot');
+  assert.equal(peek.status, 'conflict-free');
+  const cnt = accessAt(result, text, 'return slot[b][at] + this->count[b];', 'load', 'this->count');
+  assert.equal(cnt.status, 'conflict-free');
+  assert.equal(cnt.worst!.distinctWords, 4);
+  assert.equal(result.accesses.filter((a) => a.kernel === 'queue_bins').length, 4);
+});

@@ -1169,7 +1169,7 @@ export class Interp {
   }
 
   /** The member function `name` of an object's struct (by where it is defined), with `arity` parameters. */
-  private memberDef(self: Obj, name: string, arity: number, among?: FunctionFact[]): FunctionFact | null {
+  private memberDef(self: { t: CType }, name: string, arity: number, among?: FunctionFact[]): FunctionFact | null {
     const decl = self.t.kind === 'struct' ? this.cfg.facts.typeDecls.get(self.t.name.replace(/\s*<.*$/, '')) : undefined;
     if (!decl) return null;
     const inside = (among ?? this.cfg.facts.functions.get(name) ?? []).filter((d) => d.node.startIndex >= decl.startIndex && d.node.endIndex <= decl.endIndex);
@@ -1180,6 +1180,22 @@ export class Interp {
   private memberScope(self: Obj): Map<string, Var | SharedBase> {
     const members = new Map<string, Var | SharedBase>(self.fields);
     members.set('this', { value: self, type: self.t });
+    return members;
+  }
+
+  /**
+   * What a member function called on an object in shared memory sees beneath its own scopes: each data member as a
+   * reference to its place in that object (reading it loads, assigning it stores), and `this` as a pointer to it.
+   */
+  private sharedMemberScope(self: Ref): Map<string, Var | SharedBase> {
+    const members = new Map<string, Var | SharedBase>();
+    if (self.t.kind !== 'struct') return members;
+    for (const f of self.t.fields) {
+      if (!f.name) continue;
+      const off = binary('+', self.off, num(f.offset), () => `${self.name}.${f.name}`, null) as Num;
+      members.set(f.name, { value: { ...self, off, t: f.type, at: undefined }, type: f.type, ref: true });
+    }
+    members.set('this', { value: { k: 'ptr', base: self.base, off: self.off, to: self.t, name: self.name, flat: self.flat }, type: { kind: 'pointer', to: self.t } });
     return members;
   }
 
@@ -2156,6 +2172,12 @@ export class Interp {
         // among the functions of that name left by the specialization the object is declared as (see specialization)
         const own = this.memberDef(self, method, argNodes.length, defs) ?? def;
         return this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateArgs.get(self.t) ?? classArgs, [this.memberScope(self)]));
+      }
+      // a member function called on an object in shared memory (`__shared__ Queue q; q.push(v);`): its data members
+      // are places in that object, so what it reads and writes there are shared accesses
+      if (self?.k === 'ref' && self.t.kind === 'struct') {
+        const own = this.memberDef(self, method, argNodes.length, defs) ?? def;
+        return this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateArgs.get(self.t) ?? classArgs, [this.sharedMemberScope(self)]));
       }
     }
     if (def) return this.returned(def, node, this.inline(def, bound, fnNode, node, classArgs, lambda?.scopes));
