@@ -49,3 +49,24 @@ test('member functions called on a struct object in shared memory: their accesse
   assert.equal(cnt.worst!.distinctWords, 4);
   assert.equal(result.accesses.filter((a) => a.kernel === 'queue_bins').length, 4);
 });
+
+test('a variable added to by a different amount on each lane in a loop of unknown trip count is not a uniform shift', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen7e.cu');
+  const even = accessAt(result, text, 'buf[even] = 1.f;', 'store');
+  assert.equal(even.status, 'conflict');
+  assert.equal(even.degree, 2);
+  // a step read from memory per lane: not known to be the same on every lane
+  const own = accessAt(result, text, 'buf[own] = 2.f;', 'store');
+  assert.equal(own.status, 'unknown');
+  assert.equal(own.reason, '`own` is changed by the loop at line 51, whose trip count is unknown, by a step not known to be the same on every lane');
+  const far = accessAt(result, text, 'buf[far % 2048] += 3.f;', 'store');
+  assert.equal(far.status, 'unknown');
+  assert.equal(far.reason, '`far` is changed by the loop at line 51, whose trip count is unknown, by a step not known to be the same on every lane');
+  // a step that differs from lane to lane (`threadIdx.x & 3`): lane 0 stays at word 1024, lane 1 moves on
+  const mine = accessAt(result, text, 'buf[1024 + mine % 1024] = 4.f;', 'store');
+  assert.equal(mine.status, 'unknown');
+  assert.equal(mine.reason, '`mine` takes different values on different lanes in the loop at line 51, whose trip count is unknown');
+  // the step's own load, and an access after the loop, keep their figures
+  assert.equal(accessAt(result, text, 'far += hop[threadIdx.x];', 'load').status, 'conflict-free');
+  assert.equal(accessAt(result, text, 'out[threadIdx.x] = buf[threadIdx.x];', 'load').status, 'conflict-free');
+});

@@ -820,6 +820,13 @@ export class Interp {
       }
     };
     generalise(`@${line}`);
+    // a variable only added to (`j += step`) is taken as its start plus an unknown warp-uniform amount: that holds
+    // only while each pass adds the same amount on every lane (`j += step[threadIdx.x]` does not); the pass below checks
+    const additiveStart = new Map<string, Value>();
+    for (const [name, additive] of assigned) {
+      const v = this.lookupVar(name);
+      if (additive && v && !v.ref && v.value.k === 'num') additiveStart.set(name, v.value);
+    }
     const firstVisit = this.visits.length;
     // a `while`'s condition carries its parentheses; a `for`'s does not (`i < (n)` keeps its last one)
     const condText = !cond ? '' : cond.type === 'condition_clause' || cond.type === 'parenthesized_expression' ? cond.text.replace(/^\(|\)$/g, '').trim() : cond.text.trim();
@@ -827,7 +834,8 @@ export class Interp {
     const perLane = (name: string) => `\`${name}\` takes different values on different lanes in the loop at line ${line}, whose trip count is unknown`;
     // a variable taken as warp-uniform that ends the pass per-lane (a per-lane accumulator `best = i`) makes the pass
     // wrong only where it was used: the pass is run again from the same state with that variable per-lane and unknown
-    const snap = uniform.size ? this.snapshot() : null;
+    const snap = uniform.size || additiveStart.size ? this.snapshot() : null;
+    const notPerLane = new Map<string, string>();
     for (let pass = 0; ; pass++) {
       const names = [...new Set([...induction.filter((n) => assigned.has(n) && !(snap?.demoted.has(n))), ...uniform])];
       const note = `the loop at line ${line} has a trip count that cannot be computed (${condText ? `\`${condText}\`: ` : ''}${why})` +
@@ -852,11 +860,20 @@ export class Interp {
         const v = this.lookupVar(name)?.value;
         return !(v && v.k === 'num' && isUniform(v.v) && !hasThread(v.sym));
       });
+      for (const [name, start] of additiveStart) {
+        if (snap?.demoted.has(name)) continue;
+        const v = this.lookupVar(name)?.value;
+        const d = v && v.k === 'num' ? binary('-', v, start, name, null) : null;
+        if (d && d.k === 'num' && isUniform(d.v) && !hasThread(d.sym)) continue;
+        failed.push(name);
+        // a step that is not known at all (a value loaded from memory) is not known to be the same on every lane
+        if (!(d && d.k === 'num')) notPerLane.set(name, `\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown, by a step not known to be the same on every lane`);
+      }
       if (!failed.length) break;
       if (!snap || pass >= snap.passes) {
         for (let i = firstVisit; i < this.visits.length; i++) {
           this.visits[i].addrs = null;
-          this.visits[i].reason = perLane(failed[0]);
+          this.visits[i].reason = notPerLane.get(failed[0]) ?? perLane(failed[0]);
         }
         break;
       }
@@ -865,7 +882,7 @@ export class Interp {
         uniform.delete(name);
         snap.demoted.add(name);
         const v = this.lookupVar(name);
-        if (v) v.value = unk(perLane(name));
+        if (v) v.value = unk(notPerLane.get(name) ?? perLane(name));
       }
     }
     generalise(`@${line}'`);
