@@ -70,3 +70,16 @@ test('a variable added to by a different amount on each lane in a loop of unknow
   assert.equal(accessAt(result, text, 'far += hop[threadIdx.x];', 'load').status, 'conflict-free');
   assert.equal(accessAt(result, text, 'out[threadIdx.x] = buf[threadIdx.x];', 'load').status, 'conflict-free');
 });
+
+test('a vector-typed local declared without a value, assigned component by component, has exact components', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen7e.cu');
+  const a = accessAt(result, text, 'scatter[(pos.x & 3) * 128 + (pos.x >> 2)] = keys[threadIdx.x];', 'store');
+  assert.equal(a.status, 'conflict-free');
+  const b = accessAt(result, text, 'scatter[pos.y] = keys[threadIdx.x + 128];', 'store');
+  assert.equal(b.status, 'conflict');
+  assert.equal(b.degree, 4);
+  // braced initial values, one component assigned later
+  const c = accessAt(result, text, 'out[threadIdx.x] = scatter[win.z + win.w];', 'load');
+  assert.equal(c.status, 'conflict');
+  assert.equal(c.degree, 2);
+});

@@ -1081,8 +1081,10 @@ export class Interp {
           value = isDim3 ? this.dim3(args) : args.length === 1 && !isArray ? args[0] : { k: 'other', what: 'aggregate' };
         } else if (init) value = this.rvalue(init);
       } else if (isDim3) value = this.dim3([]);
-      if (t.kind === 'struct' && !isArray && !isRef && d.type !== 'function_declarator') {
-        const obj = this.newObject(t, nameNode.text, d.type === 'init_declarator' ? d.childForFieldName('value') : null, value);
+      // a local of a CUDA vector type (`uint4 r; r.x = ...;`) is an object whose members are its components
+      const objT = t.kind === 'vector' && !isArray && !isRef ? vectorFields(t) : t;
+      if (objT.kind === 'struct' && !isArray && !isRef && d.type !== 'function_declarator') {
+        const obj = this.newObject(objT, nameNode.text, d.type === 'init_declarator' ? d.childForFieldName('value') : null, value);
         if (obj) {
           this.scope().set(nameNode.text, { value: obj, type: t, decl: d });
           continue;
@@ -2881,4 +2883,11 @@ function sameValue(a: Value, b: Value, act: Uint8Array): boolean {
   if (a.k !== 'num' || b.k !== 'num' || JSON.stringify(a.sym) !== JSON.stringify(b.sym)) return false;
   for (let i = 0; i < act.length; i++) if (act[i] && laneAt(a.v, i) !== laneAt(b.v, i)) return false;
   return true;
+}
+
+/** A CUDA vector type as a struct of its components (`x`, `y`, `z`, `w`), for a local variable's members. */
+function vectorFields(t: Extract<CType, { kind: 'vector' }>): CType {
+  const cs = sizeOf(t.comp) ?? 0;
+  const fields = ['x', 'y', 'z', 'w'].slice(0, t.count).map((name, i) => ({ name, type: t.comp, offset: i * cs }));
+  return { kind: 'struct', name: t.name, bytes: t.bytes, align: t.align, fields };
 }
