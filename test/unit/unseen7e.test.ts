@@ -83,3 +83,15 @@ test('a vector-typed local declared without a value, assigned component by compo
   assert.equal(c.status, 'conflict');
   assert.equal(c.degree, 2);
 });
+
+test('a kernel template launched without template arguments gets its type parameter from the arguments of each launch', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen7e.cu');
+  const st = accessAt(result, text, 'stage[threadIdx.x] = src[threadIdx.x];', 'store');
+  assert.equal(st.status, 'conflict-free');
+  const ld = accessAt(result, text, 'dst[threadIdx.x] = stage[4 * (threadIdx.x % 32)];', 'load');
+  // double (a parameter), float (a local), char (a host template's parameter, `pick_as<char>`)
+  assert.equal(ld.status, 'conflict');
+  assert.equal(ld.degree, 4);
+  assert.equal(ld.wavefronts, 8);
+  assert.deepEqual(ld.cases.map((c) => [c.context.E, c.degree, c.wavefronts]).sort(), [['char', 1, 1], ['double', 4, 8], ['float', 4, 4]]);
+});
