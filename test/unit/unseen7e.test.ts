@@ -95,3 +95,15 @@ test('a kernel template launched without template arguments gets its type parame
   assert.equal(ld.wavefronts, 8);
   assert.deepEqual(ld.cases.map((c) => [c.context.E, c.degree, c.wavefronts]).sort(), [['char', 1, 1], ['double', 4, 8], ['float', 4, 4]]);
 });
+
+test('a launch in a member function of a class template defined outside the class is read once per `S<float>` the file names', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen7e.cu');
+  const st = accessAt(result, text, 'halo[threadIdx.x][threadIdx.y] = plane[threadIdx.y * 16 + threadIdx.x];', 'store');
+  assert.equal(st.status, 'conflict');
+  assert.equal(st.degree, 2);
+  assert.deepEqual(st.block, [16, 16, 1]);
+  assert.deepEqual(st.cases.map((c) => [c.context.P, c.degree, c.wavefronts]).sort(), [['double', 1, 2], ['float', 2, 2]]);
+  const ld = accessAt(result, text, 'plane[threadIdx.y * 16 + threadIdx.x] = halo[threadIdx.y][threadIdx.x];', 'load');
+  assert.equal(ld.degree, 2);
+  assert.ok(st.assumptions.includes('block 16x16x1 from the launch at line 117 in `run<float>` (`column_pass<float>` at line 120)'), st.assumptions.join(' | '));
+});

@@ -349,6 +349,17 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
     if (f?.type === 'template_function' && f.childForFieldName('name')?.text === fn.name)
       add(named(f.childForFieldName('arguments')), caller, n, 'the call');
   }
+  // a member function of a class template defined outside it (`template <class T> void S<T>::run(...) { ... }`):
+  // each `S<float>` the host code names (an object declared `S<float> s;`) binds the class's parameters
+  let scope: Node | null = fn.node.childForFieldName('declarator');
+  for (let i = 0; scope && scope.type !== 'qualified_identifier' && i < 8; i++) scope = scope.childForFieldName('declarator');
+  scope = scope?.childForFieldName('scope') ?? null;
+  const cls = scope?.type === 'template_type' ? scope.childForFieldName('name')?.text : undefined;
+  const own = scope ? named(scope.childForFieldName('arguments')).map((a) => a.text.trim()) : [];
+  if (cls && own.length === fn.templateParams.length && own.every((a, i) => a === fn.templateParams[i].name)) {
+    for (const { fn: caller, node: n } of hostNodesMentioning(facts, cls, fn))
+      if (n.type === 'template_type' && n.childForFieldName('name')?.text === cls) add(named(n.childForFieldName('arguments')), caller, n, `\`${n.text}\``);
+  }
   return out;
 }
 
