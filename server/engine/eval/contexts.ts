@@ -243,13 +243,19 @@ function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it
 
 type Binding = { values: Map<string, Value>; types: Map<string, CType>; label: Record<string, number | string>; unbound?: string };
 
-function bindTemplate(kernel: FunctionFact, args: Node[] | null, it: Interp): Binding {
+function bindTemplate(kernel: FunctionFact, args: Node[] | null, it: Interp, deduced?: Map<string, CType>): Binding {
   const values = new Map<string, Value>();
   const types = new Map<string, CType>();
   const label: Record<string, number | string> = {};
   let unbound: string | undefined;
   kernel.templateParams.forEach((tp, i) => {
     const a = args?.[i] ?? tp.defaultNode;
+    const d = !args?.[i] ? deduced?.get(tp.name) : undefined;
+    if (d) {
+      types.set(tp.name, d);
+      label[tp.name] = typeName(d);
+      return;
+    }
     if (!a) {
       unbound ??= `the template parameter \`${tp.name}\` of \`${kernel.name}\` is not bound by any launch or explicit instantiation in this file`;
       return;
@@ -268,6 +274,48 @@ function bindTemplate(kernel: FunctionFact, args: Node[] | null, it: Interp): Bi
     }
   });
   return { values, types, label, unbound };
+}
+
+/** Pointer declarators around a name (`**p` gives 2); null for any other declarator (a reference, an array). */
+function pointerDepth(d: Node | null): number | null {
+  let depth = 0;
+  for (let cur = d; cur; cur = cur.childForFieldName('declarator')) {
+    if (cur.type === 'identifier') return depth;
+    if (cur.type !== 'pointer_declarator') return null;
+    depth++;
+  }
+  return null;
+}
+
+/**
+ * Type template parameters the launch's arguments deduce (`k<<<g, b>>>(d)`, `d` declared `double *d` in the caller,
+ * for a kernel parameter `T *p`: T = double), as C++ deduces them. Only a parameter declared as the template parameter
+ * itself behind pointers, and an argument that is a name declared in the caller (a parameter or a local before the launch).
+ */
+function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<string, CType> {
+  const out = new Map<string, CType>();
+  if (l.api || !l.caller || !kernel.templateParams.some((tp) => tp.isType)) return out;
+  const args = named(l.node.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
+  kernel.params.forEach((p, i) => {
+    const a = args[i];
+    const typeNode = p.node.childForFieldName('type');
+    if (!a || a.type !== 'identifier' || !typeNode) return;
+    const tp = kernel.templateParams.find((t) => t.isType && t.name === typeNode.text.trim());
+    const depth = pointerDepth(p.node.childForFieldName('declarator'));
+    if (!tp || depth === null || out.has(tp.name)) return;
+    const decl = l.caller!.params.find((q) => q.name === a.text)?.node ?? findDeclaration(l.caller!.body, a.text, l.node.startIndex);
+    const at = decl?.childForFieldName('type');
+    if (!decl || !at) return;
+    let d = decl.type === 'declaration' ? decl.childrenForFieldName('declarator').find((x) => x && declaratorName(x)?.text === a.text) ?? null : decl.childForFieldName('declarator');
+    if (d?.type === 'init_declarator') d = d.childForFieldName('declarator');
+    const argDepth = pointerDepth(d);
+    if (argDepth === null || argDepth < depth) return;
+    let t = it.resolveType(at);
+    if (t.kind === 'unknown') return;
+    for (let k = depth; k < argDepth; k++) t = { kind: 'pointer', to: t };
+    out.set(tp.name, t);
+  });
+  return out;
 }
 
 /** Every node of the host functions (not kernels, not `except`) whose body mentions `name`, with its function. */
@@ -300,6 +348,17 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
     const f = n.type === 'call_expression' ? n.childForFieldName('function') : null;
     if (f?.type === 'template_function' && f.childForFieldName('name')?.text === fn.name)
       add(named(f.childForFieldName('arguments')), caller, n, 'the call');
+  }
+  // a member function of a class template defined outside it (`template <class T> void S<T>::run(...) { ... }`):
+  // each `S<float>` the host code names (an object declared `S<float> s;`) binds the class's parameters
+  let scope: Node | null = fn.node.childForFieldName('declarator');
+  for (let i = 0; scope && scope.type !== 'qualified_identifier' && i < 8; i++) scope = scope.childForFieldName('declarator');
+  scope = scope?.childForFieldName('scope') ?? null;
+  const cls = scope?.type === 'template_type' ? scope.childForFieldName('name')?.text : undefined;
+  const own = scope ? named(scope.childForFieldName('arguments')).map((a) => a.text.trim()) : [];
+  if (cls && own.length === fn.templateParams.length && own.every((a, i) => a === fn.templateParams[i].name)) {
+    for (const { fn: caller, node: n } of hostNodesMentioning(facts, cls, fn))
+      if (n.type === 'template_type' && n.childForFieldName('name')?.text === cls) add(named(n.childForFieldName('arguments')), caller, n, `\`${n.text}\``);
   }
   return out;
 }
@@ -429,7 +488,7 @@ export function instancesOf(
     for (const host of outer.length ? outer : [null]) {
       const path = pathFacts(l.caller, l.node);
       const it = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, host?.bind, path);
-      const b = bindTemplate(kernel, l.templateArgs, it);
+      const b = bindTemplate(kernel, l.templateArgs, it, deduceTypes(kernel, l, it));
       const args = bindArguments(kernel, l, facts, it);
       const line = l.node.startPosition.row + 1;
       let block: [number, number, number] | null = null;

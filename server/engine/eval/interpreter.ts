@@ -835,6 +835,13 @@ export class Interp {
       }
     };
     generalise(`@${line}`);
+    // a variable only added to (`j += step`) is taken as its start plus an unknown warp-uniform amount: that holds
+    // only while each pass adds the same amount on every lane (`j += step[threadIdx.x]` does not); the pass below checks
+    const additiveStart = new Map<string, Value>();
+    for (const [name, additive] of assigned) {
+      const v = this.lookupVar(name);
+      if (additive && v && !v.ref && v.value.k === 'num') additiveStart.set(name, v.value);
+    }
     const firstVisit = this.visits.length;
     // a `while`'s condition carries its parentheses; a `for`'s does not (`i < (n)` keeps its last one)
     const condText = !cond ? '' : cond.type === 'condition_clause' || cond.type === 'parenthesized_expression' ? cond.text.replace(/^\(|\)$/g, '').trim() : cond.text.trim();
@@ -842,12 +849,13 @@ export class Interp {
     const perLane = (name: string) => `\`${name}\` takes different values on different lanes in the loop at line ${line}, whose trip count is unknown`;
     // a variable taken as warp-uniform that ends the pass per-lane (a per-lane accumulator `best = i`) makes the pass
     // wrong only where it was used: the pass is run again from the same state with that variable per-lane and unknown
-    const snap = uniform.size || kept.size ? this.snapshot() : null;
+    const snap = uniform.size || kept.size || additiveStart.size ? this.snapshot() : null;
     const same = (a: Value | undefined, b: Num) => {
       if (!a || a.k !== 'num' || a.t.kind !== b.t.kind || sizeOf(a.t) !== sizeOf(b.t) || symText(a.sym ?? {}) !== symText(b.sym ?? {})) return false;
       for (let i = 0; i < this.n; i++) if (laneAt(a.v, i) !== laneAt(b.v, i)) return false;
       return true;
     };
+    const notPerLane = new Map<string, string>();
     for (let pass = 0; ; pass++) {
       const names = [...new Set([...induction.filter((n) => assigned.has(n) && !(snap?.demoted.has(n))), ...uniform])];
       const note = `the loop at line ${line} has a trip count that cannot be computed (${condText ? `\`${condText}\`: ` : ''}${why})` +
@@ -872,6 +880,15 @@ export class Interp {
         const v = this.lookupVar(name)?.value;
         return !(v && v.k === 'num' && isUniform(v.v) && !hasThread(v.sym));
       });
+      for (const [name, start] of additiveStart) {
+        if (snap?.demoted.has(name)) continue;
+        const v = this.lookupVar(name)?.value;
+        const d = v && v.k === 'num' ? binary('-', v, start, name, null) : null;
+        if (d && d.k === 'num' && isUniform(d.v) && !hasThread(d.sym)) continue;
+        failed.push(name);
+        // a step that is not known at all (a value loaded from memory) is not known to be the same on every lane
+        if (!(d && d.k === 'num')) notPerLane.set(name, `\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown, by a step not known to be the same on every lane`);
+      }
       const moved = [...kept].filter(([name, v0]) => !same(this.lookupVar(name)?.value, v0)).map(([name]) => name);
       if (!failed.length && !moved.length) break;
       if (!failed.length) {
@@ -887,7 +904,7 @@ export class Interp {
       if (!snap || pass >= snap.passes) {
         for (let i = firstVisit; i < this.visits.length; i++) {
           this.visits[i].addrs = null;
-          this.visits[i].reason = perLane(failed[0]);
+          this.visits[i].reason = notPerLane.get(failed[0]) ?? perLane(failed[0]);
         }
         break;
       }
@@ -900,7 +917,7 @@ export class Interp {
           // unknown until a lane assigns it (`for (j = 0; ...)` on the lanes that run an inner loop): as if declared
           // without a value, so that such an assignment holds on those lanes
           v.unset = v.type.kind === 'int' || v.type.kind === 'float' ? new Uint8Array(this.n).fill(1) : undefined;
-          v.value = unk(perLane(name));
+          v.value = unk(notPerLane.get(name) ?? perLane(name));
         }
       }
     }
@@ -1120,8 +1137,10 @@ export class Interp {
           value = isDim3 ? this.dim3(args) : args.length === 1 && !isArray ? args[0] : { k: 'other', what: 'aggregate' };
         } else if (init) value = this.rvalue(init);
       } else if (isDim3) value = this.dim3([]);
-      if (t.kind === 'struct' && !isArray && !isRef && d.type !== 'function_declarator') {
-        const obj = this.newObject(t, nameNode.text, d.type === 'init_declarator' ? d.childForFieldName('value') : null, value);
+      // a local of a CUDA vector type (`uint4 r; r.x = ...;`) is an object whose members are its components
+      const objT = t.kind === 'vector' && !isArray && !isRef ? vectorFields(t) : t;
+      if (objT.kind === 'struct' && !isArray && !isRef && d.type !== 'function_declarator') {
+        const obj = this.newObject(objT, nameNode.text, d.type === 'init_declarator' ? d.childForFieldName('value') : null, value);
         if (obj) {
           this.scope().set(nameNode.text, { value: obj, type: t, decl: d });
           continue;
@@ -1225,7 +1244,7 @@ export class Interp {
   }
 
   /** The member function `name` of an object's struct (by where it is defined), with `arity` parameters. */
-  private memberDef(self: Obj, name: string, arity: number, among?: FunctionFact[]): FunctionFact | null {
+  private memberDef(self: { t: CType }, name: string, arity: number, among?: FunctionFact[]): FunctionFact | null {
     const decl = self.t.kind === 'struct' ? this.cfg.facts.typeDecls.get(self.t.name.replace(/\s*<.*$/, '')) : undefined;
     if (!decl) return null;
     const inside = (among ?? this.cfg.facts.functions.get(name) ?? []).filter((d) => d.node.startIndex >= decl.startIndex && d.node.endIndex <= decl.endIndex);
@@ -1236,6 +1255,22 @@ export class Interp {
   private memberScope(self: Obj): Map<string, Var | SharedBase> {
     const members = new Map<string, Var | SharedBase>(self.fields);
     members.set('this', { value: self, type: self.t });
+    return members;
+  }
+
+  /**
+   * What a member function called on an object in shared memory sees beneath its own scopes: each data member as a
+   * reference to its place in that object (reading it loads, assigning it stores), and `this` as a pointer to it.
+   */
+  private sharedMemberScope(self: Ref): Map<string, Var | SharedBase> {
+    const members = new Map<string, Var | SharedBase>();
+    if (self.t.kind !== 'struct') return members;
+    for (const f of self.t.fields) {
+      if (!f.name) continue;
+      const off = binary('+', self.off, num(f.offset), () => `${self.name}.${f.name}`, null) as Num;
+      members.set(f.name, { value: { ...self, off, t: f.type, at: undefined }, type: f.type, ref: true });
+    }
+    members.set('this', { value: { k: 'ptr', base: self.base, off: self.off, to: self.t, name: self.name, flat: self.flat }, type: { kind: 'pointer', to: self.t } });
     return members;
   }
 
@@ -2216,6 +2251,12 @@ export class Interp {
         const own = this.memberDef(self, method, argNodes.length, defs) ?? def;
         return this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateArgs.get(self.t) ?? classArgs, [this.memberScope(self)]));
       }
+      // a member function called on an object in shared memory (`__shared__ Queue q; q.push(v);`): its data members
+      // are places in that object, so what it reads and writes there are shared accesses
+      if (self?.k === 'ref' && self.t.kind === 'struct') {
+        const own = this.memberDef(self, method, argNodes.length, defs) ?? def;
+        return this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateArgs.get(self.t) ?? classArgs, [this.sharedMemberScope(self)]));
+      }
     }
     if (def) return this.returned(def, node, this.inline(def, bound, fnNode, node, classArgs, lambda?.scopes));
     const target = method ? this.eval(fnNode.childForFieldName('argument')!) : null;
@@ -2901,4 +2942,11 @@ function sameValue(a: Value, b: Value, act: Uint8Array): boolean {
   if (a.k !== 'num' || b.k !== 'num' || JSON.stringify(a.sym) !== JSON.stringify(b.sym)) return false;
   for (let i = 0; i < act.length; i++) if (act[i] && laneAt(a.v, i) !== laneAt(b.v, i)) return false;
   return true;
+}
+
+/** A CUDA vector type as a struct of its components (`x`, `y`, `z`, `w`), for a local variable's members. */
+function vectorFields(t: Extract<CType, { kind: 'vector' }>): CType {
+  const cs = sizeOf(t.comp) ?? 0;
+  const fields = ['x', 'y', 'z', 'w'].slice(0, t.count).map((name, i) => ({ name, type: t.comp, offset: i * cs }));
+  return { kind: 'struct', name: t.name, bytes: t.bytes, align: t.align, fields };
 }
