@@ -571,13 +571,27 @@ export class EngineDocument {
     const own = this.analyzeOwn(options);
     const region = this.nested ? undefined : this.blanked[0];
     const left = deadline - Date.now();
-    if (!region || own.incomplete || left <= 0) {
+    if (!region || own.incomplete) {
       this.repair?.dispose();
       this.repair = null;
       return own;
     }
     // the repair shares the budget: what the file's own analysis left of it
-    return this.repaired(own, region, { ...options, budgetMs: left });
+    return left > 0 ? this.repaired(own, region, { ...options, budgetMs: left }, options) : this.unrepaired(own, region, options);
+  }
+
+  /** The budget ran out before a cut-short definition was repaired: the result is incomplete, and says so. */
+  private unrepaired(own: FileAnalysis, region: Blanked, options: AnalyzeOptions): FileAnalysis {
+    const at = { line: region.line, character: 0 };
+    return {
+      ...own,
+      incomplete: true,
+      notices: [...own.notices, {
+        range: { start: at, end: at },
+        severity: 'information',
+        message: `analysis budget of ${options.budgetMs ?? DEFAULT_BUDGET_MS} ms exceeded: the definition from line ${region.line + 1}, which is not closed, is not analysed yet`,
+      }],
+    };
   }
 
   /**
@@ -587,17 +601,18 @@ export class EngineDocument {
    * are half-typed, they are left out). Only findings inside the definition are taken from it: their positions are
    * the user's (the text changes only after them).
    */
-  private repaired(own: FileAnalysis, region: Blanked, options: AnalyzeOptions): FileAnalysis {
+  private repaired(own: FileAnalysis, region: Blanked, options: AnalyzeOptions, budget: AnalyzeOptions): FileAnalysis {
     const endLine = pointAt(this.text, region.end).row; // the next definition's line (0-based)
     const deadline = Date.now() + (options.budgetMs ?? DEFAULT_BUDGET_MS);
     for (const cand of closingCandidates(this.text, region)) {
       const time = deadline - Date.now();
-      if (time <= 0) break;
+      if (time <= 0) return this.unrepaired(own, region, budget);
       if (this.repair) this.repair.update(cand.text);
       else this.repair = new EngineDocument(cand.text, true);
       this.repair.only = { from: region.line, to: endLine };
       const r = this.repair.analyze({ ...options, budgetMs: time });
-      if (this.repair.blanked.some((b) => b.start <= region.start && region.start < b.end) || r.incomplete) continue;
+      if (r.incomplete) return this.unrepaired(own, region, budget);
+      if (this.repair.blanked.some((b) => b.start <= region.start && region.start < b.end)) continue;
       const inside = (line: number) => line >= region.line && line < endLine;
       const accesses = [...own.accesses];
       const index = new Map<AccessFinding, number>();
