@@ -2197,7 +2197,11 @@ export class Interp {
       }
     }
     const name = fnNode.type === 'identifier' ? fnNode.text : fnNode.type === 'template_function' ? fnNode.childForFieldName('name')?.text ?? '' : fnNode.type === 'qualified_identifier' ? fnNode.childForFieldName('name')?.text ?? '' : '';
-    const group = this.cooperativeGroups(fnNode, name, argNodes);
+    // the object of a member call (`g.thread_rank()`, `t.at(r, c)`, `bar.arrive()`), evaluated once: its expression
+    // may itself be a call whose accesses must not be recorded twice
+    let objectValue: Value | undefined;
+    const object = () => (objectValue ??= this.eval(fnNode.childForFieldName('argument')!));
+    const group = this.cooperativeGroups(fnNode, name, argNodes, object);
     if (group) return group;
     if (ATOMICS.test(name)) {
       const p = argNodes[0] ? this.rvalue(argNodes[0]) : unk('no argument');
@@ -2243,23 +2247,19 @@ export class Interp {
     const builtin = this.builtinCall(name, args, node);
     if (builtin) return builtin;
     if (def && method) {
-      // a member function called on a local object sees its data members, and `this`, beneath its own scopes
-      const objNode = fnNode.childForFieldName('argument');
-      const self = objNode ? this.eval(objNode) : null;
-      if (self?.k === 'obj') {
+      // a member function called on a local object sees its data members, and `this`, beneath its own scopes; called
+      // on an object in shared memory (`__shared__ Queue q; q.push(v);`), its data members are places in that object,
+      // so what it reads and writes there are shared accesses
+      const self = object();
+      const members = self.k === 'obj' ? this.memberScope(self) : self.k === 'ref' && self.t.kind === 'struct' ? this.sharedMemberScope(self) : null;
+      if (members && (self.k === 'obj' || self.k === 'ref')) {
         // among the functions of that name left by the specialization the object is declared as (see specialization)
         const own = this.memberDef(self, method, argNodes.length, defs) ?? def;
-        return this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateArgs.get(self.t) ?? classArgs, [this.memberScope(self)]));
-      }
-      // a member function called on an object in shared memory (`__shared__ Queue q; q.push(v);`): its data members
-      // are places in that object, so what it reads and writes there are shared accesses
-      if (self?.k === 'ref' && self.t.kind === 'struct') {
-        const own = this.memberDef(self, method, argNodes.length, defs) ?? def;
-        return this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateArgs.get(self.t) ?? classArgs, [this.sharedMemberScope(self)]));
+        return this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateArgs.get(self.t) ?? classArgs, [members]));
       }
     }
     if (def) return this.returned(def, node, this.inline(def, bound, fnNode, node, classArgs, lambda?.scopes));
-    const target = method ? this.eval(fnNode.childForFieldName('argument')!) : null;
+    const target = method ? object() : null;
     if (target?.k === 'ref') {
       // a member function the file does not define, called on an object in shared memory (`bar.arrive()` on a
       // `__shared__ cuda::barrier`): it reads and writes that object in ways the analysis cannot see
@@ -2428,7 +2428,7 @@ export class Interp {
    * group's `thread_rank()` is the linear thread id (mod N for a tile), `meta_group_rank()` the tile's index. Null
    * when the call is not one of these.
    */
-  private cooperativeGroups(fnNode: Node, name: string, argNodes: Node[]): Value | null {
+  private cooperativeGroups(fnNode: Node, name: string, argNodes: Node[], object: () => Value): Value | null {
     if (this.warpMode && (name === 'this_thread_block' || name === 'tiled_partition')) throw NEEDS_FULL_BLOCK;
     if (name === 'this_thread_block') return { k: 'other', what: 'cg:block:0' };
     if (name === 'tiled_partition') {
@@ -2439,7 +2439,7 @@ export class Interp {
     }
     if (fnNode.type !== 'field_expression') return null;
     // the object is read only if it is a thread group (a shared object, a cuda::barrier, is not loaded by a call)
-    const obj = this.eval(fnNode.childForFieldName('argument')!);
+    const obj = object();
     const m = obj.k === 'other' ? /^cg:(block|tile):(\d+)$/.exec(obj.what) : null;
     if (!m) return null;
     const method = fnNode.childForFieldName('field')?.text ?? '';
