@@ -850,11 +850,8 @@ export class Interp {
     // a variable taken as warp-uniform that ends the pass per-lane (a per-lane accumulator `best = i`) makes the pass
     // wrong only where it was used: the pass is run again from the same state with that variable per-lane and unknown
     const snap = uniform.size || kept.size || additiveStart.size ? this.snapshot() : null;
-    const same = (a: Value | undefined, b: Num) => {
-      if (!a || a.k !== 'num' || a.t.kind !== b.t.kind || sizeOf(a.t) !== sizeOf(b.t) || symText(a.sym ?? {}) !== symText(b.sym ?? {})) return false;
-      for (let i = 0; i < this.n; i++) if (laneAt(a.v, i) !== laneAt(b.v, i)) return false;
-      return true;
-    };
+    // a kept variable is back where it was: the same type, and sameValue on every lane
+    const same = (a: Value | undefined, b: Num) => !!a && a.k === 'num' && a.t.kind === b.t.kind && sizeOf(a.t) === sizeOf(b.t) && sameValue(a, b, this.ones);
     const notPerLane = new Map<string, string>();
     for (let pass = 0; ; pass++) {
       const names = [...new Set([...induction.filter((n) => assigned.has(n) && !(snap?.demoted.has(n))), ...uniform])];
@@ -2946,7 +2943,6 @@ function sameValue(a: Value, b: Value, act: Uint8Array): boolean {
 
 /** A CUDA vector type as a struct of its components (`x`, `y`, `z`, `w`), for a local variable's members. */
 function vectorFields(t: Extract<CType, { kind: 'vector' }>): CType {
-  const cs = sizeOf(t.comp) ?? 0;
-  const fields = ['x', 'y', 'z', 'w'].slice(0, t.count).map((name, i) => ({ name, type: t.comp, offset: i * cs }));
+  const fields = ['x', 'y', 'z', 'w'].slice(0, t.count).map((name) => member(t, name)!);
   return { kind: 'struct', name: t.name, bytes: t.bytes, align: t.align, fields };
 }
