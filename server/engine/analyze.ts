@@ -8,7 +8,7 @@ import { recover, closingCandidates, Blanked, Closed } from './syntax/recover';
 import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, kids, declaratorName, readTopLevelFunction } from './facts/collect';
 import { typeName } from './facts/ctypes';
 import { runBlock, blockAddrs, BudgetExceeded, DEFAULT_CAPS, Visit, ATOMICS } from './eval/interpreter';
-import { instancesOf, Instance, evalConstant } from './eval/contexts';
+import { instancesOf, directiveOf, Instance, evalConstant } from './eval/contexts';
 import { BankProfile, profileFor, archRange, blockSummary, shiftGrain, warpLanes, request, BlockSummary } from './model/bankModel';
 import { buildFindings, contextText, SiteResult } from './findings/findings';
 import { paddingFix, rowConstantFix, ArrayInfo, RowConstant } from './fix/padding';
@@ -657,7 +657,7 @@ export class EngineDocument {
         notices: [{ range: { start: { line: at.row, character: at.column }, end: { line: at.row, character: at.column } }, severity: 'information', message: 'this file holds binary data (a NUL byte): it is not analysed as CUDA source' }],
       };
     }
-    const tree = this.reparse(archRange(options.arch) ?? { lo: 500, hi: Infinity });
+    const tree = this.reparse(archRange(options.arch)!); // every spelling profileFor takes has a range
     const text = this.parsedText!;
     let facts = this.reuseFacts(tree);
     if (!facts) {
@@ -701,7 +701,7 @@ export class EngineDocument {
       const row = kernel.outer.startPosition.row;
       if (this.only && (row < this.only.from || row >= this.only.to)) continue; // a repair document: its region alone
       // the `bank-lens: block` comment above the kernel is outside its text: part of the key too
-      const directive = facts.directives.find((d) => d.line < row && d.line >= row - 3);
+      const directive = directiveOf(kernel, facts);
       const key = hashKey([optKey, `${row}:${kernel.outer.startPosition.column}`, kernel.outer.text, signature, directive ? JSON.stringify(directive.blocks) : '']);
       const cached = this.cache.get(key);
       if (cached) {

@@ -463,12 +463,17 @@ function byKernel(facts: FileFacts) {
   return ix;
 }
 
+/** The `// bank-lens: block=...` comment of a kernel: on one of the three lines above it. */
+export function directiveOf(kernel: FunctionFact, facts: FileFacts): FileFacts['directives'][number] | undefined {
+  const row = kernel.outer.startPosition.row;
+  return facts.directives.find((d) => d.line < row && d.line >= row - 3);
+}
+
 export function instancesOf(
   kernel: FunctionFact, facts: FileFacts, fallbackBlock: [number, number, number] | undefined, deadline: number, caps: Caps = DEFAULT_CAPS,
 ): { instances: Instance[]; notes: string[] } {
   const notes: string[] = [];
-  const row = kernel.outer.startPosition.row;
-  const directive = facts.directives.find((d) => d.line < row && d.line >= row - 3);
+  const directive = directiveOf(kernel, facts);
   const out: Instance[] = [];
   const seen = new Set<string>();
   const push = (inst: Instance) => {
@@ -482,6 +487,16 @@ export function instancesOf(
   const none: Args = { values: new Map(), sources: [] };
   const bound: { b: ReturnType<typeof bindTemplate>; block: [number, number, number] | null; source: string; shmem: number | null; args: Args }[] = [];
   const unevaluated: string[] = [];
+  /** a launch's block shape; one that cannot be evaluated is a note, naming `what`. */
+  const shape = (l: LaunchFact, it: Interp, what: string): [number, number, number] | null => {
+    const block = l.block ? blockOf(it.rvalue(l.block)) : null;
+    if (l.block && !block) {
+      notes.push(`the block shape \`${l.block.text}\` of ${what} could not be evaluated`);
+      unevaluated.push(notes[notes.length - 1]);
+    }
+    return block;
+  };
+  const shmemOf = (l: LaunchFact, it: Interp) => (l.shmem ? uniformValue(it.rvalue(l.shmem)) : 0);
   for (const l of launches) {
     // a launch in a host function template is read once per binding of that template the file gives
     const outer = l.caller?.templateParams.length ? hostTemplateBindings(l.caller, facts, deadline, caps) : [];
@@ -490,19 +505,10 @@ export function instancesOf(
       const it = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, host?.bind, path);
       const b = bindTemplate(kernel, l.templateArgs, it, deduceTypes(kernel, l, it));
       const args = bindArguments(kernel, l, facts, it);
-      const line = l.node.startPosition.row + 1;
-      let block: [number, number, number] | null = null;
-      if (l.block) {
-        path.used.length = 0;
-        block = blockOf(it.rvalue(l.block));
-        if (!block) {
-          notes.push(`the block shape \`${l.block.text}\` of the launch at line ${line} could not be evaluated`);
-          unevaluated.push(notes[notes.length - 1]);
-        }
-      }
+      path.used.length = 0;
+      const block = shape(l, it, `the launch at line ${l.node.startPosition.row + 1}`);
       const where = block && path.used.length ? ` (inside ${path.used.join(' and ')})` : '';
-      const shmem = l.shmem ? uniformValue(it.rvalue(l.shmem)) : 0;
-      bound.push({ b, block, source: `the launch at line ${line}${where}${host ? ` in ${host.where}` : ''}`, shmem, args });
+      bound.push({ b, block, source: `the launch at line ${l.node.startPosition.row + 1}${where}${host ? ` in ${host.where}` : ''}`, shmem: shmemOf(l, it), args });
     }
   }
   for (const x of indirectLaunches(kernel, facts)) {
@@ -514,15 +520,8 @@ export function instancesOf(
     });
     const it = hostInterp(facts, x.l.caller, x.l.node.startIndex, deadline, caps, { values, types: new Map(), label: {} });
     const b = bindTemplate(kernel, x.targs, at);
-    const line = x.l.node.startPosition.row + 1;
-    const block = x.l.block ? blockOf(it.rvalue(x.l.block)) : null;
-    const source = `the launch at line ${line} through \`${x.l.kernel}\` of \`${x.l.caller!.name}\`, called with \`${callArgs[x.index].text}\` at line ${x.call.startPosition.row + 1}`;
-    if (x.l.block && !block) {
-      notes.push(`the block shape \`${x.l.block.text}\` of ${source} could not be evaluated`);
-      unevaluated.push(notes[notes.length - 1]);
-    }
-    const shmem = x.l.shmem ? uniformValue(it.rvalue(x.l.shmem)) : 0;
-    bound.push({ b, block, source, shmem, args: none });
+    const source = `the launch at line ${x.l.node.startPosition.row + 1} through \`${x.l.kernel}\` of \`${x.l.caller!.name}\`, called with \`${callArgs[x.index].text}\` at line ${x.call.startPosition.row + 1}`;
+    bound.push({ b, block: shape(x.l, it, source), source, shmem: shmemOf(x.l, it), args: none });
   }
   // a parameter launches bind to different values (or leave unbound) tells their instances apart in the cases
   const varying = new Set<string>();
