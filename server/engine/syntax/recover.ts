@@ -31,7 +31,7 @@ function lineStarts(text: string): number[] {
 const blank = (s: string) => s.replace(/[^\n\r]/g, ' ');
 
 /** Braces opened and not closed in `s` (comments, strings and character literals skipped). */
-export function openBraces(s: string): number {
+function openBraces(s: string): number {
   let depth = 0;
   const re = /\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$)|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|[{}]/g;
   for (let m = re.exec(s); m; m = re.exec(s)) {
@@ -50,19 +50,7 @@ function closeAtEnd(text: string, tree: Tree): { text: string; tree: Tree; close
   const kids = tree.rootNode.children.filter((c) => c !== null);
   const last = kids[kids.length - 1];
   if (!last || !last.hasError || text.slice(last.endIndex).trim() !== '') return null;
-  let body = text;
-  let blankedFrom: number | null = null;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if (attempt > 0) {
-      // blank the last line that has text in it
-      const end = body.trimEnd().length;
-      const from = body.lastIndexOf('\n', end - 1) + 1;
-      if (from <= last.startIndex) return null;
-      body = body.slice(0, from) + blank(body.slice(from));
-      blankedFrom = from;
-    }
-    const missing = openBraces(body.slice(last.startIndex));
-    if (missing < 1 || missing > 64) continue;
+  for (const { body, missing, blankedFrom } of closings(text, last.startIndex)) {
     const candidate = `${body}\n${'}'.repeat(missing)}\n`;
     const next = parse(candidate);
     const fixed = next.rootNode.children.filter((c): c is NonNullable<typeof c> => c !== null && c.startIndex >= last.startIndex);
@@ -75,6 +63,26 @@ function closeAtEnd(text: string, tree: Tree): { text: string; tree: Tree; close
     next.delete();
   }
   return null;
+}
+
+/**
+ * The ways to close the definition from `start` to the end of `body`: its open braces counted as it stands, then with
+ * its last one and two lines that have text in them blanked (a half-typed statement). Each has 1 to 64 braces missing.
+ */
+function* closings(body: string, start: number): Generator<{ body: string; missing: number; blankedFrom: number | null }> {
+  let blankedFrom: number | null = null;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (attempt > 0) {
+      // blank the last line that has text in it
+      const end = body.trimEnd().length;
+      const from = body.lastIndexOf('\n', end - 1) + 1;
+      if (from <= start) return;
+      body = body.slice(0, from) + blank(body.slice(from));
+      blankedFrom = from;
+    }
+    const missing = openBraces(body.slice(start));
+    if (missing >= 1 && missing <= 64) yield { body, missing, blankedFrom };
+  }
 }
 
 /** A definition at the end of the file analysed as if its open braces were closed there. */
@@ -138,20 +146,6 @@ export function recover(text: string, tree: Tree, maxPasses = 8): { text: string
  * end are those of `text`; later ones move. Empty when the region is not short of closing braces.
  */
 export function closingCandidates(text: string, region: { start: number; end: number }): { text: string; blankedFrom: number | null }[] {
-  const out: { text: string; blankedFrom: number | null }[] = [];
-  let body = text.slice(0, region.end);
-  let blankedFrom: number | null = null;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if (attempt > 0) {
-      const end = body.trimEnd().length;
-      const from = body.lastIndexOf('\n', end - 1) + 1;
-      if (from <= region.start) break;
-      body = body.slice(0, from) + blank(body.slice(from));
-      blankedFrom = from;
-    }
-    const missing = openBraces(body.slice(region.start));
-    if (missing < 1 || missing > 64) continue;
-    out.push({ text: `${body}${'}'.repeat(missing)}\n${text.slice(region.end)}`, blankedFrom });
-  }
-  return out;
+  return [...closings(text.slice(0, region.end), region.start)].map(({ body, missing, blankedFrom }) =>
+    ({ text: `${body}${'}'.repeat(missing)}\n${text.slice(region.end)}`, blankedFrom }));
 }
