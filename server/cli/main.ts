@@ -102,9 +102,10 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
   return o;
 }
 
-/** Expands folders (recursively, sorted) into source files; unreadable paths become errors. */
+/** Up to this much source the CLI compiles the grammar with the baseline wasm compiler only (see initParser). */
 const BASELINE_WASM_BYTES = 1_500_000;
 
+/** Expands folders (recursively, sorted) into source files; unreadable paths become errors. */
 function collectFiles(paths: string[], allSources: boolean, errors: { path: string; message: string }[]): string[] {
   const exts = allSources ? ['.cu', '.cuh', '.h', '.hpp', '.cpp'] : ['.cu', '.cuh'];
   const out: string[] = [];

@@ -23,25 +23,10 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   analysisBudgetMs: 500,
 });
 
-/** Setting value -> the engine's `arch` option. */
-export const ARCHITECTURES: Readonly<Record<string, string>> = Object.freeze({
-  'sm_50+': 'sm_50+',
-  sm_1x: 'sm_1x',
-  sm_2x: 'sm_2x',
-  sm_3x: 'sm_3x',
-  'sm_3x-8B': 'sm_3x-8B',
-  sm_60: 'sm_60',
-  sm_70: 'sm_70',
-  sm_75: 'sm_75',
-  sm_80: 'sm_80',
-  sm_86: 'sm_86',
-  sm_89: 'sm_89',
-  sm_90: 'sm_90',
-  sm_100: 'sm_100',
-  sm_120: 'sm_120',
-});
-
-/** One line per architecture, for the status bar tooltip and docs. */
+/**
+ * The architectures the setting offers, with one line each for the status bar tooltip and docs. A setting's value is
+ * the engine's `arch` option as it stands (archRange and profileFor read these spellings).
+ */
 export const ARCHITECTURE_LABELS: Readonly<Record<string, string>> = Object.freeze({
   'sm_50+': 'compute capability 5.x and newer: 32 banks of 4 bytes',
   sm_1x: 'compute capability 1.x: 16 banks, one request per half-warp',
@@ -84,7 +69,7 @@ export function normalizeSettings(raw: unknown): SettingsResult {
   if (!raw || typeof raw !== 'object') return { settings: s, problems };
   const r = raw as Record<string, unknown>;
   if (r.architecture !== undefined) {
-    if (typeof r.architecture === 'string' && r.architecture in ARCHITECTURES) s.architecture = r.architecture;
+    if (typeof r.architecture === 'string' && r.architecture in ARCHITECTURE_LABELS) s.architecture = r.architecture;
     else problems.push(`cudaBankLens.architecture: unknown value ${JSON.stringify(r.architecture)}; using ${s.architecture}`);
   }
   if (r.defaultBlock !== undefined) {
@@ -107,7 +92,7 @@ export function normalizeSettings(raw: unknown): SettingsResult {
 }
 
 export function analyzeOptions(s: Settings): AnalyzeOptions {
-  const options: AnalyzeOptions = { arch: ARCHITECTURES[s.architecture] ?? 'sm_50+', budgetMs: s.analysisBudgetMs };
+  const options: AnalyzeOptions = { arch: s.architecture, budgetMs: s.analysisBudgetMs };
   const block = s.defaultBlock ? parseBlock(s.defaultBlock) : undefined;
   if (block) options.block = block;
   return options;

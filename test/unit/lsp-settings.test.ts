@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { describe, it } from 'node:test';
 import { Codes } from '../../server/lsp/protocol';
-import { analysisKey, analyzeOptions, ARCHITECTURES, DEFAULT_SETTINGS, normalizeSettings, parseBlock } from '../../server/lsp/settings';
+import { analysisKey, analyzeOptions, ARCHITECTURE_LABELS, DEFAULT_SETTINGS, normalizeSettings, parseBlock } from '../../server/lsp/settings';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -55,7 +55,7 @@ describe('lsp package.json contributions', () => {
       assert.deepEqual(p.default, v, `default of ${k}`);
       assert.ok((p.markdownDescription ?? p.description ?? '').length > 20, `description of ${k}`);
     }
-    assert.deepEqual(props['cudaBankLens.architecture'].enum, Object.keys(ARCHITECTURES));
+    assert.deepEqual(props['cudaBankLens.architecture'].enum, Object.keys(ARCHITECTURE_LABELS));
     assert.deepEqual(props['cudaBankLens.severity'].enum, ['error', 'warning', 'information', 'hint']);
     const all = JSON.stringify(pkg.contributes);
     assert.doesNotMatch(all, /slow(er|down)/i);

@@ -125,8 +125,7 @@ const ARCH_SPELLING = /^(?:sm|compute)_?(\d+?)(\d|x)([a-z]?)(\+?)(?:[:-](4|8)b(?
  * and no arch) -> 500 and up; sm_1x -> 100-199. Null if the spelling is unknown.
  */
 export function archRange(arch: string | undefined): { lo: number; hi: number } | null {
-  const named: Record<string, string> = { 'sm_50+': 'sm_50+', sm_2x: 'sm_2x', sm_1x: 'sm_1x', sm_3x: 'sm_3x', 'sm_3x-8B': 'sm_3x' };
-  const m = ARCH_SPELLING.exec((arch === undefined ? 'sm_50+' : named[arch] ?? arch).trim().toLowerCase());
+  const m = ARCH_SPELLING.exec((arch ?? 'sm_50+').trim().toLowerCase());
   if (!m) return null;
   const major = Number(m[1]);
   if (m[2] === 'x') return { lo: major * 100, hi: major * 100 + 99 };
