@@ -1359,6 +1359,20 @@ export class Interp {
    * An instance of a class template defined in the file (`TileT<float, 32>`): laid out with its parameters bound to
    * the arguments; its objects' member functions are called with them bound too. Null when it is not one.
    */
+  /** The template values and types in force with each pair's parameters bound to its arguments, over the current ones. */
+  private templateBindings(...pairs: [FunctionFact['templateParams'], Node[]][]): { values: Map<string, Value>; types: Map<string, CType> } {
+    const values = new Map(this.cfg.values);
+    const types = new Map(this.cfg.types);
+    for (const [params, targs] of pairs)
+      params.forEach((tp, i) => {
+        const a = targs[i];
+        if (!a) return;
+        if (tp.isType) types.set(tp.name, this.typeDescriptor(a));
+        else values.set(tp.name, this.rvalue(a));
+      });
+    return { values, types };
+  }
+
   private templateStruct(node: Node): CType | null {
     const name = node.childForFieldName('name')?.text;
     const decl = name ? this.cfg.facts.typeDecls.get(name) : undefined;
@@ -1371,16 +1385,7 @@ export class Interp {
     const targs = named(node.childForFieldName('arguments'));
     const savedValues = this.cfg.values;
     const savedTypes = this.cfg.types;
-    const values = new Map(savedValues);
-    const types = new Map(savedTypes);
-    params.forEach((tp, i) => {
-      const a = targs[i];
-      if (!a) return;
-      if (tp.isType) types.set(tp.name, this.typeDescriptor(a));
-      else values.set(tp.name, this.rvalue(a));
-    });
-    this.cfg.values = values;
-    this.cfg.types = types;
+    ({ values: this.cfg.values, types: this.cfg.types } = this.templateBindings([params, targs]));
     let t: CType;
     try {
       this.typeCache.set(key, { kind: 'unknown', name: key }); // guards recursive definitions
@@ -2606,19 +2611,10 @@ export class Interp {
     const explicit = fnNode.type === 'template_function' && def.templateParams.length ? named(fnNode.childForFieldName('arguments')) : null;
     const ofClass = classArgs && def.classTemplateParams.length ? classArgs : null;
     if (explicit || ofClass) {
-      const values = new Map(savedValues);
-      const types = new Map(savedTypes);
-      const bind = (params: FunctionFact['templateParams'], targs: Node[]) =>
-        params.forEach((tp, i) => {
-          const a = targs[i];
-          if (!a) return;
-          if (tp.isType) types.set(tp.name, this.typeDescriptor(a));
-          else values.set(tp.name, this.rvalue(a));
-        });
-      if (ofClass) bind(def.classTemplateParams, ofClass);
-      if (explicit) bind(def.templateParams, explicit);
-      this.cfg.values = values;
-      this.cfg.types = types;
+      const pairs: [FunctionFact['templateParams'], Node[]][] = [];
+      if (ofClass) pairs.push([def.classTemplateParams, ofClass]);
+      if (explicit) pairs.push([def.templateParams, explicit]);
+      ({ values: this.cfg.values, types: this.cfg.types } = this.templateBindings(...pairs));
     }
     this.frames.push(frame);
     this.loops = [];
