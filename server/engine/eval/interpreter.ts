@@ -1144,11 +1144,7 @@ export class Interp {
         }
       }
       if (isArray) value = { k: 'other', what: `local array ${nameNode.text}` };
-      if (value.k === 'num' && (t.kind === 'int' || t.kind === 'float')) value = convert(value, t);
-      if (value.k === 'ptr' && t.kind === 'pointer' && t.to.kind !== 'unknown' && t.to.kind !== 'void') {
-        value = this.castPtr(value, t.to, nameNode);
-      }
-      if (value.k === 'ptr') value = { ...value, name: nameNode.text };
+      value = this.asVariable(value, t, nameNode.text, nameNode);
       const unset = d.type === 'identifier' && t.kind !== 'unknown' && !isArray && !isDim3 ? this.active() : undefined;
       this.scope().set(nameNode.text, { value, type: t, decl: d, ...(unset ? { unset } : {}) });
     }
@@ -1215,19 +1211,22 @@ export class Interp {
         expr = item.childForFieldName('value') ?? named(item)[named(item).length - 1];
       }
       const v = expr ? this.rvalue(expr) : unk('no value');
-      if (field) fields.get(field.name)!.value = this.asMember(v, field.type, `${name}.${field.name}`, expr ?? item);
+      if (field) fields.get(field.name)!.value = this.asVariable(v, field.type, `${name}.${field.name}`, expr ?? item);
     });
     return { k: 'obj', t, fields };
   }
 
-  /** A value as a member of type `t` holds it: converted, a pointer cast to the member's pointee, an object copied. */
-  private asMember(v: Value, t: CType, name: string, node: Node): Value {
+  /**
+   * A value as a variable of type `t` called `name` holds it (a local, a parameter, a data member): a number converted,
+   * a pointer cast to the variable's pointee and named after it, an object copied. `at`: where a cast is said to be.
+   */
+  private asVariable(v: Value, t: CType, name: string, at: Node): Value {
     if (v.k === 'num' && (t.kind === 'int' || t.kind === 'float')) return convert(v, t);
     if (v.k === 'ptr') {
-      const p = t.kind === 'pointer' && t.to.kind !== 'unknown' && t.to.kind !== 'void' ? this.castPtr(v, t.to, node) : v;
+      const p = t.kind === 'pointer' && t.to.kind !== 'unknown' && t.to.kind !== 'void' ? this.castPtr(v, t.to, at) : v;
       return { ...p, name };
     }
-    if (v.k === 'obj') return copyObj(v);
+    if (v.k === 'obj') return copyObj(v, name);
     return v;
   }
 
@@ -2037,7 +2036,7 @@ export class Interp {
       if (obj?.k === 'obj') {
         const name = target.childForFieldName('field')?.text ?? '';
         const f = obj.fields.get(name);
-        if (f) f.value = select(this.active(), this.asMember(value, f.type, `${arg!.text}.${name}`, target), f.value, this.n);
+        if (f) f.value = select(this.active(), this.asVariable(value, f.type, `${arg!.text}.${name}`, target), f.value, this.n);
         return;
       }
     }
@@ -2631,14 +2630,8 @@ export class Interp {
           if (b.alias) return this.scope().set(p.name, b.alias);
           if (b.value.k === 'ref') return this.scope().set(p.name, { value: b.value, type: t, ref: true });
         }
-        let v = args[i] ?? unk(`\`${p.name}\` has no argument`);
-        if (v.k === 'obj') v = copyObj(v, p.name); // passed by value
-        if (v.k === 'num' && (t.kind === 'int' || t.kind === 'float')) v = convert(v, t);
-        if (v.k === 'ptr') {
-          v = { ...v, name: p.name };
-          if (t.kind === 'pointer' && t.to.kind !== 'unknown' && t.to.kind !== 'void') v = this.castPtr(v, t.to, node);
-        }
-        this.scope().set(p.name, { value: v, type: t });
+        // passed by value: converted, cast, an object copied
+        this.scope().set(p.name, { value: this.asVariable(args[i] ?? unk(`\`${p.name}\` has no argument`), t, p.name, node), type: t });
       });
       this.execBlock(def.body);
       return frame.ret ?? { k: 'other', what: 'void' };
