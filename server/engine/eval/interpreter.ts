@@ -1083,15 +1083,11 @@ export class Interp {
       // extents met before a parenthesised `*` or `&` belong to what it points to: `float (*rows)[33]` is a pointer to
       // rows of 33 floats, `float (&buf)[32][33] = s[k];` a reference to a 32 x 33 array (outermost extent last here)
       const extents: Node[] = [];
-      const ofExtents = (elem: CType): CType | null => {
-        const dims = extents.reverse().map((e) => uniformValue(this.rvalue(e)));
-        extents.length = 0;
-        return dims.every((x): x is number => x !== null && x > 0) ? { kind: 'array', elem, dims } : null;
-      };
       for (let i = 0; inner && i < 16; i++) {
         if (inner.type === 'pointer_declarator' || inner.type === 'reference_declarator') {
           if (extents.length) {
-            const arr = ofExtents(t);
+            const arr = this.arrayOf(t, extents.reverse());
+            extents.length = 0;
             if (!arr) break; // an extent that cannot be evaluated: a local array as before
             t = arr;
             isArray = false;
@@ -1150,6 +1146,12 @@ export class Interp {
     }
   }
 
+  /** An array of `elem` with these extents, outermost first; null when one of them is not a positive constant. */
+  private arrayOf(elem: CType, extents: Node[]): CType | null {
+    const dims = extents.map((e) => uniformValue(this.rvalue(e)));
+    return dims.every((x): x is number => x !== null && x > 0) ? { kind: 'array', elem, dims } : null;
+  }
+
   /**
    * `float (*rows)[33] = reinterpret_cast<float (*)[33]>(smem);` and `float (&buf)[32][33] = s[k];` are
    * declarations, but the grammar reads them as an assignment to a subscripted cast `float(*rows)`. That shape (a
@@ -1174,9 +1176,8 @@ export class Interp {
     const op = kids(star)[0]?.text;
     const nameNode = star.childForFieldName('argument');
     if (star.type !== 'pointer_expression' || (op !== '*' && op !== '&') || nameNode?.type !== 'identifier') return false;
-    const dims = extents.map((x) => uniformValue(this.rvalue(x)));
-    if (!dims.every((d): d is number => d !== null && d > 0)) return false;
-    const arr: CType = { kind: 'array', elem: this.resolveTypeName(fn.text, fn), dims };
+    const arr = this.arrayOf(this.resolveTypeName(fn.text, fn), extents);
+    if (!arr) return false;
     const right = e.childForFieldName('right')!;
     const name = nameNode.text;
     if (op === '&') {
