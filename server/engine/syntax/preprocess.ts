@@ -13,9 +13,13 @@ export interface Macro {
 /** A pointer cast, then a parenthesised name, then `+` or `-` (see blankInactive). */
 const POINTER_CAST_OF_NAME = /(\(\s*[A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*\s*\*+\s*(?:const\s*)?\))(\s*)(\(\s*)([A-Za-z_]\w*)(\s*\))(?=\s*[-+](?![-+=]))/g;
 
+/** A launch's `<<<` and `>>>` spelled with blanks inside (`<< <`, `>> >`); `operator<< <T>` is no launch. */
+const SPACED_LAUNCH = /(?<!\boperator\s*)<<([ \t]*)<(?!<)([^;{}]*?)>>([ \t]*)>/g;
+
 /**
- * Replaces the text of inactive conditional regions with spaces, keeping line breaks, and spells CUDA's
- * `__align__(n)` as the `alignas(n)` the grammar knows (same length, so every offset still holds).
+ * Replaces the text of inactive conditional regions with spaces, keeping line breaks, spells CUDA's
+ * `__align__(n)` as the `alignas(n)` the grammar knows and a launch's `<< <` ... `>> >` as `<<<` ... `>>>` (same
+ * length, so every offset still holds).
  * An `#if` / `#ifdef` / `#elif` / `#else` branch is blanked when its condition is decided false from this file alone
  * (conditionals.ts: literals, the file's own `#define`s and `#undef`s, `__CUDA_ARCH__` as the bank model's range of
  * architectures `arch`), or when an earlier branch of its chain is decided true. A chain whose branches are all
@@ -30,6 +34,8 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   if (/[\u0000-\u0008]/.test(text)) text = text.replace(/[\u0000-\u0008]/g, ' ');
   if (text.includes('__launch_bounds__')) text = spellLaunchBoundsMacros(text);
   if (text.includes('__align__')) text = text.replace(/__align__(\s*)\(/g, (_m, ws: string) => `alignas  ${ws}(`);
+  // `k << <grid, block >> > (args)`, as Visual Studio's formatter spaces a launch (nvcc accepts it): `<<<` and `>>>`
+  if (/<<[ \t]+<|>>[ \t]+>/.test(text)) text = text.replace(SPACED_LAUNCH, (_m, ws1: string, config: string, ws2: string) => `<<<${ws1}${config}>>>${ws2}`);
   // `(int4 *)(p) + lane`: the grammar reads `(p)` as a cast of `+ lane` to a type `p` (and `% 32` after it as applying
   // to the whole cast); after a pointer cast, a parenthesised name followed by `+` or `-` is the value: unparenthesised
   if (/\*\s*(?:const\s*)?\)\s*\(/.test(text)) text = text.replace(POINTER_CAST_OF_NAME, (_m, cast: string, ws: string, open: string, name: string, close: string) =>

@@ -1,0 +1,29 @@
+// Regressions from the eighth sweep of unseen kernels, helper B (BBuf's how-to-optim-algorithm-in-cuda, GPU Gems 3
+// work-efficient scans of CIS 565 students): figures from a brute-force oracle of docs/bank-model.md.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { ready, analyzeFile, accessAt } from './helpers/engine';
+import { blankInactive } from '../../server/engine/syntax/preprocess';
+
+before(() => ready);
+
+const FIXTURE = 'test/fixtures/unseen8b.cu';
+
+test('a launch spaced as `k << <grid, block >> > (args)` gives its block shape', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // lanes 96..127 (the block's fourth warp) store at stride 4 words
+  const s = accessAt(result, text, 'if (threadIdx.x >= 96) stage[4 * threadIdx.x - 384] = 0.f;', 'store');
+  assert.deepEqual(s.block, [128, 1, 1]);
+  assert.equal(s.status, 'conflict');
+  assert.equal(s.degree, 4);
+  assert.equal(s.wavefronts, 4);
+  assert.equal(s.worst!.activeLanes, 32);
+  assert.ok(s.assumptions.includes('block 128x1x1 from the launch at line 16'), s.assumptions.join(' | '));
+  // the respelling keeps every offset, and leaves an `operator<< <T>` alone
+  const src = 'k << <g, b >> > (p);\nfriend Out& operator<< <>(Out&, const V<T>&);\nk<<<g, b>>>(p);';
+  const out = blankInactive(src);
+  assert.equal(out.length, src.length);
+  assert.equal(out.split('\n')[0], 'k <<< g, b >>>  (p);');
+  assert.equal(out.split('\n')[1], 'friend Out& operator<< <>(Out&, const V<T>&);');
+  assert.equal(out.split('\n')[2], 'k<<<g, b>>>(p);');
+});
