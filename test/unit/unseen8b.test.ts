@@ -27,3 +27,20 @@ test('a launch spaced as `k << <grid, block >> > (args)` gives its block shape',
   assert.equal(out.split('\n')[1], 'friend Out& operator<< <>(Out&, const V<T>&);');
   assert.equal(out.split('\n')[2], 'k<<<g, b>>>(p);');
 });
+
+test('`extern __shared__` of a complete type (a scalar, a sized array) is a static variable of that type', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const w = accessAt(result, text, 'window[2 * threadIdx.x] = in[threadIdx.x];', 'store');
+  assert.equal(w.status, 'conflict');
+  assert.equal(w.degree, 2);
+  assert.equal(w.wavefronts, 2);
+  const st = accessAt(result, text, 'if (threadIdx.x == 0) pending = flags[blockIdx.x];', 'store');
+  assert.equal(st.status, 'conflict-free');
+  assert.equal(st.worst!.activeLanes, 1);
+  const ld = accessAt(result, text, 'flags[threadIdx.x] = pending + (int)window[threadIdx.x];', 'load', 'pending');
+  assert.equal(ld.status, 'broadcast');
+  assert.equal(ld.wavefronts, 1);
+  assert.equal(ld.worst!.distinctWords, 1);
+  const wl = accessAt(result, text, 'flags[threadIdx.x] = pending + (int)window[threadIdx.x];', 'load', 'window');
+  assert.equal(wl.status, 'conflict-free');
+});

@@ -993,7 +993,7 @@ export class Interp {
   declare(node: Node, into?: Map<string, Var | SharedBase>): void {
     const target = into ?? this.scope();
     const typeNode = node.childForFieldName('type');
-    const external = kids(node).some((c) => c.type === 'storage_class_specifier' && c.text === 'extern');
+    const isExtern = kids(node).some((c) => c.type === 'storage_class_specifier' && c.text === 'extern');
     for (const d of node.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
       const nameNode = declaratorName(d);
       if (!nameNode) continue;
@@ -1001,6 +1001,11 @@ export class Interp {
       const elem = typeNode ? this.resolveType(typeNode) : { kind: 'unknown' as const, name: '?' };
       const dimNodes: Node[] = [];
       let cur: Node | null = d.type === 'init_declarator' ? d.childForFieldName('declarator') : d;
+      // only an array of unknown extent (`extern __shared__ T s[]`) is the dynamic region: nvcc treats an `extern`
+      // declaration of a complete type (`extern __shared__ int last;`, `s[64]`) as a static definition
+      let first: Node | null = null;
+      for (let a = cur; a && a.type === 'array_declarator'; a = a.childForFieldName('declarator')) first = a;
+      const external = isExtern && !!first && !first.childForFieldName('size');
       while (cur && cur.type === 'array_declarator') {
         const size = cur.childForFieldName('size');
         if (size) dimNodes.unshift(size);
