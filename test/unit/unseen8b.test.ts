@@ -44,3 +44,16 @@ test('`extern __shared__` of a complete type (a scalar, a sized array) is a stat
   const wl = accessAt(result, text, 'flags[threadIdx.x] = pending + (int)window[threadIdx.x];', 'load', 'window');
   assert.equal(wl.status, 'conflict-free');
 });
+
+test('a template template parameter keeps the later parameters on their own arguments', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const s = accessAt(result, text, 'slots[threadIdx.x] = v;', 'store');
+  assert.equal(s.elementBytes, 8);
+  assert.equal(s.status, 'conflict-free');
+  assert.equal(s.wavefronts, 2);
+  assert.equal(s.worst!.distinctWords, 64);
+  const t = accessAt(result, text, 'return total;', 'load');
+  assert.equal(t.status, 'broadcast');
+  assert.equal(t.wavefronts, 2);
+  assert.equal(t.worst!.activeLanes, 32);
+});

@@ -141,7 +141,12 @@ export function readTemplateParams(list: Node | null): TemplateParam[] {
   for (const p of named(list)) {
     const isType = p.type.includes('type_parameter');
     let nameNode: Node | null = null;
-    if (isType) nameNode = p.childForFieldName('name') ?? named(p).find((c) => c.type === 'type_identifier') ?? null;
+    // `template <typename> class Op`: its name is in the declaration after its own parameter list; dropping it would
+    // bind every later parameter to the argument before its own
+    if (p.type === 'template_template_parameter_declaration') {
+      const decl = named(p).find((c) => c.type.includes('type_parameter'));
+      nameNode = decl ? named(decl).find((c) => c.type === 'type_identifier') ?? null : null;
+    } else if (isType) nameNode = p.childForFieldName('name') ?? named(p).find((c) => c.type === 'type_identifier') ?? null;
     else nameNode = declaratorName(p.childForFieldName('declarator'));
     if (!nameNode) continue;
     out.push({ name: nameNode.text, isType, defaultNode: p.childForFieldName('default_value') ?? p.childForFieldName('default_type') });
