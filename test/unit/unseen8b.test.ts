@@ -57,3 +57,15 @@ test('a template template parameter keeps the later parameters on their own argu
   assert.equal(t.wavefronts, 2);
   assert.equal(t.worst!.activeLanes, 32);
 });
+
+test('a launch in a host function template bound by a call in another host function template', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const st = accessAt(result, text, 'rows[threadIdx.x][0] = out[threadIdx.x];', 'store');
+  assert.deepEqual(st.block, [128, 1, 1]);
+  assert.equal(st.degree, 16);
+  assert.equal(st.wavefronts, 16);
+  assert.ok(st.assumptions.includes('block 128x1x1 from the launch at line 69 in `launchRows<128, Cols>` (the call at line 74) in `pickThreads<16>` (the call at line 78)'), st.assumptions.join(' | '));
+  const ld = accessAt(result, text, 'out[threadIdx.x] = rows[threadIdx.x % Cols][threadIdx.x / Cols];', 'load');
+  assert.equal(ld.degree, 8);
+  assert.equal(ld.wavefronts, 8);
+});

@@ -332,16 +332,33 @@ function* hostNodesMentioning(facts: FileFacts, name: string, except?: FunctionF
     }
 }
 
+/** How many host function templates up a chain of calls is followed, and how many bindings one template keeps. */
+const MAX_HOST_TEMPLATE_DEPTH = 4;
+const MAX_HOST_TEMPLATE_BINDINGS = 64;
+
 /**
  * The bindings a host function template gets in this file (`template <typename T> void launch(T *p) { k<T><<<...>>>(p); }`):
  * its explicit instantiations, and the calls that name its template arguments (`launch<float>(p)`), each evaluated
- * where it is written. Only bindings that bind every parameter count; none: the launch is read unbound, as before.
+ * where it is written (a call inside another host function template, with each of that template's bindings). Only
+ * bindings that bind every parameter count; none: the launch is read unbound, as before.
  */
-function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: number, caps: Caps): { bind: Binding; where: string }[] {
+function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: number, caps: Caps, depth = 0,
+  memo = new Map<FunctionFact, { bind: Binding; where: string }[]>()): { bind: Binding; where: string }[] {
+  const known = memo.get(fn);
+  if (known) return known;
   const out: { bind: Binding; where: string }[] = [];
+  memo.set(fn, out); // a template that calls itself (recursion) gets no bindings from itself
   const add = (args: Node[], caller: FunctionFact | null, at: Node, what: string) => {
-    const bind = bindTemplate(fn, args, hostInterp(facts, caller, at.startIndex, deadline, caps));
-    if (!bind.unbound) out.push({ bind, where: `\`${fn.name}<${args.map((a) => a.text).join(', ')}>\` (${what} at line ${at.startPosition.row + 1})` });
+    const where = `\`${fn.name}<${args.map((a) => a.text).join(', ')}>\` (${what} at line ${at.startPosition.row + 1})`;
+    // a call written in another host function template (`launch<pack_size, 256>(o)` in `dispatch<pack_size>`): read
+    // once per binding that template gets, a few levels up
+    const outer = caller && caller !== fn && caller.templateParams.length && depth < MAX_HOST_TEMPLATE_DEPTH
+      ? hostTemplateBindings(caller, facts, deadline, caps, depth + 1, memo) : [];
+    for (const o of outer.length ? outer : [null]) {
+      if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) return;
+      const bind = bindTemplate(fn, args, hostInterp(facts, caller, at.startIndex, deadline, caps, o?.bind));
+      if (!bind.unbound) out.push({ bind, where: o ? `${where} in ${o.where}` : where });
+    }
   };
   for (const x of byKernel(facts).instantiations.get(fn.name) ?? []) add(x.args, null, x.node, 'the explicit instantiation');
   for (const { fn: caller, node: n } of hostNodesMentioning(facts, fn.name, fn)) {
