@@ -69,3 +69,12 @@ test('a launch in a host function template bound by a call in another host funct
   assert.equal(ld.degree, 8);
   assert.equal(ld.wavefronts, 8);
 });
+
+test('a scoped enumerator as a template argument (`k<Layout::kCol>`) binds its value', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const g = accessAt(result, text, 'out[threadIdx.x] = grid[threadIdx.x * static_cast<int>(L)][threadIdx.y];', 'load');
+  assert.equal(g.status, 'conflict');
+  assert.equal(g.degree, 32);
+  assert.equal(g.wavefronts, 32);
+  assert.deepEqual(g.cases.map((c) => [c.context.L, c.degree]).sort(), [[0, 1], [1, 32]]);
+});

@@ -1524,9 +1524,10 @@ export class Interp {
       case 'this':
         return this.lookupVar('this')?.value ?? unk('`this` outside a member function the analysis follows');
       case 'type_descriptor': {
-        // a template argument that names a value parses as a type: `k<T, kBlock>`, `k<B>`
+        // a template argument that names a value parses as a type: `k<T, kBlock>`, `k<B>`, `k<Algo::kSoftmax>`
         const only = named(node);
         if (only.length === 1 && only[0].type === 'type_identifier') return this.identifier(only[0]);
+        if (only.length === 1 && only[0].type === 'qualified_identifier') return this.eval(only[0]);
         return unk(`\`${node.text}\` is a type, not a value`);
       }
       case 'parenthesized_expression':
