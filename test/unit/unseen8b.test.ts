@@ -78,3 +78,17 @@ test('a scoped enumerator as a template argument (`k<Layout::kCol>`) binds its v
   assert.equal(g.wavefronts, 32);
   assert.deepEqual(g.cases.map((c) => [c.context.L, c.degree]).sort(), [[0, 1], [1, 32]]);
 });
+
+test('an `if` on a per-block value whose branch returns leaves its else branches to every lane', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const full = accessAt(result, text, 'band[threadIdx.x][0] = out[threadIdx.x];', 'store');
+  assert.equal(full.status, 'conflict');
+  assert.equal(full.degree, 32);
+  assert.equal(full.wavefronts, 32);
+  assert.ok(full.assumptions.some((a) => a.startsWith('the guard `row0 >= rows` at line 106 could not be evaluated per lane') && a.endsWith('its else branch assumed to run for every lane')), full.assumptions.join(' | '));
+  const part = accessAt(result, text, 'band[0][threadIdx.x] = 0.f;', 'store');
+  assert.equal(part.status, 'conflict-free');
+  assert.equal(part.worst!.activeLanes, 32);
+  const after = accessAt(result, text, 'out[threadIdx.x] = band[threadIdx.x][1];', 'load');
+  assert.equal(after.degree, 32);
+});

@@ -443,15 +443,40 @@ export class Interp {
         if (v && !v.ref) vars.push([name, v, v.value]);
       }
       const narrow = cons ? this.knownConjuncts(condNode, act) : null;
+      // what a branch's `return`, `break` or `continue` did is undone after it (noted in `gone`): the else branch runs
+      // for every lane too, and the code after the `if` is reached by every lane that reached it
+      const gone = new Set<string>();
+      const settle = () => {
+        if (this.exits !== exitsBefore) {
+          if (exited) f.exited.set(exited);
+          else f.exited.fill(0);
+          f.anyExited = !!exited;
+          gone.add('return');
+        }
+        if (lp && lp.touched && !touchedBefore) {
+          if (lp.brk.includes(1)) gone.add('break');
+          if (lp.cont.includes(1)) gone.add('continue');
+          lp.brk.fill(0);
+          lp.cont.fill(0);
+          lp.touched = false;
+        } else if (lp && brk && cont && (!lp.brk.every((b, i) => b === brk[i]) || !lp.cont.every((c, i) => c === cont[i]))) {
+          if (!lp.brk.every((b, i) => b === brk[i])) gone.add('break');
+          if (!lp.cont.every((c, i) => c === cont[i])) gone.add('continue');
+          lp.brk.set(brk);
+          lp.cont.set(cont);
+        }
+      };
       if (cons && narrow && !this.anyActive(narrow.mask)) this.skipped(cons, `${guard}; ${narrow.note}, and no lane passes the rest`);
       else if (cons && narrow) this.withAssumption(`${guard}; ${narrow.note}`, () => this.withMask(this.and(narrow.mask), () => this.exec(cons)));
       else if (cons) this.withAssumption(`${guard}; assumed true for every lane`, () => this.exec(cons));
+      settle();
       const afterCons = vars.map(([, v, before]) => {
         const now = v.value;
         v.value = before;
         return now;
       });
       if (altStmt) this.withAssumption(`${guard}; its else branch assumed to run for every lane`, () => this.exec(altStmt));
+      settle();
       vars.forEach(([name, v], i) => {
         const a = afterCons[i];
         const b = v.value;
@@ -459,25 +484,7 @@ export class Interp {
         const lanes = (a.k === 'num' && hasThread(a.sym)) || (b.k === 'num' && hasThread(b.sym)) ? THREAD : '';
         v.value = unk(`\`${name}\` is set under ${guard.replace(' could not', ', which could not')}${lanes}`);
       });
-      const left: string[] = [];
-      if (this.exits !== exitsBefore) {
-        if (exited) f.exited.set(exited);
-        else f.exited.fill(0);
-        f.anyExited = !!exited;
-        left.push('return');
-      }
-      if (lp && lp.touched && !touchedBefore) {
-        if (lp.brk.includes(1)) left.push('break');
-        if (lp.cont.includes(1)) left.push('continue');
-        lp.brk.fill(0);
-        lp.cont.fill(0);
-        lp.touched = false;
-      } else if (lp && brk && cont && (!lp.brk.every((b, i) => b === brk[i]) || !lp.cont.every((c, i) => c === cont[i]))) {
-        if (!lp.brk.every((b, i) => b === brk[i])) left.push('break');
-        if (!lp.cont.every((c, i) => c === cont[i])) left.push('continue');
-        lp.brk.set(brk);
-        lp.cont.set(cont);
-      }
+      const left = ['return', 'break', 'continue'].filter((w) => gone.has(w));
       // `if (n <= 0 || threadIdx.x >= 16) return;`: the lanes a per-lane part sends out do leave
       const certain = left.length && cons && this.plainExit(cons) ? this.knownParts(condNode, act, '||') : null;
       // the loop may end there after any iteration: its trip count is not known (see execLoop)
