@@ -92,3 +92,21 @@ test('an `if` on a per-block value whose branch returns leaves its else branches
   const after = accessAt(result, text, 'out[threadIdx.x] = band[threadIdx.x][1];', 'load');
   assert.equal(after.degree, 32);
 });
+
+test('a pointer into shared memory stepped by a loop of unknown trip count keeps its array', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // `walk += 64` adds the same number of bytes on every lane: stride 2 words stays 2-way
+  const w = accessAt(result, text, 'acc += *walk;', 'load');
+  assert.equal(w.status, 'conflict');
+  assert.equal(w.degree, 2);
+  assert.equal(w.wavefronts, 2);
+  // a step loaded from memory differs from lane to lane: unknown, with the reason
+  const h = accessAt(result, text, 'acc += hop[0];', 'load');
+  assert.equal(h.status, 'unknown');
+  assert.equal(h.reason, '`hop` is changed by the loop at line 137, whose trip count is unknown, by a step not known to be the same on every lane');
+  // a shared address held in an integer (`__cvta_generic_to_shared`) and stepped the same way
+  const a = accessAt(result, text, 'asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(addr));', 'load');
+  assert.equal(a.status, 'conflict-free');
+  assert.equal(a.wavefronts, 1);
+  assert.equal(a.worst!.activeLanes, 32);
+});

@@ -835,10 +835,16 @@ export class Interp {
         if (additive && v.value.k === 'num') {
           const a = atom(`${name}${suffix}`, v.value.t);
           v.value = binary('+', v.value, a, name, null);
+        } else if (additive && v.value.k === 'ptr' && v.value.off.k === 'num') {
+          // a pointer into shared memory stepped by the loop (`p += 32`): the same array, its start plus an unknown
+          // warp-uniform number of bytes (the pass below checks)
+          const off = binary('+', v.value.off, atom(`${name}${suffix}`, v.value.off.t), name, null);
+          v.value = off.k === 'num' ? { ...v.value, off } : lostOffset(v.value, `\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`);
         } else if (v.value.k === 'num' && isUniform(v.value.v) && !hasThread(v.value.sym)) {
           uniform.add(name);
           v.value = atom(`${name}${suffix}`, v.value.t);
-        } else v.value = unk(`\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`);
+        } else if (v.value.k === 'ptr') v.value = lostOffset(v.value, `\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`);
+        else v.value = unk(`\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`);
       }
     };
     generalise(`@${line}`);
@@ -847,7 +853,7 @@ export class Interp {
     const additiveStart = new Map<string, Value>();
     for (const [name, additive] of assigned) {
       const v = this.lookupVar(name);
-      if (additive && v && !v.ref && v.value.k === 'num') additiveStart.set(name, v.value);
+      if (additive && v && !v.ref && (v.value.k === 'num' || (v.value.k === 'ptr' && knownOffset(v.value.off)))) additiveStart.set(name, v.value);
     }
     const firstVisit = this.visits.length;
     // a `while`'s condition carries its parentheses; a `for`'s does not (`i < (n)` keeps its last one)
@@ -887,7 +893,8 @@ export class Interp {
       for (const [name, start] of additiveStart) {
         if (snap?.demoted.has(name)) continue;
         const v = this.lookupVar(name)?.value;
-        const d = v && v.k === 'num' ? binary('-', v, start, name, null) : null;
+        const d = v && v.k === 'num' ? binary('-', v, start, name, null)
+          : v && v.k === 'ptr' && start.k === 'ptr' && v.base === start.base ? binary('-', v.off, start.off, name, null) : null;
         if (d && d.k === 'num' && isUniform(d.v) && !hasThread(d.sym)) continue;
         failed.push(name);
         // a step that is not known at all (a value loaded from memory) is not known to be the same on every lane
@@ -921,7 +928,7 @@ export class Interp {
           // unknown until a lane assigns it (`for (j = 0; ...)` on the lanes that run an inner loop): as if declared
           // without a value, so that such an assignment holds on those lanes
           v.unset = v.type.kind === 'int' || v.type.kind === 'float' ? new Uint8Array(this.n).fill(1) : undefined;
-          v.value = unk(notPerLane.get(name) ?? perLane(name));
+          v.value = v.value.k === 'ptr' ? lostOffset(v.value, notPerLane.get(name) ?? perLane(name)) : unk(notPerLane.get(name) ?? perLane(name));
         }
       }
     }
@@ -2904,6 +2911,16 @@ function rangeOfLanes(v: Float64Array): { min: number; max: number } {
 
 /** marks an address that could not be evaluated; the rest of the key is the reason. */
 const UNKNOWN = '\u0000';
+
+/** A pointer into the same shared array at an offset that is not known, for `why`: what it addresses is unknown. */
+function lostOffset(p: Ptr, why: string): Ptr {
+  return { ...p, off: { k: 'num', t: INT, v: NaN, sym: { ...(p.off.sym ?? {}), [UNKNOWN + why]: 1 } } };
+}
+
+/** An offset with no unknown part (a number per lane, plus warp-uniform unknowns). */
+function knownOffset(off: Num): boolean {
+  return !(off.sym && Object.keys(off.sym).some((k) => k.startsWith(UNKNOWN))) && !(typeof off.v === 'number' && Number.isNaN(off.v));
+}
 
 interface BinMemo {
   op: string;
