@@ -110,3 +110,15 @@ test('a pointer into shared memory stepped by a loop of unknown trip count keeps
   assert.equal(a.wavefronts, 1);
   assert.equal(a.worst!.activeLanes, 32);
 });
+
+test('a block shape set under host `if`s decided by constants is that branch\'s; a condition on a name assigned later is not read', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // width 48 takes the `threads.x = 64` branch: the second warp (lanes 32..63) stores at stride 2 words
+  const s = accessAt(result, text, 'if (threadIdx.x >= 32) lane2[2 * threadIdx.x - 64] = out[threadIdx.x];', 'store');
+  assert.deepEqual(s.block, [64, 1, 1]);
+  assert.equal(s.degree, 2);
+  assert.equal(s.wavefronts, 2);
+  assert.ok(s.assumptions.includes('block 64x1x1 from the launch at line 172'), s.assumptions.join(' | '));
+  const late = accessAt(result, text, 'cells[threadIdx.x] = out[threadIdx.x];', 'store');
+  assert.ok(late.assumptions.includes('the block shape `threads` of the launch at line 185 could not be evaluated: assumed a one-dimensional block of 32 threads (one full warp)'), late.assumptions.join(' | '));
+});

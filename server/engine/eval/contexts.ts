@@ -57,7 +57,13 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
         let v = it.valueOfDeclaration(decl, name);
         // later assignments before the launch: `dim3 b; b.x = 32; b.y = 8;`, `threads = 256;`
         for (const w of writesTo(caller.body, name, decl.endIndex, at)) {
-          if (!v || !w.plain) return null; // inside a branch or a loop, or `+=`, `++`: not one value
+          if (!v) return null;
+          if (!w.plain) {
+            // under `if`s whose conditions are decided here (`if (seq_len <= 32) block.x = 32; else if ...`)
+            const taken = w.op === '=' ? decidedBranches(w.node, caller.body, at, it) : null;
+            if (taken === false) continue;
+            if (taken !== true) return null; // inside a loop, a switch or an undecided branch, or `+=`, `++`: not one value
+          }
           const rhs = it.rvalue(w.value);
           if (!w.member) v = rhs;
           else if (v.k === 'dim3') v = { ...v, [w.member]: rhs };
@@ -77,8 +83,8 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
  * Writes to `name` (or to its member x, y or z) in `body` between `after` and `before`, in source order. `plain`: a
  * `=` in a statement that runs once, straight through the function body (not under an if, a loop or a switch).
  */
-function writesTo(body: Node, name: string, after: number, before: number): { value: Node; member: 'x' | 'y' | 'z' | null; plain: boolean }[] {
-  const out: { value: Node; member: 'x' | 'y' | 'z' | null; plain: boolean; at: number }[] = [];
+function writesTo(body: Node, name: string, after: number, before: number): { value: Node; member: 'x' | 'y' | 'z' | null; plain: boolean; op: string; node: Node }[] {
+  const out: { value: Node; member: 'x' | 'y' | 'z' | null; plain: boolean; op: string; node: Node; at: number }[] = [];
   const stack: { n: Node; straight: boolean }[] = [{ n: body, straight: true }];
   while (stack.length) {
     const { n, straight } = stack.pop()!;
@@ -95,13 +101,41 @@ function writesTo(body: Node, name: string, after: number, before: number): { va
       if (base?.type === 'identifier' && base.text === name && n.startIndex >= after) {
         const op = n.type === 'assignment_expression' ? (n.childForFieldName('operator')?.text ?? '=') : '++';
         const value = n.childForFieldName('right');
-        out.push({ value: value ?? n, member, plain: straight && op === '=' && !!value, at: n.startIndex });
+        out.push({ value: value ?? n, member, plain: straight && op === '=' && !!value, op, node: n, at: n.startIndex });
       }
     }
     const keeps = n.type === 'compound_statement' || n.type === 'expression_statement' || n.type === 'assignment_expression';
     for (const c of named(n)) stack.push({ n: c, straight: straight && keeps });
   }
   return out.sort((a, b) => a.at - b.at);
+}
+
+/**
+ * Whether `node` runs, when only `if`s stand between it and `body` and each of their conditions has one value here
+ * (names in it that the function never assigns before `before`: constants, parameters, macros): true or false; null
+ * when a loop, a switch or a condition not known decides it.
+ */
+function decidedBranches(node: Node, body: Node, before: number, it: Interp): boolean | null {
+  let child = node;
+  for (let p = node.parent; p && p.id !== body.id; child = p, p = p.parent) {
+    if (p.type === 'expression_statement' || p.type === 'compound_statement' || p.type === 'else_clause' || p.type === 'parenthesized_expression') continue;
+    if (p.type !== 'if_statement') return null;
+    const cond = p.childForFieldName('condition');
+    const want = child.id === p.childForFieldName('consequence')?.id ? true : child.id === p.childForFieldName('alternative')?.id ? false : null;
+    if (!cond || want === null) return null;
+    const names = new Set<string>();
+    const stack: Node[] = [cond];
+    while (stack.length) {
+      const c = stack.pop()!;
+      if (c.type === 'identifier') names.add(c.text);
+      for (const k of named(c)) stack.push(k);
+    }
+    for (const n of names) if (writesTo(body, n, body.startIndex, before).length) return null;
+    const u = uniformValue(it.rvalue(cond));
+    if (u === null) return null;
+    if ((u !== 0) !== want) return false;
+  }
+  return true;
 }
 
 type PathFacts = { eq: Map<string, { value: Node; where: string }>; used: string[] };
