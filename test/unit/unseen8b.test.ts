@@ -122,3 +122,16 @@ test('a block shape set under host `if`s decided by constants is that branch\'s;
   const late = accessAt(result, text, 'cells[threadIdx.x] = out[threadIdx.x];', 'store');
   assert.ok(late.assumptions.includes('the block shape `threads` of the launch at line 185 could not be evaluated: assumed a one-dimensional block of 32 threads (one full warp)'), late.assumptions.join(' | '));
 });
+
+test('`^` or `|` of a constant below a shared array\'s declared alignment changes only its offset bits', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const line = text.split('\n').findIndex((l) => l.includes('__device__ __forceinline__ void ldsRing')) + 1;
+  const r = result.accesses.filter((a) => a.range.start.line === line && a.kind === 'load');
+  assert.equal(r.length, 1);
+  // `ring + 2 * threadIdx.x`, then `| 4`: words 2t + 1, two lanes per bank, in every stage of the double buffer
+  assert.equal(r[0].degree, 2);
+  assert.equal(r[0].wavefronts, 2);
+  assert.ok(r[0].assumptions.includes('4 contexts evaluated (loop iterations, instances, calls and pieces of a copy); the figures are those of the worst'), r[0].assumptions.join(' | '));
+  // `plain` is only as aligned as a float: where its start lies decides the bits `^ 4096` changes
+  assert.ok(r[0].assumptions.includes('in 1 other context the access could not be evaluated: `b ^= 4096` at line 204 changes the bits of an address in `plain`: the result depends on where `plain` is placed'), r[0].assumptions.join(' | '));
+});

@@ -1998,7 +1998,7 @@ export class Interp {
         const es = sizeOf(a.to) ?? 1;
         return binary('/', binary('-', a.off, b.off, () => node.text, null), num(es), () => node.text, null);
       }
-      if (a.k === 'ptr' && o.k === 'num' && (op === '^' || op === '|' || op === '&')) return this.ptrBits(p, node);
+      if (a.k === 'ptr' && o.k === 'num' && (op === '^' || op === '|' || op === '&')) return this.ptrBits(p, node, op, o);
       return unk(`\`${node.text}\` compares or combines pointers`);
     }
     return this.bin(node, 0, op, a, b, () => node.text, this.active());
@@ -2093,14 +2093,39 @@ export class Interp {
    * on a `cvta.to.shared` address): the result depends on where the array is placed, so it stays a pointer into that
    * array at an offset that is not known, and what it addresses is an access site, unknown with this reason.
    */
-  private ptrBits(p: Ptr, node: Node): Ptr {
+  private ptrBits(p: Ptr, node: Node, op?: string, by?: Num): Ptr {
+    // `^` or `|` of a constant below the array's alignment (`__shared__ __align__(16 * 1024) char smem[...]`,
+    // `addr ^= 0x2000`) changes only bits of the offset: the start's low bits are zero
+    const c = by ? uniformValue(by) : null;
+    const align = (op === '^' || op === '|') && c !== null && Number.isInteger(c) && c >= 0 ? this.alignmentOf(p.base) : 0;
+    if (c !== null && c < align) {
+      if (hasThread(p.off.sym)) throw NEEDS_FULL_BLOCK;
+      const v = p.off.v;
+      const lane = (x: number) => (op === '^' ? (x ^ c) >>> 0 : (x | c) >>> 0);
+      const ok = (x: number) => Number.isInteger(x) && x >= 0 && x <= 0x7fffffff;
+      if (!p.off.sym && (typeof v === 'number' ? ok(v) : v.every(ok)))
+        return { ...p, off: { ...p.off, v: typeof v === 'number' ? lane(v) : v.map(lane) } };
+    }
     const real = this.realNode(node);
     const why = `\`${real.text}\` at line ${real.startPosition.row + 1} changes the bits of an address in \`${p.base.name}\`: the result depends on where \`${p.base.name}\` is placed`;
     return { ...p, off: { k: 'num', t: INT, v: NaN, sym: { ...(p.off.sym ?? {}), [UNKNOWN + why]: 1 } } };
   }
 
+  /**
+   * The alignment in bytes the start of a static `__shared__` array is known to have: its element type's, or the
+   * `__align__(n)` / `alignas(n)` written on it; 0 for the dynamic region (`extern __shared__ T s[]`), placed after the rest.
+   */
+  private alignmentOf(base: SharedBase): number {
+    if (base.external) return 0;
+    const written = kids(base.decl).find((c) => c.type === 'type_qualifier' && named(c)[0]?.type === 'alignas_qualifier');
+    const q = written ? named(written)[0] : null;
+    const n = q ? uniformValue(this.rvalue(named(q)[0] ?? q)) : 1;
+    if (n === null || !Number.isInteger(n) || n < 1 || (n & (n - 1)) !== 0) return 0;
+    return Math.max(n, alignOf(base.elem));
+  }
+
   private ptrStep(p: Ptr, by: Value, op: string, node: Node): Value {
-    if (by.k === 'num' && (op === '^' || op === '|' || op === '&')) return this.ptrBits(p, node);
+    if (by.k === 'num' && (op === '^' || op === '|' || op === '&')) return this.ptrBits(p, node, op, by);
     if (by.k !== 'num' || (op !== '+' && op !== '-')) return unk(`\`${node.text}\` is not evaluated`);
     const es = sizeOf(p.to) ?? 1;
     const off = binary('+', p.off, binary('*', by, num(op === '-' ? -es : es, LONGT), () => node.text, null), () => node.text, null);
