@@ -135,3 +135,14 @@ test('`^` or `|` of a constant below a shared array\'s declared alignment change
   // `plain` is only as aligned as a float: where its start lies decides the bits `^ 4096` changes
   assert.ok(r[0].assumptions.includes('in 1 other context the access could not be evaluated: `b ^= 4096` at line 204 changes the bits of an address in `plain`: the result depends on where `plain` is placed'), r[0].assumptions.join(' | '));
 });
+
+test('an undecided `#if` between the string pieces of an inline asm keeps every branch\'s piece and drops its directives', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const st = accessAt(result, text, '"}\\n" : : "r"(dst), "l"(src));', 'store');
+  assert.equal(st.kernel, 'versionedCopy');
+  assert.equal(st.status, 'conflict');
+  assert.equal(st.degree, 2);
+  assert.equal(st.wavefronts, 2);
+  assert.ok(st.assumptions.some((a) => a.startsWith('a cp.async write')), st.assumptions.join(' | '));
+  assert.ok(!result.notices.some((n) => /syntax error/.test(n.message)), result.notices.map((n) => n.message).join(' | '));
+});

@@ -13,6 +13,9 @@ export interface Macro {
 /** A pointer cast, then a parenthesised name, then `+` or `-` (see blankInactive). */
 const POINTER_CAST_OF_NAME = /(\(\s*[A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*\s*\*+\s*(?:const\s*)?\))(\s*)(\(\s*)([A-Za-z_]\w*)(\s*\))(?=\s*[-+](?![-+=]))/g;
 
+/** A line of nothing but string literals (and a `//` comment). */
+const STRING_LINE = /^\s*(?:"(?:[^"\\\n]|\\.)*"\s*)+(?:\/\/.*)?$/;
+
 /** A launch's `<<<` and `>>>` spelled with blanks inside (`<< <`, `>> >`); `operator<< <T>` is no launch. */
 const SPACED_LAUNCH = /(?<!\boperator\s*)<<([ \t]*)<(?!<)([^;{}]*?)>>([ \t]*)>/g;
 
@@ -108,7 +111,7 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
     } else if (kw === 'endif' && top) {
       stack.pop();
       top.directives.push(...own);
-      if (!top.unsure && !top.parentBlank) for (const k of top.directives) blankLines[k] = 1;
+      if (!top.parentBlank && (!top.unsure || onlyStrings(top.directives))) for (const k of top.directives) blankLines[k] = 1;
       blank = top.parentBlank;
     }
     // inside a blanked region every line goes; otherwise a directive line stays until its chain is known decided
@@ -117,6 +120,19 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   }
   // a chain left open at the end of the file (half-typed) that is decided loses its directive lines as well
   for (const c of stack) if (!c.unsure && !c.parentBlank) for (const k of c.directives) blankLines[k] = 1;
+  // an undecided chain whose branches hold only string literals (pieces of an inline asm string, `#if
+  // __CUDACC_VER_MAJOR__ >= 11` choosing an instruction's spelling) sits inside an expression, where the grammar
+  // cannot read a directive: its directive lines go and every branch's pieces stay, so each branch's text is read
+  function onlyStrings(directives: number[]): boolean {
+    const own = new Set(directives);
+    let strings = 0;
+    for (let k = Math.min(...directives) + 1; k < Math.max(...directives); k++) {
+      if (own.has(k) || blankLines[k]) continue;
+      if (STRING_LINE.test(lines[k])) strings++;
+      else if (lines[k].trim() !== '') return false;
+    }
+    return strings > 0;
+  }
   function open(chain: Chain, yes: boolean | null): void {
     if (yes === null) chain.unsure = true;
     if (yes === true) chain.taken = true;
