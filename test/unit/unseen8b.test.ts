@@ -146,3 +146,12 @@ test('an undecided `#if` between the string pieces of an inline asm keeps every 
   assert.ok(st.assumptions.some((a) => a.startsWith('a cp.async write')), st.assumptions.join(' | '));
   assert.ok(!result.notices.some((n) => /syntax error/.test(n.message)), result.notices.map((n) => n.message).join(' | '));
 });
+
+test('two pointers into one shared array compare by their offsets: a pointer loop ending at `tile + 96` is enumerated', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const w = accessAt(result, text, 'for (const float *p = tile + 2 * threadIdx.x; p < tile + 96; p += 32) acc += *p;', 'load');
+  assert.equal(w.degree, 2);
+  assert.equal(w.wavefronts, 2);
+  // the third pass keeps lanes 0..15 only (2t + 64 < 96): stride 2 over 16 lanes, conflict-free
+  assert.deepEqual(w.cases.map((c) => [c.context['iteration (line 245)'], c.degree, c.figures.activeLanes]), [[0, 2, 32], [1, 2, 32], [2, 1, 16]]);
+});

@@ -1992,6 +1992,9 @@ export class Interp {
         // reported unknown with this reason (as `keys[aCount + i]` would be)
         return { ...p, off: { k: 'num', t: INT, v: NaN, sym: { ...(p.off.sym ?? {}), [UNKNOWN + o.reason]: 1 } } };
       }
+      // `p < s + n` of two pointers into one array: their byte offsets compared
+      if (a.k === 'ptr' && b.k === 'ptr' && a.base === b.base && /^(<|>|<=|>=|==|!=)$/.test(op) && knownOffset(a.off) && knownOffset(b.off))
+        return binary(op, a.off, b.off, () => node.text, this.active());
       if (op === '-' && a.k === 'ptr' && b.k === 'ptr') {
         const why = [a.off, b.off].map((o) => o.sym && Object.keys(o.sym).find((k) => k.startsWith(UNKNOWN))).find((k) => k);
         if (why) return unk(why.slice(UNKNOWN.length));
