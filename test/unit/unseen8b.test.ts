@@ -155,3 +155,13 @@ test('two pointers into one shared array compare by their offsets: a pointer loo
   // the third pass keeps lanes 0..15 only (2t + 64 < 96): stride 2 over 16 lanes, conflict-free
   assert.deepEqual(w.cases.map((c) => [c.context['iteration (line 245)'], c.degree, c.figures.activeLanes]), [[0, 2, 32], [1, 2, 32], [2, 1, 16]]);
 });
+
+test('an inline asm operand the grammar leaves in an error (no comma before the next one) keeps its number', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const st = accessAt(result, text, 'asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};\\n" : : "r"(base) "f"(v.x)', 'store');
+  // 16-byte stores 32 bytes apart: two words per bank in each quarter-warp
+  assert.equal(st.elementBytes, 16);
+  assert.equal(st.degree, 2);
+  assert.equal(st.wavefronts, 8);
+  assert.equal(st.idealWavefronts, 4);
+});

@@ -2521,7 +2521,11 @@ export class Interp {
    */
   private inlineAsm(node: Node): Value {
     const code = node.childForFieldName('assembly_code');
-    const list = (field: string) => named(node.childForFieldName(field)).map((op) => op.childForFieldName('value')).filter((v): v is Node => !!v);
+    // an operand the grammar could not place (nvcc takes `"r"(a) "r"(b)` without the comma) sits in an ERROR node:
+    // it keeps its place, so that `%0`, `%1`... still name the operands nvcc numbers
+    const list = (field: string) => named(node.childForFieldName(field))
+      .flatMap((op) => (op.type === 'ERROR' ? named(op).filter((c) => c.type === 'gnu_asm_input_operand' || c.type === 'gnu_asm_output_operand') : [op]))
+      .map((op) => op.childForFieldName('value')).filter((v): v is Node => !!v);
     const ins = list('input_operands');
     const inValues = ins.map((v) => this.rvalue(v));
     const outs = list('output_operands');
