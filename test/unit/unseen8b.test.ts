@@ -165,3 +165,10 @@ test('an inline asm operand the grammar leaves in an error (no comma before the 
   assert.equal(st.wavefronts, 8);
   assert.equal(st.idealWavefronts, 4);
 });
+
+test('a PTX load whose address was a shared pointer on an earlier pass and is lost since says so', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const ld = accessAt(result, text, 'for (int hop = 0; hop < 3; ++hop) asm volatile("ld.shared.u32 %0, [%0];\\n" : "+r"(a) : : "memory");', 'load');
+  assert.equal(ld.status, 'conflict-free');
+  assert.ok(ld.assumptions.includes('in 2 other contexts the access could not be evaluated: `a` is set by the inline asm `"ld.shared.u32 %0, [%0];\\n"`'), ld.assumptions.join(' | '));
+});

@@ -1373,6 +1373,8 @@ export class Interp {
 
   /** the template arguments each class template instance's type was laid out with (`TileT<float, 32>`). */
   private templateArgs = new WeakMap<CType, Node[]>();
+  /** each inline PTX shared instruction's last place (by asm node, instruction and call site), for the runs whose address is lost. */
+  private asmSites = new Map<string, Ref>();
 
   /**
    * An instance of a class template defined in the file (`TileT<float, 32>`): laid out with its parameters bound to
@@ -2329,7 +2331,8 @@ export class Interp {
   private asmAccesses(node: Node, operands: Node[]): void {
     const code = node.childForFieldName('assembly_code')?.text ?? '';
     const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)\s[^;]*?\[\s*%(\d+)\s*\]|\b(ld|st)matrix\.sync\.aligned(?=(?:\.(?:x[124]|trans))*\.m8n8)(?:\.(?:m8n8|trans))*\.x([124])(?:\.(?:m8n8|trans))*\.shared(?:::cta)?\.b16\s[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+(?:::\w+)?)*\s*\[\s*%(\d+)\s*\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+|%\d+)/g;
-    for (let m = INSN.exec(code); m; m = INSN.exec(code)) {
+    let index = 0;
+    for (let m = INSN.exec(code); m; m = INSN.exec(code), index++) {
       let kind: AccessKind, bytes: number, operand: number, lanes = 32, note: string | null = null, asyncCopy = false;
       if (m[1]) {
         kind = m[1] === 'ld' ? 'load' : 'store';
@@ -2351,13 +2354,24 @@ export class Interp {
       }
       const at = operands[operand];
       const p = at ? this.rvalue(at) : null;
-      if (!p || p.k !== 'ptr') continue;
+      const key = `${node.id}:${index}:${this.ctx.call ?? ''}`;
       const t = accessType(bytes);
-      const r = this.deref(p, num(0), node, at);
-      if (r.k !== 'ref') continue;
+      let r: Value;
+      if (!p || p.k !== 'ptr') {
+        // an address this instruction took as a shared pointer before (a loop's first pass) that is no longer one
+        // (`ld.shared.b32 %0, [%0]` with "+r": the loaded value is the next address): that run is unknown, not absent
+        const seen = this.asmSites.get(key);
+        if (!seen || !p) continue;
+        r = this.unknownRef(seen, seen.t, p.k === 'unk' ? p.reason : `\`${at!.text}\` is not a shared address the analysis follows`);
+      } else {
+        r = this.deref(p, num(0), node, at);
+        if (r.k !== 'ref') continue;
+        this.asmSites.set(key, r);
+      }
+      const ref = r;
       const mask = new Uint8Array(this.n);
       for (let i = 0; i < this.n; i++) mask[i] = i % 32 < lanes ? 1 : 0;
-      const run = () => this.access(t ? { ...r, t } : this.unknownRef(r, r.t, Number.isNaN(bytes) ? `the size of the copy in the inline PTX at line ${this.realNode(node).startPosition.row + 1} could not be evaluated` : `a ${bytes}-byte shared access in inline PTX is not evaluated`), kind, node, asyncCopy);
+      const run = () => this.access(t ? { ...ref, t } : this.unknownRef(ref, ref.t, Number.isNaN(bytes) ? `the size of the copy in the inline PTX at line ${this.realNode(node).startPosition.row + 1} could not be evaluated` : `a ${bytes}-byte shared access in inline PTX is not evaluated`), kind, node, asyncCopy);
       this.withAssumption(note, () => (lanes < 32 ? this.withMask(this.and(mask), run) : run()));
     }
   }
