@@ -222,7 +222,7 @@ function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it
   const values = new Map<string, Value>();
   const sources: string[] = [];
   if (l.api) return { values, sources };
-  const args = named(l.node.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
+  const args = named(l.node.childForFieldName('arguments')).filter((c) => c.type !== 'comment').slice(l.argsFrom ?? 0);
   const line = l.node.startPosition.row + 1;
   kernel.params.forEach((p, i) => {
     const a = args[i];
@@ -295,7 +295,7 @@ function pointerDepth(d: Node | null): number | null {
 function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<string, CType> {
   const out = new Map<string, CType>();
   if (l.api || !l.caller || !kernel.templateParams.some((tp) => tp.isType)) return out;
-  const args = named(l.node.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
+  const args = named(l.node.childForFieldName('arguments')).filter((c) => c.type !== 'comment').slice(l.argsFrom ?? 0);
   kernel.params.forEach((p, i) => {
     const a = args[i];
     const typeNode = p.node.childForFieldName('type');
@@ -506,9 +506,10 @@ export function instancesOf(
       const b = bindTemplate(kernel, l.templateArgs, it, deduceTypes(kernel, l, it));
       const args = bindArguments(kernel, l, facts, it);
       path.used.length = 0;
-      const block = shape(l, it, `the launch at line ${l.node.startPosition.row + 1}`);
+      const at = `${l.what ?? 'the launch'} at line ${l.node.startPosition.row + 1}`;
+      const block = shape(l, it, at);
       const where = block && path.used.length ? ` (inside ${path.used.join(' and ')})` : '';
-      bound.push({ b, block, source: `the launch at line ${l.node.startPosition.row + 1}${where}${host ? ` in ${host.where}` : ''}`, shmem: shmemOf(l, it), args });
+      bound.push({ b, block, source: `${at}${where}${host ? ` in ${host.where}` : ''}`, shmem: shmemOf(l, it), args });
     }
   }
   for (const x of indirectLaunches(kernel, facts)) {
