@@ -413,33 +413,55 @@ export function evalConstant(facts: FileFacts, node: Node, deadline: number): nu
 const indexes = new WeakMap<FileFacts, { launches: Map<string, FileFacts['launches']>; instantiations: Map<string, FileFacts['instantiations']> }>();
 /**
  * `kernel = &transposeNaive; ... kernel<<<grid, threads>>>(...)`: a launch through a function-pointer variable of the
- * launching function is a launch of each kernel assigned to it there (`= &k`, `= k`, `= k<T>`, through casts).
+ * launching function is a launch of each kernel assigned to it there (`= &k`, `= k`, `= k<T>`, through casts, both
+ * arms of a `?:`) or that initialises it. A table of kernels (`Kernel steps[] = {a, b};`, in the function or at file
+ * scope) walked by a range-for (`for (Kernel k : steps) k<<<...>>>`) or indexed (`steps[i]<<<...>>>`) launches each.
  */
 function throughPointer(l: LaunchFact, kernels: Set<string>): LaunchFact[] {
   if (!l.caller) return [];
+  // where a name can be given its kernels: the launching function, then the file scope (a table of kernels)
+  let root: Node = l.caller.outer;
+  for (let i = 0; root.parent && i < 256; i++) root = root.parent;
+  const scopes = [l.caller.body, ...named(root).filter((n) => n.type === 'declaration')];
   const out: LaunchFact[] = [];
-  const stack: Node[] = [l.caller.body];
-  while (stack.length) {
-    const n = stack.pop()!;
-    let target: Node | null = null, value: Node | null = null;
-    if (n.type === 'assignment_expression' && n.childForFieldName('operator')?.text === '=') {
-      target = n.childForFieldName('left');
-      value = n.childForFieldName('right');
+  const add = (name: string, targs: Node[] | null) => {
+    if (kernels.has(name) && !out.some((o) => o.kernel === name)) out.push({ ...l, kernel: name, templateArgs: targs });
+  };
+  /** the kernels a value names: `k`, `&k`, `(void (*)(float *))k`, `k<T>`, `c ? k1 : k2`, a table `{k1, k2}`. */
+  const resolve = (v: Node | null, depth = 0): void => {
+    for (let i = 0; v && i < 8; i++) {
+      if (v.type === 'parenthesized_expression') v = named(v)[0] ?? null;
+      else if (v.type === 'cast_expression') v = v.childForFieldName('value');
+      else if (v.type === 'pointer_expression' && v.childForFieldName('operator')?.text === '&') v = v.childForFieldName('argument');
+      else break;
     }
-    if (target?.type === 'identifier' && target.text === l.kernel && value) {
-      let v: Node | null = value;
-      for (let i = 0; v && i < 8; i++) {
-        if (v.type === 'parenthesized_expression') v = named(v)[0] ?? null;
-        else if (v.type === 'cast_expression') v = v.childForFieldName('value');
-        else if (v.type === 'pointer_expression' && v.childForFieldName('operator')?.text === '&') v = v.childForFieldName('argument');
-        else break;
+    if (!v || depth > 8) return;
+    if (v.type === 'conditional_expression') {
+      resolve(v.childForFieldName('consequence'), depth + 1);
+      resolve(v.childForFieldName('alternative'), depth + 1);
+    } else if (v.type === 'initializer_list') for (const c of named(v)) resolve(c, depth + 1);
+    else if (v.type === 'template_function') add(v.childForFieldName('name')?.text ?? '', named(v.childForFieldName('arguments')));
+    else if (v.type === 'identifier') add(v.text, l.templateArgs);
+  };
+  /** every value `name` is given: assigned, initialised, or taken from a table by a range-for. */
+  const valuesOf = (name: string, depth: number): void => {
+    if (depth > 4) return;
+    const stack: Node[] = [...scopes];
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (n.type === 'assignment_expression' && n.childForFieldName('operator')?.text === '=') {
+        const target = n.childForFieldName('left');
+        if (target?.type === 'identifier' && target.text === name) resolve(n.childForFieldName('right'));
+      } else if (n.type === 'init_declarator' && declaratorName(n)?.text === name) resolve(n.childForFieldName('value'));
+      else if (n.type === 'for_range_loop' && declaratorName(n.childForFieldName('declarator'))?.text === name) {
+        const table = n.childForFieldName('right');
+        if (table?.type === 'identifier') valuesOf(table.text, depth + 1);
+        else resolve(table);
       }
-      const targs = v?.type === 'template_function' ? named(v.childForFieldName('arguments')) : l.templateArgs;
-      const name = v?.type === 'template_function' ? v.childForFieldName('name')?.text : v?.type === 'identifier' ? v.text : null;
-      if (name && kernels.has(name) && !out.some((o) => o.kernel === name)) out.push({ ...l, kernel: name, templateArgs: targs });
+      for (const c of named(n)) stack.push(c);
     }
-    for (const c of named(n)) stack.push(c);
-  }
+  };
+  valuesOf(l.kernel, 0);
   return out;
 }
 

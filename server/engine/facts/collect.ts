@@ -335,6 +335,9 @@ export function collectFacts(root: Node, text: string): FileFacts {
           if (f?.type === 'template_function') {
             name = f.childForFieldName('name')?.text ?? null;
             targs = named(f.childForFieldName('arguments'));
+          } else if (f?.type === 'subscript_expression') {
+            // `table[i]<<<...>>>`: one of the kernels of a table (contexts.ts reads the table)
+            name = f.childForFieldName('argument')?.text ?? null;
           } else if (f) name = f.text.replace(/^.*::/, '');
           const cargs = named(cfg);
           if (name) facts.launches.push({ kernel: name, templateArgs: targs, grid: cargs[0] ?? null, block: cargs[1] ?? null, shmem: cargs[2] ?? null, node, caller: fn });
