@@ -73,3 +73,15 @@ test('a scalar stored through a pointer after it is read, in a loop of unknown t
   assert.equal(accessAt(result, text, 'if (threadIdx.x == 0) *where = 32;', 'store').status, 'conflict-free');
   assert.equal(accessAt(result, text, 'out[threadIdx.x] = row[threadIdx.x];', 'load').status, 'conflict-free');
 });
+
+test('a local pointer moved under a guard not known per lane, or by a step loaded from memory, gives unknown accesses of its array', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const g = accessAt(result, text, 'p[threadIdx.x] = 1.0f;', 'store');
+  assert.equal(g.status, 'unknown');
+  assert.equal(g.sharedArray, 'pool');
+  assert.equal(g.reason, '`p` is set under the guard `flag[i]` at line 65, which could not be evaluated per lane (`flag[i]` is a value loaded from memory that is not shared)');
+  const s = accessAt(result, text, 'out[threadIdx.x] = q[threadIdx.x];', 'load');
+  assert.equal(s.status, 'unknown');
+  assert.equal(s.sharedArray, 'pool');
+  assert.equal(s.reason, '`step[0]` is a value loaded from memory that is not shared');
+});

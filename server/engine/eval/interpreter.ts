@@ -113,9 +113,12 @@ interface LoopState {
 }
 
 export const ATOMICS = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$/;
-/** A pointer into the array `p` points into, at an offset that is not known (why: the reason its accesses give). */
-function unknownPointer(p: Ptr, name: string, why: string): Ptr {
-  return { ...p, name, off: { k: 'num', t: INT, v: NaN, sym: { [UNKNOWN + why]: 1 } } };
+/**
+ * A pointer into the array `p` points into, at an offset that is not known (why: the reason its accesses give):
+ * what it indexes is still an access site, reported unknown, not dropped.
+ */
+function unknownPointer(p: Ptr, why: string, name = p.name): Ptr {
+  return { ...p, name, off: { k: 'num', t: INT, v: NaN, sym: { ...(p.off.sym ?? {}), [UNKNOWN + why]: 1 } } };
 }
 
 
@@ -512,7 +515,11 @@ export class Interp {
         const b = v.value;
         if (sameValue(a, b, act)) return;
         const lanes = (a.k === 'num' && hasThread(a.sym)) || (b.k === 'num' && hasThread(b.sym)) ? THREAD : '';
-        v.value = unk(`\`${name}\` is set under ${guard.replace(' could not', ', which could not')}${lanes}`);
+        const why = `\`${name}\` is set under ${guard.replace(' could not', ', which could not')}${lanes}`;
+        // a pointer set to another place in the same array (or first set there) still points into it: what it
+        // indexes is reported unknown, not dropped
+        const into = a.k === 'ptr' && (b.k !== 'ptr' || b.base === a.base) ? a : b.k === 'ptr' && a.k !== 'ptr' ? b : null;
+        v.value = into ? unknownPointer(into, why) : unk(why);
       });
       const left = ['return', 'break', 'continue'].filter((w) => gone.has(w));
       // `if (n <= 0 || threadIdx.x >= 16) return;`: the lanes a per-lane part sends out do leave
@@ -886,7 +893,7 @@ export class Interp {
       // a pointer still points into the array it pointed into (a double buffer's other half): its accesses are
       // unknown, not missing
       const why = `\`${name}\` is stored in the loop at line ${line}, whose trip count is unknown`;
-      if (held.k === 'ptr') this.stored.set((b as SharedBase).id, unknownPointer(held, name, why));
+      if (held.k === 'ptr') this.stored.set((b as SharedBase).id, unknownPointer(held, why, name));
       else this.stored.delete((b as SharedBase).id);
     }
     let storedAfterRead: { name: string; at: number } | null = null;
@@ -1592,12 +1599,12 @@ export class Interp {
       held = u ?? unk(`\`${name}\` is stored with different values by the lanes that store it`);
     } else if (value.k === 'ptr' && r.t.kind === 'pointer') {
       const u = one(value.off);
-      held = u ? { ...value, off: u, name } : unknownPointer(value, name, `\`${name}\` is stored with different pointers by the lanes that store it`);
+      held = u ? { ...value, off: u, name } : unknownPointer(value, `\`${name}\` is stored with different pointers by the lanes that store it`, name);
     }
     const why = !held ? null
       : this.symbolicPass ? `\`${name}\` is stored in a loop whose trip count is unknown`
       : this.uncertain ? `\`${name}\` is stored under a condition that could not be evaluated per lane` : null;
-    if (held && why) held = held.k === 'ptr' ? unknownPointer(held, name, why) : unk(why);
+    if (held && why) held = held.k === 'ptr' ? unknownPointer(held, why, name) : unk(why);
     if (held) this.stored.set(r.base.id, held);
   }
 
@@ -2087,14 +2094,14 @@ export class Interp {
         const es = sizeOf(p.to) ?? 1;
         const delta = binary('*', o, num(op === '-' ? -es : es, LONGT), () => node.text, null);
         const off = binary('+', p.off, delta, () => node.text, null);
-        if (off.k !== 'num') return off;
+        if (off.k !== 'num') return unknownPointer(p, off.k === 'unk' ? off.reason : `\`${node.text}\` is not evaluated`);
         const flat = p.flat ?? (p.base.dims.length > 1 ? `\`${this.realNode(node).text}\` at line ${this.realNode(node).startPosition.row + 1} does pointer arithmetic on \`${p.base.name}\`` : null);
         return { ...p, off, flat };
       }
       if ((op === '+' || (op === '-' && a.k === 'ptr')) && o.k === 'unk') {
         // `keys + aCount`, the offset not known: still a pointer into `keys`, so what it indexes is an access site,
         // reported unknown with this reason (as `keys[aCount + i]` would be)
-        return { ...p, off: { k: 'num', t: INT, v: NaN, sym: { ...(p.off.sym ?? {}), [UNKNOWN + o.reason]: 1 } } };
+        return unknownPointer(p, o.reason);
       }
       // `p < s + n` of two pointers into one array: their byte offsets compared
       if (a.k === 'ptr' && b.k === 'ptr' && a.base === b.base && /^(<|>|<=|>=|==|!=)$/.test(op) && knownOffset(a.off) && knownOffset(b.off))
@@ -2236,10 +2243,12 @@ export class Interp {
 
   private ptrStep(p: Ptr, by: Value, op: string, node: Node): Value {
     if (by.k === 'num' && (op === '^' || op === '|' || op === '&')) return this.ptrBits(p, node, op, by);
+    // `p += step[i]`: still a pointer into the same array, its offset not known
+    if (by.k === 'unk' && (op === '+' || op === '-')) return unknownPointer(p, by.reason);
     if (by.k !== 'num' || (op !== '+' && op !== '-')) return unk(`\`${node.text}\` is not evaluated`);
     const es = sizeOf(p.to) ?? 1;
     const off = binary('+', p.off, binary('*', by, num(op === '-' ? -es : es, LONGT), () => node.text, null), () => node.text, null);
-    if (off.k !== 'num') return off;
+    if (off.k !== 'num') return unknownPointer(p, off.k === 'unk' ? off.reason : `\`${node.text}\` is not evaluated`);
     return { ...p, off, flat: p.flat ?? (p.base.dims.length > 1 ? `\`${this.realNode(node).text}\` at line ${this.realNode(node).startPosition.row + 1} does pointer arithmetic on \`${p.base.name}\`` : null) };
   }
 
