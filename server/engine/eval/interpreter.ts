@@ -1241,6 +1241,48 @@ export class Interp {
   }
 
   /** The member function `name` of an object's struct (by where it is defined), with `arity` parameters. */
+  /**
+   * Among same-named functions that take as many arguments, the first whose parameters' class types are those of the
+   * arguments (`load(FragA &f, p)` and `load(FragB &f, p)`: the argument's declared type picks one). A type not known
+   * here, or one of a class template, rules nothing out; with no fit, the first of that arity.
+   */
+  private overload(defs: FunctionFact[], argNodes: Node[]): FunctionFact | undefined {
+    const fits = defs.filter((d) => d.params.length === argNodes.length && !d.isKernel);
+    if (fits.length < 2) return fits[0];
+    const argTypes = argNodes.map((a) => this.staticType(a));
+    const isClass = (t: CType) => (t.kind === 'struct' || t.kind === 'vector') && !t.name.includes('<');
+    const clash = (a: CType, p: CType): boolean => {
+      if (a.kind === 'pointer' && p.kind === 'pointer') return clash(a.to, p.to);
+      if (isClass(a) && isClass(p)) return typeName(a) !== typeName(p);
+      return (a.kind === 'pointer' && isClass(p)) || (isClass(a) && p.kind === 'pointer');
+    };
+    return fits.find((d) => d.params.every((prm, i) => !argTypes[i] || !clash(argTypes[i]!, this.declType(prm.node)))) ?? fits[0];
+  }
+
+  /** The declared type of an expression that names a variable, an element or what a pointer points to; null otherwise. */
+  private staticType(n: Node): CType | null {
+    if (n.type === 'parenthesized_expression' && named(n).length === 1) return this.staticType(named(n)[0]);
+    if (n.type === 'identifier') {
+      const b = this.binding(n.text);
+      return b && !isBase(b) ? (b.value.k === 'obj' ? b.value.t : b.type) : null;
+    }
+    const arg = n.childForFieldName('argument');
+    const t = arg ? this.staticType(arg) : null;
+    if (!t) return null;
+    if (n.type === 'subscript_expression') {
+      if (t.kind === 'array') return t.dims.length > 1 ? { ...t, dims: t.dims.slice(1) } : t.elem;
+      if (t.kind === 'pointer') return t.to;
+      // a local array (`FragB b[4];`) is held as its element's type
+      const b = arg!.type === 'identifier' ? this.binding(arg!.text) : null;
+      return b && !isBase(b) && b.value.k === 'other' && b.value.what.startsWith('local array') ? t : null;
+    }
+    if (n.type === 'pointer_expression') {
+      const op = n.childForFieldName('operator')?.text;
+      return op === '&' ? { kind: 'pointer', to: t } : op === '*' && t.kind === 'pointer' ? t.to : null;
+    }
+    return null;
+  }
+
   private memberDef(self: { t: CType }, name: string, arity: number, among?: FunctionFact[]): FunctionFact | null {
     const decl = self.t.kind === 'struct' ? this.cfg.facts.typeDecls.get(self.t.name.replace(/\s*<.*$/, '')) : undefined;
     if (!decl) return null;
@@ -2239,7 +2281,7 @@ export class Interp {
     const lambda = local && !isBase(local) ? local.lambda : undefined;
     let defs = lambda ? [lambda.def] : this.cfg.facts.functions.get(name || method);
     if (method && defs && defs.length > 1) defs = this.specialization(fnNode.childForFieldName('argument'), defs) ?? defs;
-    const def = defs?.find((d) => d.params.length === argNodes.length && !d.isKernel) ?? defs?.find((d) => !d.isKernel);
+    const def = (defs && this.overload(defs, argNodes)) ?? defs?.find((d) => !d.isKernel);
     // an argument for a reference parameter is a place, not a value: nothing is loaded at the call
     const bound = argNodes.map((a, i) => (def && def.params[i] && isReferenceDecl(def.params[i].node) ? this.place(a) : { value: this.rvalue(a) }));
     const args = bound.map((b) => b.value);
