@@ -88,6 +88,12 @@ interface Var {
   unset?: Uint8Array;
 }
 
+/** a class template instance's parameters, bound to values and types (`Swizzle<3, 4, 3>`: B, M, S). */
+interface ClassBinding {
+  values: Map<string, Value>;
+  types: Map<string, CType>;
+}
+
 interface Lambda {
   def: FunctionFact;
   /** the scopes its body sees: the enclosing ones themselves for `[&]`, copies made at its definition for `[=]`. */
@@ -1396,6 +1402,8 @@ export class Interp {
 
   /** the template arguments each class template instance's type was laid out with (`TileT<float, 32>`). */
   private templateArgs = new WeakMap<CType, Node[]>();
+  /** the values and types each class template instance's parameters were bound to, where its type was named. */
+  private templateBound = new WeakMap<CType, ClassBinding>();
 
   /**
    * An instance of a class template defined in the file (`TileT<float, 32>`): laid out with its parameters bound to
@@ -1420,14 +1428,20 @@ export class Interp {
     const decl = name ? this.cfg.facts.typeDecls.get(name) : undefined;
     const tdecl = decl?.parent;
     if (!decl || !/^(struct|class)_specifier$/.test(decl.type) || tdecl?.type !== 'template_declaration') return null;
-    const key = node.text.replace(/\s+/g, ' ');
-    const cached = this.typeCache.get(key);
-    if (cached) return cached;
     const params = readTemplateParams(tdecl.childForFieldName('parameters'));
     const targs = named(node.childForFieldName('arguments'));
+    const bound = this.templateBindings([params, targs]);
+    // the instance is named by its arguments' values (`Tile<N>` is two types where N is 4 in one call and 8 in another)
+    const key = `${name}<${params.map((tp, i) => {
+      const v = bound.values.get(tp.name);
+      const u = v ? uniformValue(v) : null;
+      return !targs[i] ? '' : tp.isType ? typeName(bound.types.get(tp.name)!) : u !== null ? String(u) : targs[i].text;
+    }).join(', ')}>`;
+    const cached = this.typeCache.get(key);
+    if (cached) return cached;
     const savedValues = this.cfg.values;
     const savedTypes = this.cfg.types;
-    ({ values: this.cfg.values, types: this.cfg.types } = this.templateBindings([params, targs]));
+    ({ values: this.cfg.values, types: this.cfg.types } = bound);
     let t: CType;
     try {
       this.typeCache.set(key, { kind: 'unknown', name: key }); // guards recursive definitions
@@ -1438,6 +1452,12 @@ export class Interp {
     }
     this.typeCache.set(key, t);
     this.templateArgs.set(t, targs);
+    const own = { values: new Map<string, Value>(), types: new Map<string, CType>() };
+    for (const tp of params) {
+      if (tp.isType && bound.types.has(tp.name)) own.types.set(tp.name, bound.types.get(tp.name)!);
+      if (!tp.isType && bound.values.has(tp.name)) own.values.set(tp.name, bound.values.get(tp.name)!);
+    }
+    this.templateBound.set(t, own);
     return t;
   }
 
@@ -1500,7 +1520,7 @@ export class Interp {
     }
     if (decl.type === 'alias_declaration') {
       const tn = decl.childForFieldName('type');
-      return tn ? this.resolveType(tn) : { kind: 'unknown', name };
+      return tn?.type === 'type_descriptor' ? this.typeDescriptor(tn) : tn ? this.resolveType(tn) : { kind: 'unknown', name };
     }
     return { kind: 'unknown', name };
   }
@@ -2211,12 +2231,18 @@ export class Interp {
   private call(node: Node): Value {
     let fnNode = node.childForFieldName('function')!;
     // `R<double, 256>::get(...)`: the class template's arguments, for a member function of a class template
-    let classArgs: Node[] | null = null;
+    let classArgs: Node[] | ClassBinding | null = null;
     for (let i = 0; fnNode.type === 'qualified_identifier' && i < 16; i++) {
       const inner = fnNode.childForFieldName('name');
       const scope = fnNode.childForFieldName('scope');
       if (!inner || /^(std|cuda|cg|cooperative_groups)$/.test(scope?.text ?? '') && inner.type === 'identifier' && !this.cfg.facts.functions.has(inner.text)) break;
       if (scope?.type === 'template_type') classArgs = named(scope.childForFieldName('arguments'));
+      // `Swz::apply(x)` with `Swz` a type parameter or an alias bound to a class template instance (`Swizzle<3, 4, 3>`):
+      // that instance's parameters, bound where it was named
+      else if (scope && /^(type_|namespace_)?identifier$/.test(scope.type) && (this.cfg.types.has(scope.text) || this.cfg.facts.typeDecls.has(scope.text))) {
+        const of = this.templateBound.get(this.resolveTypeName(scope.text));
+        if (of) classArgs = of;
+      }
       fnNode = inner;
     }
     const argsNode = node.childForFieldName('arguments');
@@ -2299,7 +2325,7 @@ export class Interp {
       if (members && (self.k === 'obj' || self.k === 'ref')) {
         // among the functions of that name left by the specialization the object is declared as (see specialization)
         const own = this.memberDef(self, method, argNodes.length, defs) ?? def;
-        return this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateArgs.get(self.t) ?? classArgs, [members]));
+        return this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateBound.get(self.t) ?? this.templateArgs.get(self.t) ?? classArgs, [members]));
       }
     }
     if (def) return this.returned(def, node, this.inline(def, bound, fnNode, node, classArgs, lambda?.scopes));
@@ -2632,7 +2658,7 @@ export class Interp {
     return { k: 'other', what: name };
   }
 
-  private inline(def: FunctionFact, bound: { value: Value; alias?: Var }[], fnNode: Node, node: Node, classArgs: Node[] | null = null,
+  private inline(def: FunctionFact, bound: { value: Value; alias?: Var }[], fnNode: Node, node: Node, classArgs: Node[] | ClassBinding | null = null,
     captured?: Map<string, Var | SharedBase>[]): Value {
     const args = bound.map((b) => b.value);
     if (this.frames.length >= this.cfg.caps.callDepth) return unk(`calls nest deeper than ${this.cfg.caps.callDepth} levels at \`${def.name}\``);
@@ -2652,9 +2678,13 @@ export class Interp {
     // explicit template arguments of the callee (f<16>(...)) and of its class template (R<double>::get())
     const explicit = fnNode.type === 'template_function' && def.templateParams.length ? named(fnNode.childForFieldName('arguments')) : null;
     const ofClass = classArgs && def.classTemplateParams.length ? classArgs : null;
-    if (explicit || ofClass) {
+    if (ofClass && !Array.isArray(ofClass)) {
+      this.cfg.values = new Map([...this.cfg.values, ...ofClass.values]);
+      this.cfg.types = new Map([...this.cfg.types, ...ofClass.types]);
+    }
+    if (explicit || Array.isArray(ofClass)) {
       const pairs: [FunctionFact['templateParams'], Node[]][] = [];
-      if (ofClass) pairs.push([def.classTemplateParams, ofClass]);
+      if (Array.isArray(ofClass)) pairs.push([def.classTemplateParams, ofClass]);
       if (explicit) pairs.push([def.templateParams, explicit]);
       ({ values: this.cfg.values, types: this.cfg.types } = this.templateBindings(...pairs));
     }
