@@ -1820,6 +1820,53 @@ export class Interp {
   }
 
   /**
+   * A function-like macro used as an expression whose arguments name no shared memory: its expansion is evaluated as a
+   * macro site, so that what it accesses (`#define TILE_A(i) (s_a[(i)] + off)`) is reported at the use.
+   */
+  private callMacro(text: string, name: string, node: Node): Value {
+    if (this.macroDepth >= this.cfg.caps.macroDepth) return unk(`the macro \`${name}\` expands deeper than ${this.cfg.caps.macroDepth} levels`);
+    if (!text.trim()) return unk(`the macro \`${name}\` is empty`);
+    const parsed = parseExpression(text);
+    if (!parsed) return unk(`the macro \`${name}\` is not an expression`);
+    const call = this.realNode(node);
+    this.macroSites.push({ tree: parsed.tree, call, holders: new Map(), first: call });
+    this.macroDepth++;
+    try {
+      const v = this.eval(parsed.expr);
+      return v.k === 'ref' ? this.realRef(v) : v;
+    } finally {
+      this.macroDepth--;
+      this.macroSites.pop();
+    }
+  }
+
+  /**
+   * A function-like macro whose expansion is a block or a loop (`#define STORE_SHARED(i) { for (...) { s[...] = ...; } }`,
+   * used as `STORE_SHARED(0)`): its statements run where it is used, as if written there (`_Pragma(...)` dropped, as
+   * `#pragma` lines are). What they access is reported at the use, one site per access of the expansion. Null where
+   * the expansion is not such a statement.
+   */
+  private statementMacro(text: string, name: string, node: Node): Value | null {
+    const body = text.replace(/\b_Pragma\s*\(\s*"(?:[^"\\]|\\.)*"\s*\)/g, (m) => ' '.repeat(m.length)).trim();
+    if (!/^(?:\{[\s\S]*\}|(?:for|while|do)\b[\s\S]*)$/.test(body)) return null;
+    const call = this.realNode(node);
+    const parsed = parseStatements(body, call.startPosition.row);
+    if (!parsed) return null;
+    if (this.macroDepth >= this.cfg.caps.macroDepth) return unk(`the macro \`${name}\` expands deeper than ${this.cfg.caps.macroDepth} levels`);
+    this.macroSites.push({ tree: parsed.tree, call, holders: new Map(), first: call });
+    this.macroDepth++;
+    this.frame().scopes.push(new Map());
+    try {
+      for (const st of parsed.stmts) this.exec(st);
+    } finally {
+      this.frame().scopes.pop();
+      this.macroDepth--;
+      this.macroSites.pop();
+    }
+    return { k: 'other', what: `the statement macro \`${name}\`` };
+  }
+
+  /**
    * A function-like macro applied to shared memory (`FLOAT4(s[i][j]) = v`, `#define FLOAT4(v)
    * (reinterpret_cast<float4 *>(&(v))[0])`): each argument that names shared memory is evaluated once where it stands,
    * as a place, and bound to a placeholder; the expansion is then evaluated, and what it accesses is reported at the
@@ -2299,7 +2346,7 @@ export class Interp {
         for (const a of argNodes) this.rvalue(a);
         return unk(`the macro \`${name}\` is applied to shared memory`);
       }
-      return this.expandMacro(text, name);
+      return this.statementMacro(text, name, node) ?? this.callMacro(text, name, node);
     }
     // `st.load(g)`, `p->load(g)`: a member function, followed into like a free one (its data members are not known)
     const method = fnNode.type === 'field_expression' ? fnNode.childForFieldName('field')?.text ?? '' : '';
@@ -2726,12 +2773,16 @@ export class Interp {
   // ---------------------------------------------------------------- accesses
 
   private access(r: Ref, kind: AccessKind, exprNode: Node, asyncCopy = false): void {
+    // an access in a statement macro's expansion is reported at the use; each access of the expansion is a site
+    let inMacro = '';
     if (this.macroSites.length) {
+      const own = r.nameNode;
       r = this.realRef(r);
       exprNode = this.realNode(exprNode);
+      if (r.nameNode !== own && r.nameNode === this.macroSites[this.macroSites.length - 1].call && own.tree === this.macroSites[this.macroSites.length - 1].tree) inMacro = `${own.startIndex}:`;
     }
     const nameNode = r.nameNode;
-    const at = ((nameNode as unknown as { __at?: string }).__at ??= `${nameNode.startPosition.row}:${nameNode.startPosition.column}:`);
+    const at = ((nameNode as unknown as { __at?: string }).__at ??= `${nameNode.startPosition.row}:${nameNode.startPosition.column}:`) + inMacro;
     const site = at + kind;
     const count = (this.visitCount.get(site) ?? 0) + 1;
     this.visitCount.set(site, count);
