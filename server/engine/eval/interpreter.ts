@@ -2390,12 +2390,13 @@ export class Interp {
    * Inline PTX that touches shared memory through an operand holding a shared address
    * (`__cvta_generic_to_shared(&s[i])`): `ld.shared` / `st.shared` (`.v2`/`.v4`, 8 to 64 bits), `ldmatrix` /
    * `stmatrix` (`.x1`/`.x2`/`.x4`: lanes 0-7, 0-15 or all 32 each give the address of one 16-byte row, counted as a
-   * 16-byte access of those lanes, as the bank model says) and `cp.async ... .shared.global [dst], [src], 4/8/16`
+   * 16-byte access of those lanes, as the bank model says; without `.shared` the address is generic, and counts where
+   * it points into a shared array) and `cp.async ... .shared.global [dst], [src], 4/8/16`
    * (a store, said to be uncertain). Other instructions are not read.
    */
   private asmAccesses(node: Node, operands: Node[]): void {
     const code = node.childForFieldName('assembly_code')?.text ?? '';
-    const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)\s[^;]*?\[\s*%(\d+)\s*\]|\b(ld|st)matrix\.sync\.aligned(?=(?:\.(?:x[124]|trans))*\.m8n8)(?:\.(?:m8n8|trans))*\.x([124])(?:\.(?:m8n8|trans))*\.shared(?:::cta)?\.b16\s[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+(?:::\w+)?)*\s*\[\s*%(\d+)\s*\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+|%\d+)/g;
+    const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)\s[^;]*?\[\s*%(\d+)\s*\]|\b(ld|st)matrix\.sync\.aligned(?=(?:\.(?:x[124]|trans))*\.m8n8)(?:\.(?:m8n8|trans))*\.x([124])(?:\.(?:m8n8|trans))*(?:\.shared(?:::cta)?)?\.b16\s[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+(?:::\w+)?)*\s*\[\s*%(\d+)\s*\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+|%\d+)/g;
     for (let m = INSN.exec(code); m; m = INSN.exec(code)) {
       let kind: AccessKind, bytes: number, operand: number, lanes = 32, note: string | null = null, asyncCopy = false;
       if (m[1]) {
