@@ -1,0 +1,83 @@
+// Regressions from the eighth sweep of unseen kernels, helper C (public CUDA GEMM kernels: XOR swizzles, ldmatrix,
+// cp.async, statement macros): figures from a brute-force oracle of docs/bank-model.md.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { ready, analyzeFile, accessAt, lineOf } from './helpers/engine';
+
+before(() => ready);
+
+const FIXTURE = 'test/fixtures/unseen8c.cu';
+
+test('same-arity overloads are told apart by the class of their arguments (`fetch(OperandA&, p)` / `fetch(OperandB&, p)`)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // the A operand: 16 rows 144 bytes apart, two 16-byte columns: each quarter-warp in distinct 16-byte bank groups
+  const a = accessAt(result, text, '"=r"(op.r[0]), "=r"(op.r[1]), "=r"(op.r[2]), "=r"(op.r[3]) : "r"(a));', 'load');
+  assert.equal(a.sharedArray, 'panel_a');
+  assert.equal(a.status, 'conflict-free');
+  assert.equal(a.wavefronts, 4);
+  assert.equal(a.worst!.activeLanes, 32);
+  // the B operand (an element of a local array of OperandB): lanes 0-15 give rows 128 bytes apart, 8-way in each phase
+  const b = accessAt(result, text, '"=r"(op.r[0]), "=r"(op.r[1]) : "r"(a));', 'load');
+  assert.equal(b.sharedArray, 'panel_b');
+  assert.equal(b.status, 'conflict');
+  assert.equal(b.degree, 8);
+  assert.equal(b.wavefronts, 16);
+  assert.equal(b.idealWavefronts, 2);
+  assert.equal(b.worst!.activeLanes, 16);
+  assert.equal(b.worst!.banksUsed, 4);
+});
+
+test('a static member function of a class template, reached through a type parameter or an alias, sees the instance\'s parameters', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // XorMap<BITS, 4, 3> over rows 128 bytes apart: BITS = 3 spreads a quarter-warp over 8 groups, BITS = 1 over 2
+  const put = accessAt(result, text, 'rows[Map::apply(byte) / 16] = make_float4', 'store');
+  assert.equal(put.status, 'conflict');
+  assert.equal(put.degree, 4);
+  assert.equal(put.wavefronts, 16);
+  const byBits = new Map(put.cases.map((c) => [c.context.BITS, c.degree]));
+  assert.equal(byBits.get(3), 1);
+  assert.equal(byBits.get(1), 4);
+  const plain = accessAt(result, text, 'rows[byte / 16] = make_float4', 'store');
+  assert.equal(plain.degree, 8);
+  assert.equal(plain.wavefronts, 32);
+  const spelled = accessAt(result, text, 'rows[XorMap<3, 4, 3>::apply(byte) / 16].y = 2.f;', 'store');
+  assert.equal(spelled.degree, 4);
+  assert.equal(spelled.wavefronts, 4);
+  assert.equal(spelled.worst!.banksUsed, 8);
+  const x = accessAt(result, text, 'out[threadIdx.x] = rows[Map::apply(byte) / 16].x;', 'load');
+  assert.equal(x.degree, 16);
+  assert.equal(x.wavefronts, 16);
+  assert.equal(x.worst!.banksUsed, 2);
+  assert.deepEqual(new Map(x.cases.map((c) => [c.context.BITS, c.degree])), new Map([[3, 4], [1, 16]]));
+});
+
+test('a function-like macro whose expansion is a block runs where it is used; each of its accesses is a site there', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  for (const use of ['STAGE_ROWS(0)', 'STAGE_ROWS(2)']) {
+    const line = lineOf(text, use, lineOf(text, '__global__ void statement_macros'));
+    const here = result.accesses.filter((a) => a.range.start.line === line && a.kind === 'store');
+    assert.equal(here.length, 2);
+    const wide = here.find((a) => a.sharedArray === 'wide')!;
+    assert.equal(wide.status, 'conflict');
+    assert.equal(wide.degree, 2);
+    assert.equal(wide.wavefronts, 2);
+    assert.equal(wide.worst!.banksUsed, 16);
+    const narrow = here.find((a) => a.sharedArray === 'narrow')!;
+    assert.equal(narrow.status, 'conflict-free');
+    assert.equal(narrow.wavefronts, 1);
+    // the loop of the expansion is run, one context per iteration
+    assert.ok(narrow.assumptions.includes('2 contexts evaluated (loop iterations, instances, calls and pieces of a copy); the figures are those of the worst'));
+    assert.ok(!narrow.assumptions.some((s) => /trip count/.test(s)));
+  }
+});
+
+test('an `ldmatrix` with no state space takes its generic address, here a macro that names a shared row', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const m = accessAt(result, text, '"l"(ROW_OF(lane % 8))', 'load');
+  assert.equal(m.sharedArray, 'rows8');
+  assert.equal(m.status, 'conflict');
+  assert.equal(m.degree, 8);
+  assert.equal(m.wavefronts, 8);
+  assert.equal(m.idealWavefronts, 1);
+  assert.equal(m.worst!.activeLanes, 8);
+});
