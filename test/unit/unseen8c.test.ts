@@ -81,3 +81,18 @@ test('an `ldmatrix` with no state space takes its generic address, here a macro 
   assert.equal(m.idealWavefronts, 1);
   assert.equal(m.worst!.activeLanes, 8);
 });
+
+test('two loads of one statement macro, each through a macro naming its own array, are two sites with their own figures', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const line = lineOf(text, 'PULL(1, 1)', lineOf(text, '__global__ void nested_macros'));
+  const here = result.accesses.filter((a) => a.range.start.line === line && a.kind === 'load');
+  assert.equal(here.length, 2);
+  const front = here.find((a) => a.sharedArray === 'front')!;
+  assert.equal(front.status, 'conflict-free');
+  assert.equal(front.wavefronts, 1);
+  const back = here.find((a) => a.sharedArray === 'back')!;
+  assert.equal(back.status, 'conflict');
+  assert.equal(back.degree, 2);
+  assert.equal(back.wavefronts, 2);
+  assert.equal(back.worst!.banksUsed, 16);
+});

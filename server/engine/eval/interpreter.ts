@@ -1828,12 +1828,14 @@ export class Interp {
     if (!text.trim()) return unk(`the macro \`${name}\` is empty`);
     const parsed = parseExpression(text);
     if (!parsed) return unk(`the macro \`${name}\` is not an expression`);
-    const call = this.realNode(node);
-    this.macroSites.push({ tree: parsed.tree, call, holders: new Map(), first: call });
+    this.macroSites.push({ tree: parsed.tree, call: node, holders: new Map(), first: node });
     this.macroDepth++;
     try {
       const v = this.eval(parsed.expr);
-      return v.k === 'ref' ? this.realRef(v) : v;
+      // a place it names is at the use, mapped on by the sites around it (not through them all here: two uses in
+      // one expansion must stay two sites)
+      const here = <T extends Node | undefined>(n: T): T | Node => (n && n.tree === parsed.tree ? node : n);
+      return v.k === 'ref' ? { ...v, nameNode: here(v.nameNode), at: here(v.at) } : v;
     } finally {
       this.macroDepth--;
       this.macroSites.pop();
@@ -1849,11 +1851,10 @@ export class Interp {
   private statementMacro(text: string, name: string, node: Node): Value | null {
     const body = text.replace(/\b_Pragma\s*\(\s*"(?:[^"\\]|\\.)*"\s*\)/g, (m) => ' '.repeat(m.length)).trim();
     if (!/^(?:\{[\s\S]*\}|(?:for|while|do)\b[\s\S]*)$/.test(body)) return null;
-    const call = this.realNode(node);
-    const parsed = parseStatements(body, call.startPosition.row);
+    const parsed = parseStatements(body, this.realNode(node).startPosition.row);
     if (!parsed) return null;
     if (this.macroDepth >= this.cfg.caps.macroDepth) return unk(`the macro \`${name}\` expands deeper than ${this.cfg.caps.macroDepth} levels`);
-    this.macroSites.push({ tree: parsed.tree, call, holders: new Map(), first: call });
+    this.macroSites.push({ tree: parsed.tree, call: node, holders: new Map(), first: node });
     this.macroDepth++;
     this.frame().scopes.push(new Map());
     try {
@@ -1910,6 +1911,18 @@ export class Interp {
       this.macroSites.pop();
       this.frame().scopes.pop();
     }
+  }
+
+  /** Where a node of (nested) macro expansions stands in each of them, outermost last: tells apart the accesses of one use. */
+  private macroPath(n: Node): string {
+    const path: number[] = [];
+    for (let i = this.macroSites.length - 1; i >= 0; i--) {
+      const s = this.macroSites[i];
+      if (n.tree !== s.tree) continue;
+      path.push(n.startIndex);
+      n = s.call;
+    }
+    return `${path.join('.')}:`;
   }
 
   /** A node of a macro expansion being evaluated, mapped to the user's text: a placeholder to its argument's name, else the call. */
@@ -2780,7 +2793,7 @@ export class Interp {
       const own = r.nameNode;
       r = this.realRef(r);
       exprNode = this.realNode(exprNode);
-      if (r.nameNode !== own && r.nameNode === this.macroSites[this.macroSites.length - 1].call && own.tree === this.macroSites[this.macroSites.length - 1].tree) inMacro = `${own.startIndex}:`;
+      if (r.nameNode !== own && !this.macroSites.some((s) => [...s.holders.values()].includes(r.nameNode))) inMacro = this.macroPath(own);
     }
     const nameNode = r.nameNode;
     const at = ((nameNode as unknown as { __at?: string }).__at ??= `${nameNode.startPosition.row}:${nameNode.startPosition.column}:`) + inMacro;
