@@ -96,3 +96,17 @@ test('two loads of one statement macro, each through a macro naming its own arra
   assert.equal(back.wavefronts, 2);
   assert.equal(back.worst!.banksUsed, 16);
 });
+
+test('a pointer a loop of unknown trip count moves is still an access of its array: stepped, exact; flipped, unknown', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const step = accessAt(result, text, 'row[0] = 1.f;', 'store');
+  assert.equal(step.sharedArray, 'ring');
+  assert.equal(step.status, 'conflict');
+  assert.equal(step.degree, 2);
+  assert.equal(step.wavefronts, 2);
+  assert.ok(step.assumptions.some((s) => s.includes('adds the same offset to every lane')));
+  const flip = accessAt(result, text, 'asm volatile("st.shared.f32 [%0], %1;\\n" : : "r"(addr), "f"(v));', 'store');
+  assert.equal(flip.sharedArray, 'ring');
+  assert.equal(flip.status, 'unknown');
+  assert.equal(flip.reason, `\`slot\` is changed by the loop at line ${lineOf(text, 'for (int s = 0; s < steps; ++s) {') + 1}, whose trip count is unknown`);
+});

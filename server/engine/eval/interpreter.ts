@@ -816,17 +816,32 @@ export class Interp {
     // a variable that is the same for every thread (a double-buffer index `cur ^= 1`, a stage counter) stays so
     // while the loop only mixes it with such values: it becomes an unknown warp-uniform value; the pass below checks
     const uniform = new Set<string>();
+    let snapOf: { demoted: Set<string> } | null = null;
+    const snapDemoted = () => snapOf?.demoted ?? new Set<string>();
     // a per-lane variable that every pass ends with the value it had before the loop (a work index `wtx = tx` set
     // again at the end of the body, after an inner loop that steps it) holds that value at every iteration's start:
     // it keeps it; the pass below checks, and one that does not come back becomes unknown
     // (not when a `continue` can carry another value to the next pass)
     const kept = new Map<string, Num>();
     const keepable = !!body && !this.ownJump(body, 'continue_statement');
+    // a pointer into a shared array the loop moves (`p += 32`, `a ^= 0x1000`) still points into that array: stepped
+    // (`+=`, `-=`, `++`) by an unknown warp-uniform number of elements, else to a place not known; the pass below checks
+    const moved = new Map<string, { base: string; start: Ptr | null }>();
     const generalise = (suffix: string) => {
       for (const [name, additive] of assigned) {
         const v = this.lookupVar(name);
         if (!v || v.ref) continue; // assigning a reference to shared memory stores; the reference stays
         if (kept.has(name)) continue;
+        if (v.value.k === 'ptr' && !snapDemoted().has(name)) {
+          const p = v.value;
+          const es = sizeOf(p.to) ?? 1;
+          const why = `\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`;
+          v.value = additive
+            ? { ...p, off: binary('+', p.off, binary('*', atom(`${name}${suffix}`, LONGT), num(es, LONGT), name, null), name, null) as Num }
+            : { ...p, off: { k: 'num', t: INT, v: NaN, sym: { ...(p.off.sym ?? {}), [UNKNOWN + why]: 1 } } };
+          if (suffix === `@${line}`) moved.set(name, { base: p.base.id, start: additive ? (v.value as Ptr) : null });
+          continue;
+        }
         if (suffix === `@${line}` && keepable && !additive && v.value.k === 'num' && !isUniform(v.value.v) && !v.unset) {
           kept.set(name, v.value);
           continue;
@@ -855,7 +870,8 @@ export class Interp {
     const perLane = (name: string) => `\`${name}\` takes different values on different lanes in the loop at line ${line}, whose trip count is unknown`;
     // a variable taken as warp-uniform that ends the pass per-lane (a per-lane accumulator `best = i`) makes the pass
     // wrong only where it was used: the pass is run again from the same state with that variable per-lane and unknown
-    const snap = uniform.size || kept.size || additiveStart.size ? this.snapshot() : null;
+    const snap = uniform.size || kept.size || additiveStart.size || moved.size ? this.snapshot() : null;
+    snapOf = snap;
     // a kept variable is back where it was: the same type, and sameValue on every lane
     const same = (a: Value | undefined, b: Num) => !!a && a.k === 'num' && a.t.kind === b.t.kind && sizeOf(a.t) === sizeOf(b.t) && sameValue(a, b, this.ones);
     const notPerLane = new Map<string, string>();
@@ -892,12 +908,24 @@ export class Interp {
         // a step that is not known at all (a value loaded from memory) is not known to be the same on every lane
         if (!(d && d.k === 'num')) notPerLane.set(name, `\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown, by a step not known to be the same on every lane`);
       }
-      const moved = [...kept].filter(([name, v0]) => !same(this.lookupVar(name)?.value, v0)).map(([name]) => name);
-      if (!failed.length && !moved.length) break;
+      for (const [name, m] of moved) {
+        if (snap?.demoted.has(name)) continue;
+        const v = this.lookupVar(name)?.value;
+        let ok = v?.k === 'ptr' && v.base.id === m.base;
+        if (ok && m.start) {
+          const d = binary('-', (v as Ptr).off, m.start.off, name, null);
+          ok = d.k === 'num' && isUniform(d.v) && !hasThread(d.sym);
+        }
+        if (ok) continue;
+        failed.push(name);
+        notPerLane.set(name, `\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`);
+      }
+      const back = [...kept].filter(([name, v0]) => !same(this.lookupVar(name)?.value, v0)).map(([name]) => name);
+      if (!failed.length && !back.length) break;
       if (!failed.length) {
         // a per-lane variable kept at its value before the loop that the pass changed: unknown, and the pass again
         this.restore(snap!, firstVisit);
-        for (const name of moved) {
+        for (const name of back) {
           kept.delete(name);
           const v = this.lookupVar(name);
           if (v) v.value = unk(`\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`);
