@@ -110,3 +110,18 @@ test('a pointer a loop of unknown trip count moves is still an access of its arr
   assert.equal(flip.status, 'unknown');
   assert.equal(flip.reason, `\`slot\` is changed by the loop at line ${lineOf(text, 'for (int s = 0; s < steps; ++s) {') + 1}, whose trip count is unknown`);
 });
+
+test('a buffer index flipped under a guard the same on every thread stays warp-uniform; under a per-lane guard, not', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // rows of 34 words: a column is read at stride 34, 2-way
+  const st = accessAt(result, text, 'stage[cur][threadIdx.x][0] = 1.f;', 'store');
+  assert.equal(st.status, 'conflict');
+  assert.equal(st.degree, 2);
+  assert.equal(st.wavefronts, 2);
+  assert.equal(st.worst!.banksUsed, 16);
+  const ld = accessAt(result, text, 'out[threadIdx.x] = stage[cur][0][threadIdx.x];', 'load');
+  assert.equal(ld.status, 'conflict-free');
+  const sp = accessAt(result, text, 'spare[pos][threadIdx.x][0] = 1.f;', 'store');
+  assert.equal(sp.status, 'unknown');
+  assert.equal(sp.reason, `\`pos\` takes different values on different lanes in the loop at line ${lineOf(text, 'for (int t = 0; t < k; t += 32) {') + 1}, whose trip count is unknown`);
+});

@@ -458,10 +458,18 @@ export class Interp {
         return now;
       });
       if (altStmt) this.withAssumption(`${guard}; its else branch assumed to run for every lane`, () => this.exec(altStmt));
+      // a guard the same on every thread (`if (has_next)`, `has_next = next_k < k`) sends all or none: a variable each
+      // branch leaves the same on every thread is so after it, an unknown warp-uniform value
+      const wholeWarp = (cond.k === 'unk' && !!cond.uniform) || (cond.k === 'num' && !hasThread(cond.sym) && isUniform(cond.v, act));
+      const even = (x: Value) => x.k === 'num' && x.t.kind === 'int' && !hasThread(x.sym) && isUniform(x.v, act);
       vars.forEach(([name, v], i) => {
         const a = afterCons[i];
         const b = v.value;
         if (sameValue(a, b, act)) return;
+        if (wholeWarp && even(a) && even(b) && v.type.kind === 'int') {
+          v.value = atom(`${name}@${line}`, v.type);
+          return;
+        }
         const lanes = (a.k === 'num' && hasThread(a.sym)) || (b.k === 'num' && hasThread(b.sym)) ? THREAD : '';
         v.value = unk(`\`${name}\` is set under ${guard.replace(' could not', ', which could not')}${lanes}`);
       });
