@@ -360,6 +360,21 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
     for (const { fn: caller, node: n } of hostNodesMentioning(facts, cls, fn))
       if (n.type === 'template_type' && n.childForFieldName('name')?.text === cls) add(named(n.childForFieldName('arguments')), caller, n, `\`${n.text}\``);
   }
+  // a member function defined inside a class template (`template <int BM, int BN> struct Gemm { static void run() {
+  // k<BM, BN><<<...>>>(); } };`): each `Gemm<128, 64>` the host code names binds the class's parameters
+  if (!fn.templateParams.length && fn.classTemplateParams.length) {
+    let body: Node | null = fn.node.parent;
+    while (body && body.type !== 'struct_specifier' && body.type !== 'class_specifier') body = body.parent;
+    const name = body?.childForFieldName('name')?.text;
+    const asClass = { ...fn, templateParams: fn.classTemplateParams };
+    if (name)
+      for (const { fn: caller, node: n } of hostNodesMentioning(facts, name, fn)) {
+        if (n.type !== 'template_type' || n.childForFieldName('name')?.text !== name) continue;
+        const args = named(n.childForFieldName('arguments'));
+        const bind = bindTemplate(asClass, args, hostInterp(facts, caller, n.startIndex, deadline, caps));
+        if (!bind.unbound) out.push({ bind, where: `\`${n.text}\` (at line ${n.startPosition.row + 1})` });
+      }
+  }
   return out;
 }
 
@@ -499,7 +514,7 @@ export function instancesOf(
   const shmemOf = (l: LaunchFact, it: Interp) => (l.shmem ? uniformValue(it.rvalue(l.shmem)) : 0);
   for (const l of launches) {
     // a launch in a host function template is read once per binding of that template the file gives
-    const outer = l.caller?.templateParams.length ? hostTemplateBindings(l.caller, facts, deadline, caps) : [];
+    const outer = l.caller?.templateParams.length || l.caller?.classTemplateParams.length ? hostTemplateBindings(l.caller, facts, deadline, caps) : [];
     for (const host of outer.length ? outer : [null]) {
       const path = pathFacts(l.caller, l.node);
       const it = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, host?.bind, path);
