@@ -202,9 +202,10 @@ function scaleSym(a: Sym | null, c: number): Sym | null {
   return out;
 }
 export function symText(s: Sym): string {
-  return Object.entries(s)
-    .map(([k, c]) => (c === 1 ? k : `${c} * ${k}`))
-    .join(' + ');
+  const terms = Object.entries(s);
+  // a name that is an expression's text (`tile % STAGES`) is parenthesised where an operator stands next to it
+  const wrap = (k: string) => (/^[\w.@'\[\]]+$/.test(k) ? k : `(${k})`);
+  return terms.map(([k, c]) => (c === 1 ? (terms.length > 1 ? wrap(k) : k) : `${c} * ${wrap(k)}`)).join(' + ');
 }
 
 /**
