@@ -2772,6 +2772,8 @@ export class Interp {
     const savedLoops = this.loops;
     const savedValues = this.cfg.values;
     const savedTypes = this.cfg.types;
+    // the callee's own `return`s end the callee, never the caller: a guard around the call has no exit to speak of
+    const savedExits = this.exits;
     // explicit template arguments of the callee (f<16>(...)) and of its class template (R<double>::get())
     const explicit = fnNode.type === 'template_function' && def.templateParams.length ? named(fnNode.childForFieldName('arguments')) : null;
     const ofClass = classArgs && def.classTemplateParams.length ? classArgs : null;
@@ -2814,6 +2816,7 @@ export class Interp {
       }
       this.loops = savedLoops;
       this.mask = savedMask;
+      this.exits = savedExits;
       this.touch();
       this.cfg.values = savedValues;
       this.cfg.types = savedTypes;
