@@ -125,3 +125,26 @@ test('a buffer index flipped under a guard the same on every thread stays warp-u
   assert.equal(sp.status, 'unknown');
   assert.equal(sp.reason, `\`pos\` takes different values on different lanes in the loop at line ${lineOf(text, 'for (int t = 0; t < k; t += 32) {') + 1}, whose trip count is unknown`);
 });
+
+test('a launch inside a static member function of a class template is read once per instance the host code names', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const st = accessAt(result, text, 'tile[threadIdx.x][0] = 1.f;', 'store');
+  assert.equal(st.status, 'conflict');
+  assert.equal(st.degree, 32);
+  assert.equal(st.wavefronts, 32);
+  assert.deepEqual(st.block, [64, 1, 1]);
+  assert.deepEqual(new Map(st.cases.map((c) => [c.context.PAD, c.degree])), new Map([[0, 32], [1, 1]]));
+  assert.ok(st.assumptions.some((s) => /^block 64x1x1 from the launch at line \d+ in `PaddedLauncher<0, 2>` \(at line \d+\)$/.test(s)), st.assumptions.join(' | '));
+});
+
+test('an offset named by an expression is parenthesised in the messages; a callee\'s `return` is no exit of the guard around the call', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const ring = accessAt(result, text, 'for (int it = 0; it < n; ++it) ring[it % 3][threadIdx.x][1] = 1.f;', 'store');
+  assert.equal(ring.status, 'conflict-free');
+  assert.ok(ring.assumptions.includes('`4224 * (it % 3)` adds the same offset to every lane; it does not change the degree (bank model rule 6)'), ring.assumptions.join(' | '));
+  const twice = accessAt(result, text, 'if (n > 3) ring[0][0][twice_of(threadIdx.x)] = 2.f;', 'store');
+  assert.equal(twice.degree, 2);
+  const after = accessAt(result, text, 'out[threadIdx.x] = ring[0][0][threadIdx.x];', 'load');
+  assert.equal(after.status, 'conflict-free');
+  assert.ok(!after.assumptions.some((s) => s.includes('`return`')), after.assumptions.join(' | '));
+});
