@@ -148,3 +148,20 @@ test('an offset named by an expression is parenthesised in the messages; a calle
   assert.equal(after.status, 'conflict-free');
   assert.ok(!after.assumptions.some((s) => s.includes('`return`')), after.assumptions.join(' | '));
 });
+
+test('an object-like macro that names locals is evaluated where it is used, each time (it was cached from its first use)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // step 1, 2, 4: the worst is stride 4, 4-way
+  const sp = accessAt(result, text, 'for (int step = 1; step <= 4; step *= 2) cells[SPREAD] = 1.f;', 'store');
+  assert.equal(sp.status, 'conflict');
+  assert.equal(sp.degree, 4);
+  assert.equal(sp.wavefronts, 4);
+  assert.equal(sp.worst!.banksUsed, 8);
+  assert.deepEqual(new Map(sp.cases.map((c) => [c.context.step, c.degree])), new Map([[1, 1], [2, 2], [4, 4]]));
+  // rows 256 bytes apart: the 8 row addresses of the matrix in one bank group
+  const m = accessAt(result, text, '"l"(PANEL + (threadIdx.x % 8) * 128)', 'load');
+  assert.equal(m.sharedArray, 'panel');
+  assert.equal(m.degree, 8);
+  assert.equal(m.wavefronts, 8);
+  assert.equal(m.idealWavefronts, 1);
+});

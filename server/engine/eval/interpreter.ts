@@ -1741,6 +1741,11 @@ export class Interp {
     const tv = this.cfg.values.get(name);
     if (tv) return tv;
     if (name === 'warpSize') return num(32, INT);
+    // an object-like macro that names anything but constants (`#define COL (threadIdx.x * stride)`, `#define TILE_A
+    // (s_a + warp_row * LD)`) has the value of its expansion where it is used, each time: never one cached value
+    const mac = this.cfg.facts.macros.get(name);
+    if (mac && mac.params === null && !this.cfg.facts.enums.has(name) && !this.cfg.facts.constants.has(name) && !this.constantMacro(name))
+      return this.callMacro(mac.body, name, node);
     const c = this.constant(name);
     if (c) return c;
     const fb = this.cfg.fallback?.(name, this);
@@ -1760,6 +1765,29 @@ export class Interp {
     const t: CType = base.external ? { kind: 'array', elem: base.elem, dims: [0, ...base.dims] } : base.dims.length ? { kind: 'array', elem: base.elem, dims: base.dims } : base.elem;
     return { k: 'ref', base, off: num(0), t, name: base.name, nameNode: node, bounds: [], flat: null };
   }
+
+  /**
+   * Whether an object-like macro's expansion names only literals, types, enums, file-scope constants and such macros
+   * (`#define TILE (BLOCK * 2)`): one value wherever it is used.
+   */
+  private constantMacro(name: string, seen = new Set<string>()): boolean {
+    const known = this.constantMacros.get(name);
+    if (known !== undefined) return known;
+    const facts = this.cfg.facts;
+    const mac = facts.macros.get(name);
+    let ok = !!mac && !seen.has(name);
+    seen.add(name);
+    for (const tok of ok ? mac!.body.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, ' ').match(/\b[A-Za-z_]\w*\b/g) ?? [] : []) {
+      if (/^\d/.test(tok) || BUILTINS[tok] || CONSTANT_WORDS.has(tok) || facts.enums.has(tok) || facts.constants.has(tok)) continue;
+      const m = facts.macros.get(tok);
+      if (m && (m.params !== null || this.constantMacro(tok, seen))) continue;
+      ok = false;
+      break;
+    }
+    this.constantMacros.set(name, ok);
+    return ok;
+  }
+  private constantMacros = new Map<string, boolean>();
 
   /** enum values, file-scope constants and object-like macros, evaluated once per name. */
   private constant(name: string): Value | null {
@@ -3096,6 +3124,9 @@ function isReferenceDecl(decl: Node): boolean {
 }
 
 const LONGT: CType = { kind: 'int', bytes: 8, signed: true, name: 'long long' };
+/** words of a constant expression that name no value: types, casts, literals. */
+const CONSTANT_WORDS = new Set(['sizeof', 'alignof', 'static_cast', 'reinterpret_cast', 'const_cast', 'unsigned', 'signed', 'long', 'short',
+  'int', 'char', 'float', 'double', 'bool', 'true', 'false', 'nullptr', 'const', 'constexpr', 'void', 'half', '__half', 'size_t', 'u', 'U', 'f', 'F', 'l', 'L', 'ul', 'UL', 'ull', 'ULL', 'll', 'LL']);
 
 
 /** the two values are the same on every lane of `act` (numbers and pointers; anything else only when identical). */
