@@ -165,3 +165,15 @@ test('an object-like macro that names locals is evaluated where it is used, each
   assert.equal(m.wavefronts, 8);
   assert.equal(m.idealWavefronts, 1);
 });
+
+test('a block shape passed to a launch helper as a `dim3` parameter is the one every call of the helper passes', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // a 16x16 block: a warp holds two values of threadIdx.y; words 16 * x + y fall in 4 banks, 8 each (32 threads
+  // in one row, the default shape, would give 16-way)
+  const st = accessAt(result, text, 'frame[threadIdx.x][threadIdx.y] = 1.f;', 'store');
+  assert.deepEqual(st.block, [16, 16, 1]);
+  assert.equal(st.status, 'conflict');
+  assert.equal(st.degree, 8);
+  assert.equal(st.wavefronts, 8);
+  assert.ok(st.assumptions.includes(`block 16x16x1 from the launch at line ${lineOf(text, 'framed_tile<<<grid, block>>>(out);') + 1}`), st.assumptions.join(' | '));
+});

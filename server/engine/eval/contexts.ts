@@ -51,7 +51,7 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
         }
       }
       const decl = findDeclaration(caller.body, name, at);
-      if (!decl) return null;
+      if (!decl) return paramValue(name);
       visiting.add(name);
       try {
         let v = it.valueOfDeclaration(decl, name);
@@ -69,9 +69,43 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
       }
     },
   });
+  // a parameter of the launching function (`void run(dim3 grid, dim3 block) { k<<<grid, block>>>(); }`) that no line
+  // before the launch assigns: the value every call of that function in the file passes, when they all pass one
+  const paramValue = (name: string): Value | null => {
+    const index = caller ? caller.params.findIndex((q) => q.name === name) : -1;
+    if (!caller || index < 0 || hostDepth >= 4 || writesTo(caller.body, name, caller.body.startIndex, at).length) return null;
+    let found: Value | null = null;
+    hostDepth++;
+    visiting.add(name);
+    try {
+      for (const { fn, node } of hostNodesMentioning(facts, caller.name, caller)) {
+        const f = node.type === 'call_expression' ? node.childForFieldName('function') : null;
+        if (f?.type !== 'identifier' || f.text !== caller.name) continue;
+        const arg = named(node.childForFieldName('arguments'))[index];
+        if (!arg) return null;
+        const v = hostInterp(facts, fn, node.startIndex, deadline, caps).rvalue(arg);
+        const key = (x: Value): string | null => {
+          if (x.k === 'dim3') {
+            const parts = [x.x, x.y, x.z].map((c) => uniformValue(c));
+            return parts.every((c) => c !== null) ? parts.join('x') : null;
+          }
+          const u = uniformValue(x);
+          return u === null ? null : String(u);
+        };
+        const k = key(v);
+        if (k === null || (found && key(found) !== k)) return null;
+        found = v;
+      }
+      return found;
+    } finally {
+      visiting.delete(name);
+      hostDepth--;
+    }
+  };
   it.frames.push(it.newFrame(caller));
   return it;
 }
+let hostDepth = 0;
 
 /**
  * Writes to `name` (or to its member x, y or z) in `body` between `after` and `before`, in source order. `plain`: a
