@@ -177,3 +177,17 @@ test('a block shape passed to a launch helper as a `dim3` parameter is the one e
   assert.equal(st.wavefronts, 8);
   assert.ok(st.assumptions.includes(`block 16x16x1 from the launch at line ${lineOf(text, 'framed_tile<<<grid, block>>>(out);') + 1}`), st.assumptions.join(' | '));
 });
+
+test('a pointer a loop of unknown trip count reassigns (`q = q + 64`) is stepped when the pass finds the same step on every lane', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const q = accessAt(result, text, 'q[0] = 1.f;', 'store');
+  assert.equal(q.sharedArray, 'band');
+  assert.equal(q.status, 'conflict');
+  assert.equal(q.degree, 4);
+  assert.equal(q.wavefronts, 4);
+  assert.equal(q.worst!.banksUsed, 8);
+  const r = accessAt(result, text, 'r[0] = 2.f;', 'store');
+  assert.equal(r.sharedArray, 'band');
+  assert.equal(r.status, 'unknown');
+  assert.equal(r.reason, `\`r\` is changed by the loop at line ${lineOf(text, 'for (int s = 0; s < steps; ++s) {', lineOf(text, 'reassigned_pointers')) + 1}, whose trip count is unknown`);
+});

@@ -832,22 +832,29 @@ export class Interp {
     // (not when a `continue` can carry another value to the next pass)
     const kept = new Map<string, Num>();
     const keepable = !!body && !this.ownJump(body, 'continue_statement');
-    // a pointer into a shared array the loop moves (`p += 32`, `a ^= 0x1000`) still points into that array: stepped
-    // (`+=`, `-=`, `++`) by an unknown warp-uniform number of elements, else to a place not known; the pass below checks
-    const moved = new Map<string, { base: string; start: Ptr | null }>();
+    // a pointer into a shared array the loop moves (`p += 32`, `q = q + 64`, `a ^= 0x1000`) still points into that
+    // array: taken as stepped by an unknown warp-uniform number of elements; where the pass finds it moved otherwise
+    // (another array, a per-lane step, bits flipped), to a place not known, and the pass again
+    const moved = new Map<string, { base: string; start: Ptr }>();
+    const lost = (p: Ptr, name: string): Ptr => {
+      const why = `\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`;
+      return { ...p, off: { k: 'num', t: INT, v: NaN, sym: { ...(p.off.sym ?? {}), [UNKNOWN + why]: 1 } } };
+    };
     const generalise = (suffix: string) => {
       for (const [name, additive] of assigned) {
         const v = this.lookupVar(name);
         if (!v || v.ref) continue; // assigning a reference to shared memory stores; the reference stays
         if (kept.has(name)) continue;
-        if (v.value.k === 'ptr' && !snapDemoted().has(name)) {
+        if (v.value.k === 'ptr') {
           const p = v.value;
+          if (snapDemoted().has(name)) {
+            v.value = lost(p, name);
+            continue;
+          }
           const es = sizeOf(p.to) ?? 1;
-          const why = `\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`;
-          v.value = additive
-            ? { ...p, off: binary('+', p.off, binary('*', atom(`${name}${suffix}`, LONGT), num(es, LONGT), name, null), name, null) as Num }
-            : { ...p, off: { k: 'num', t: INT, v: NaN, sym: { ...(p.off.sym ?? {}), [UNKNOWN + why]: 1 } } };
-          if (suffix === `@${line}`) moved.set(name, { base: p.base.id, start: additive ? (v.value as Ptr) : null });
+          const stepped: Ptr = { ...p, off: binary('+', p.off, binary('*', atom(`${name}${suffix}`, LONGT), num(es, LONGT), name, null), name, null) as Num };
+          v.value = stepped.off.k === 'num' ? stepped : lost(p, name);
+          if (suffix === `@${line}` && v.value === stepped) moved.set(name, { base: p.base.id, start: stepped });
           continue;
         }
         if (suffix === `@${line}` && keepable && !additive && v.value.k === 'num' && !isUniform(v.value.v) && !v.unset) {
@@ -920,9 +927,9 @@ export class Interp {
         if (snap?.demoted.has(name)) continue;
         const v = this.lookupVar(name)?.value;
         let ok = v?.k === 'ptr' && v.base.id === m.base;
-        if (ok && m.start) {
+        if (ok) {
           const d = binary('-', (v as Ptr).off, m.start.off, name, null);
-          ok = d.k === 'num' && isUniform(d.v) && !hasThread(d.sym);
+          ok = d.k === 'num' && isUniform(d.v) && !hasThread(d.sym) && !Object.keys(d.sym ?? {}).some((k) => k.startsWith(UNKNOWN));
         }
         if (ok) continue;
         failed.push(name);
@@ -952,7 +959,9 @@ export class Interp {
         uniform.delete(name);
         snap.demoted.add(name);
         const v = this.lookupVar(name);
-        if (v) {
+        // a moved pointer still points into its array: its accesses are reported there, unknown
+        if (v && moved.has(name) && v.value.k === 'ptr') v.value = lost(v.value, name);
+        else if (v) {
           // unknown until a lane assigns it (`for (j = 0; ...)` on the lanes that run an inner loop): as if declared
           // without a value, so that such an assignment holds on those lanes
           v.unset = v.type.kind === 'int' || v.type.kind === 'float' ? new Uint8Array(this.n).fill(1) : undefined;
