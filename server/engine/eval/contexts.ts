@@ -51,7 +51,7 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
         }
       }
       const decl = findDeclaration(caller.body, name, at);
-      if (!decl) return null;
+      if (!decl) return paramValue(name);
       visiting.add(name);
       try {
         let v = it.valueOfDeclaration(decl, name);
@@ -75,9 +75,43 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
       }
     },
   });
+  // a parameter of the launching function (`void run(dim3 grid, dim3 block) { k<<<grid, block>>>(); }`) that no line
+  // before the launch assigns: the value every call of that function in the file passes, when they all pass one
+  const paramValue = (name: string): Value | null => {
+    const index = caller ? caller.params.findIndex((q) => q.name === name) : -1;
+    if (!caller || index < 0 || hostDepth >= 4 || writesTo(caller.body, name, caller.body.startIndex, at).length) return null;
+    let found: Value | null = null;
+    hostDepth++;
+    visiting.add(name);
+    try {
+      for (const { fn, node } of hostNodesMentioning(facts, caller.name, caller)) {
+        const f = node.type === 'call_expression' ? node.childForFieldName('function') : null;
+        if (f?.type !== 'identifier' || f.text !== caller.name) continue;
+        const arg = named(node.childForFieldName('arguments'))[index];
+        if (!arg) return null;
+        const v = hostInterp(facts, fn, node.startIndex, deadline, caps).rvalue(arg);
+        const key = (x: Value): string | null => {
+          if (x.k === 'dim3') {
+            const parts = [x.x, x.y, x.z].map((c) => uniformValue(c));
+            return parts.every((c) => c !== null) ? parts.join('x') : null;
+          }
+          const u = uniformValue(x);
+          return u === null ? null : String(u);
+        };
+        const k = key(v);
+        if (k === null || (found && key(found) !== k)) return null;
+        found = v;
+      }
+      return found;
+    } finally {
+      visiting.delete(name);
+      hostDepth--;
+    }
+  };
   it.frames.push(it.newFrame(caller));
   return it;
 }
+let hostDepth = 0;
 
 /**
  * Writes to `name` (or to its member x, y or z) in `body` between `after` and `before`, in source order. `plain`: a
@@ -411,6 +445,21 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
     for (const { fn: caller, node: n } of hostNodesMentioning(facts, cls, fn))
       if (n.type === 'template_type' && n.childForFieldName('name')?.text === cls) add(named(n.childForFieldName('arguments')), caller, n, `\`${n.text}\``);
   }
+  // a member function defined inside a class template (`template <int BM, int BN> struct Gemm { static void run() {
+  // k<BM, BN><<<...>>>(); } };`): each `Gemm<128, 64>` the host code names binds the class's parameters
+  if (!fn.templateParams.length && fn.classTemplateParams.length) {
+    let body: Node | null = fn.node.parent;
+    while (body && body.type !== 'struct_specifier' && body.type !== 'class_specifier') body = body.parent;
+    const name = body?.childForFieldName('name')?.text;
+    const asClass = { ...fn, templateParams: fn.classTemplateParams };
+    if (name)
+      for (const { fn: caller, node: n } of hostNodesMentioning(facts, name, fn)) {
+        if (n.type !== 'template_type' || n.childForFieldName('name')?.text !== name) continue;
+        const args = named(n.childForFieldName('arguments'));
+        const bind = bindTemplate(asClass, args, hostInterp(facts, caller, n.startIndex, deadline, caps));
+        if (!bind.unbound) out.push({ bind, where: `\`${n.text}\` (at line ${n.startPosition.row + 1})` });
+      }
+  }
   return out;
 }
 
@@ -572,7 +621,7 @@ export function instancesOf(
   const shmemOf = (l: LaunchFact, it: Interp) => (l.shmem ? uniformValue(it.rvalue(l.shmem)) : 0);
   for (const l of launches) {
     // a launch in a host function template is read once per binding of that template the file gives
-    const outer = l.caller?.templateParams.length ? hostTemplateBindings(l.caller, facts, deadline, caps) : [];
+    const outer = l.caller?.templateParams.length || l.caller?.classTemplateParams.length ? hostTemplateBindings(l.caller, facts, deadline, caps) : [];
     for (const host of outer.length ? outer : [null]) {
       const path = pathFacts(l.caller, l.node);
       const it = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, host?.bind, path);

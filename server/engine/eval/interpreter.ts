@@ -88,6 +88,12 @@ interface Var {
   unset?: Uint8Array;
 }
 
+/** a class template instance's parameters, bound to values and types (`Swizzle<3, 4, 3>`: B, M, S). */
+interface ClassBinding {
+  values: Map<string, Value>;
+  types: Map<string, CType>;
+}
+
 interface Lambda {
   def: FunctionFact;
   /** the scopes its body sees: the enclosing ones themselves for `[&]`, copies made at its definition for `[=]`. */
@@ -510,10 +516,18 @@ export class Interp {
         }
       }
       settle();
+      // a guard the same on every thread (`if (has_next)`, `has_next = next_k < k`) sends all or none: a variable each
+      // branch leaves the same on every thread is so after it, an unknown warp-uniform value
+      const wholeWarp = (cond.k === 'unk' && !!cond.uniform) || (cond.k === 'num' && !hasThread(cond.sym) && isUniform(cond.v, act));
+      const even = (x: Value) => x.k === 'num' && x.t.kind === 'int' && !hasThread(x.sym) && isUniform(x.v, act);
       vars.forEach(([name, v], i) => {
         const a = afterCons[i];
         const b = v.value;
         if (sameValue(a, b, act)) return;
+        if (wholeWarp && even(a) && even(b) && v.type.kind === 'int') {
+          v.value = atom(`${name}@${line}`, v.type);
+          return;
+        }
         const lanes = (a.k === 'num' && hasThread(a.sym)) || (b.k === 'num' && hasThread(b.sym)) ? THREAD : '';
         const why = `\`${name}\` is set under ${guard.replace(' could not', ', which could not')}${lanes}`;
         // a pointer set to another place in the same array (or first set there) still points into it: what it
@@ -854,17 +868,36 @@ export class Interp {
     // a variable that is the same for every thread (a double-buffer index `cur ^= 1`, a stage counter) stays so
     // while the loop only mixes it with such values: it becomes an unknown warp-uniform value; the pass below checks
     const uniform = new Set<string>();
+    let snapOf: { demoted: Set<string> } | null = null;
+    const snapDemoted = () => snapOf?.demoted ?? new Set<string>();
     // a per-lane variable that every pass ends with the value it had before the loop (a work index `wtx = tx` set
     // again at the end of the body, after an inner loop that steps it) holds that value at every iteration's start:
     // it keeps it; the pass below checks, and one that does not come back becomes unknown
     // (not when a `continue` can carry another value to the next pass)
     const kept = new Map<string, Num>();
     const keepable = !!body && !this.ownJump(body, 'continue_statement');
+    // a pointer into a shared array the loop moves (`p += 32`, `q = q + 64`, `a ^= 0x1000`) still points into that
+    // array: taken as stepped by an unknown warp-uniform number of elements; where the pass finds it moved otherwise
+    // (another array, a per-lane step, bits flipped), to a place not known, and the pass again
+    const moved = new Map<string, { base: string; start: Ptr }>();
+    const lost = (p: Ptr, name: string): Ptr => unknownPointer(p, `\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`);
     const generalise = (suffix: string) => {
       for (const [name, additive] of assigned) {
         const v = this.lookupVar(name);
         if (!v || v.ref) continue; // assigning a reference to shared memory stores; the reference stays
         if (kept.has(name)) continue;
+        if (v.value.k === 'ptr') {
+          const p = v.value;
+          if (snapDemoted().has(name)) {
+            v.value = lost(p, name);
+            continue;
+          }
+          const es = sizeOf(p.to) ?? 1;
+          const stepped: Ptr = { ...p, off: binary('+', p.off, binary('*', atom(`${name}${suffix}`, LONGT), num(es, LONGT), name, null), name, null) as Num };
+          v.value = stepped.off.k === 'num' ? stepped : lost(p, name);
+          if (suffix === `@${line}` && v.value === stepped) moved.set(name, { base: p.base.id, start: stepped });
+          continue;
+        }
         if (suffix === `@${line}` && keepable && !additive && v.value.k === 'num' && !isUniform(v.value.v) && !v.unset) {
           kept.set(name, v.value);
           continue;
@@ -872,16 +905,10 @@ export class Interp {
         if (additive && v.value.k === 'num') {
           const a = atom(`${name}${suffix}`, v.value.t);
           v.value = binary('+', v.value, a, name, null);
-        } else if (additive && v.value.k === 'ptr' && v.value.off.k === 'num') {
-          // a pointer into shared memory stepped by the loop (`p += 32`): the same array, its start plus an unknown
-          // warp-uniform number of bytes (the pass below checks)
-          const off = binary('+', v.value.off, atom(`${name}${suffix}`, v.value.off.t), name, null);
-          v.value = off.k === 'num' ? { ...v.value, off } : lostOffset(v.value, `\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`);
         } else if (v.value.k === 'num' && isUniform(v.value.v) && !hasThread(v.value.sym)) {
           uniform.add(name);
           v.value = atom(`${name}${suffix}`, v.value.t);
-        } else if (v.value.k === 'ptr') v.value = lostOffset(v.value, `\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`);
-        else v.value = unk(`\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`);
+        } else v.value = unk(`\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`);
       }
     };
     generalise(`@${line}`);
@@ -902,7 +929,7 @@ export class Interp {
     const additiveStart = new Map<string, Value>();
     for (const [name, additive] of assigned) {
       const v = this.lookupVar(name);
-      if (additive && v && !v.ref && (v.value.k === 'num' || (v.value.k === 'ptr' && knownOffset(v.value.off)))) additiveStart.set(name, v.value);
+      if (additive && v && !v.ref && v.value.k === 'num') additiveStart.set(name, v.value);
     }
     const firstVisit = this.visits.length;
     // a `while`'s condition carries its parentheses; a `for`'s does not (`i < (n)` keeps its last one)
@@ -911,7 +938,8 @@ export class Interp {
     const perLane = (name: string) => `\`${name}\` takes different values on different lanes in the loop at line ${line}, whose trip count is unknown`;
     // a variable taken as warp-uniform that ends the pass per-lane (a per-lane accumulator `best = i`) makes the pass
     // wrong only where it was used: the pass is run again from the same state with that variable per-lane and unknown
-    const snap = uniform.size || kept.size || additiveStart.size ? this.snapshot() : null;
+    const snap = uniform.size || kept.size || additiveStart.size || moved.size ? this.snapshot() : null;
+    snapOf = snap;
     // a kept variable is back where it was: the same type, and sameValue on every lane
     const same = (a: Value | undefined, b: Num) => !!a && a.k === 'num' && a.t.kind === b.t.kind && sizeOf(a.t) === sizeOf(b.t) && sameValue(a, b, this.ones);
     const notPerLane = new Map<string, string>();
@@ -947,19 +975,33 @@ export class Interp {
       for (const [name, start] of additiveStart) {
         if (snap?.demoted.has(name)) continue;
         const v = this.lookupVar(name)?.value;
-        const d = v && v.k === 'num' ? binary('-', v, start, name, null)
-          : v && v.k === 'ptr' && start.k === 'ptr' && v.base === start.base ? binary('-', v.off, start.off, name, null) : null;
+        const d = v && v.k === 'num' ? binary('-', v, start, name, null) : null;
         if (d && d.k === 'num' && isUniform(d.v) && !hasThread(d.sym)) continue;
         failed.push(name);
         // a step that is not known at all (a value loaded from memory) is not known to be the same on every lane
         if (!(d && d.k === 'num')) notPerLane.set(name, `\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown, by a step not known to be the same on every lane`);
       }
-      const moved = [...kept].filter(([name, v0]) => !same(this.lookupVar(name)?.value, v0)).map(([name]) => name);
-      if (!failed.length && !moved.length) break;
+      for (const [name, m] of moved) {
+        if (snap?.demoted.has(name)) continue;
+        const v = this.lookupVar(name)?.value;
+        let ok = v?.k === 'ptr' && v.base.id === m.base;
+        let unknownStep = false;
+        if (ok) {
+          const d = binary('-', (v as Ptr).off, m.start.off, name, null);
+          unknownStep = d.k !== 'num' || Object.keys(d.sym ?? {}).some((k) => k.startsWith(UNKNOWN));
+          ok = !unknownStep && d.k === 'num' && isUniform(d.v) && !hasThread(d.sym);
+        }
+        if (ok) continue;
+        failed.push(name);
+        // a step (`+=`) that is not known at all (a value loaded from memory) is not known to be the same on every lane
+        notPerLane.set(name, `\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown${unknownStep && assigned.get(name) ? ', by a step not known to be the same on every lane' : ''}`);
+      }
+      const back = [...kept].filter(([name, v0]) => !same(this.lookupVar(name)?.value, v0)).map(([name]) => name);
+      if (!failed.length && !back.length) break;
       if (!failed.length) {
         // a per-lane variable kept at its value before the loop that the pass changed: unknown, and the pass again
         this.restore(snap!, firstVisit);
-        for (const name of moved) {
+        for (const name of back) {
           kept.delete(name);
           const v = this.lookupVar(name);
           if (v) v.value = unk(`\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`);
@@ -978,11 +1020,13 @@ export class Interp {
         uniform.delete(name);
         snap.demoted.add(name);
         const v = this.lookupVar(name);
-        if (v) {
+        // a moved pointer still points into its array: its accesses are reported there, unknown
+        if (v && moved.has(name) && v.value.k === 'ptr') v.value = notPerLane.has(name) ? unknownPointer(v.value, notPerLane.get(name)!) : lost(v.value, name);
+        else if (v) {
           // unknown until a lane assigns it (`for (j = 0; ...)` on the lanes that run an inner loop): as if declared
           // without a value, so that such an assignment holds on those lanes
           v.unset = v.type.kind === 'int' || v.type.kind === 'float' ? new Uint8Array(this.n).fill(1) : undefined;
-          v.value = v.value.k === 'ptr' ? lostOffset(v.value, notPerLane.get(name) ?? perLane(name)) : unk(notPerLane.get(name) ?? perLane(name));
+          v.value = v.value.k === 'ptr' ? unknownPointer(v.value, notPerLane.get(name) ?? perLane(name)) : unk(notPerLane.get(name) ?? perLane(name));
         }
       }
     }
@@ -1324,6 +1368,48 @@ export class Interp {
   }
 
   /** The member function `name` of an object's struct (by where it is defined), with `arity` parameters. */
+  /**
+   * Among same-named functions that take as many arguments, the first whose parameters' class types are those of the
+   * arguments (`load(FragA &f, p)` and `load(FragB &f, p)`: the argument's declared type picks one). A type not known
+   * here, or one of a class template, rules nothing out; with no fit, the first of that arity.
+   */
+  private overload(defs: FunctionFact[], argNodes: Node[]): FunctionFact | undefined {
+    const fits = defs.filter((d) => d.params.length === argNodes.length && !d.isKernel);
+    if (fits.length < 2) return fits[0];
+    const argTypes = argNodes.map((a) => this.staticType(a));
+    const isClass = (t: CType) => (t.kind === 'struct' || t.kind === 'vector') && !t.name.includes('<');
+    const clash = (a: CType, p: CType): boolean => {
+      if (a.kind === 'pointer' && p.kind === 'pointer') return clash(a.to, p.to);
+      if (isClass(a) && isClass(p)) return typeName(a) !== typeName(p);
+      return (a.kind === 'pointer' && isClass(p)) || (isClass(a) && p.kind === 'pointer');
+    };
+    return fits.find((d) => d.params.every((prm, i) => !argTypes[i] || !clash(argTypes[i]!, this.declType(prm.node)))) ?? fits[0];
+  }
+
+  /** The declared type of an expression that names a variable, an element or what a pointer points to; null otherwise. */
+  private staticType(n: Node): CType | null {
+    if (n.type === 'parenthesized_expression' && named(n).length === 1) return this.staticType(named(n)[0]);
+    if (n.type === 'identifier') {
+      const b = this.binding(n.text);
+      return b && !isBase(b) ? (b.value.k === 'obj' ? b.value.t : b.type) : null;
+    }
+    const arg = n.childForFieldName('argument');
+    const t = arg ? this.staticType(arg) : null;
+    if (!t) return null;
+    if (n.type === 'subscript_expression') {
+      if (t.kind === 'array') return t.dims.length > 1 ? { ...t, dims: t.dims.slice(1) } : t.elem;
+      if (t.kind === 'pointer') return t.to;
+      // a local array (`FragB b[4];`) is held as its element's type
+      const b = arg!.type === 'identifier' ? this.binding(arg!.text) : null;
+      return b && !isBase(b) && b.value.k === 'other' && b.value.what.startsWith('local array') ? t : null;
+    }
+    if (n.type === 'pointer_expression') {
+      const op = n.childForFieldName('operator')?.text;
+      return op === '&' ? { kind: 'pointer', to: t } : op === '*' && t.kind === 'pointer' ? t.to : null;
+    }
+    return null;
+  }
+
   private memberDef(self: { t: CType }, name: string, arity: number, among?: FunctionFact[]): FunctionFact | null {
     const decl = self.t.kind === 'struct' ? this.cfg.facts.typeDecls.get(self.t.name.replace(/\s*<.*$/, '')) : undefined;
     if (!decl) return null;
@@ -1439,6 +1525,8 @@ export class Interp {
   private templateArgs = new WeakMap<CType, Node[]>();
   /** each inline PTX shared instruction's last place (by asm node, instruction and call site), for the runs whose address is lost. */
   private asmSites = new Map<string, Ref>();
+  /** the values and types each class template instance's parameters were bound to, where its type was named. */
+  private templateBound = new WeakMap<CType, ClassBinding>();
 
   /**
    * An instance of a class template defined in the file (`TileT<float, 32>`): laid out with its parameters bound to
@@ -1463,14 +1551,20 @@ export class Interp {
     const decl = name ? this.cfg.facts.typeDecls.get(name) : undefined;
     const tdecl = decl?.parent;
     if (!decl || !/^(struct|class)_specifier$/.test(decl.type) || tdecl?.type !== 'template_declaration') return null;
-    const key = node.text.replace(/\s+/g, ' ');
-    const cached = this.typeCache.get(key);
-    if (cached) return cached;
     const params = readTemplateParams(tdecl.childForFieldName('parameters'));
     const targs = named(node.childForFieldName('arguments'));
+    const bound = this.templateBindings([params, targs]);
+    // the instance is named by its arguments' values (`Tile<N>` is two types where N is 4 in one call and 8 in another)
+    const key = `${name}<${params.map((tp, i) => {
+      const v = bound.values.get(tp.name);
+      const u = v ? uniformValue(v) : null;
+      return !targs[i] ? '' : tp.isType ? typeName(bound.types.get(tp.name)!) : u !== null ? String(u) : targs[i].text;
+    }).join(', ')}>`;
+    const cached = this.typeCache.get(key);
+    if (cached) return cached;
     const savedValues = this.cfg.values;
     const savedTypes = this.cfg.types;
-    ({ values: this.cfg.values, types: this.cfg.types } = this.templateBindings([params, targs]));
+    ({ values: this.cfg.values, types: this.cfg.types } = bound);
     let t: CType;
     try {
       this.typeCache.set(key, { kind: 'unknown', name: key }); // guards recursive definitions
@@ -1481,6 +1575,12 @@ export class Interp {
     }
     this.typeCache.set(key, t);
     this.templateArgs.set(t, targs);
+    const own = { values: new Map<string, Value>(), types: new Map<string, CType>() };
+    for (const tp of params) {
+      if (tp.isType && bound.types.has(tp.name)) own.types.set(tp.name, bound.types.get(tp.name)!);
+      if (!tp.isType && bound.values.has(tp.name)) own.values.set(tp.name, bound.values.get(tp.name)!);
+    }
+    this.templateBound.set(t, own);
     return t;
   }
 
@@ -1543,7 +1643,7 @@ export class Interp {
     }
     if (decl.type === 'alias_declaration') {
       const tn = decl.childForFieldName('type');
-      return tn ? this.resolveType(tn) : { kind: 'unknown', name };
+      return tn?.type === 'type_descriptor' ? this.typeDescriptor(tn) : tn ? this.resolveType(tn) : { kind: 'unknown', name };
     }
     return { kind: 'unknown', name };
   }
@@ -1774,6 +1874,11 @@ export class Interp {
     const tv = this.cfg.values.get(name);
     if (tv) return tv;
     if (name === 'warpSize') return num(32, INT);
+    // an object-like macro that names anything but constants (`#define COL (threadIdx.x * stride)`, `#define TILE_A
+    // (s_a + warp_row * LD)`) has the value of its expansion where it is used, each time: never one cached value
+    const mac = this.cfg.facts.macros.get(name);
+    if (mac && mac.params === null && !this.cfg.facts.enums.has(name) && !this.cfg.facts.constants.has(name) && !this.constantMacro(name))
+      return this.callMacro(mac.body, name, node);
     const c = this.constant(name);
     if (c) return c;
     const fb = this.cfg.fallback?.(name, this);
@@ -1793,6 +1898,29 @@ export class Interp {
     const t: CType = base.external ? { kind: 'array', elem: base.elem, dims: [0, ...base.dims] } : base.dims.length ? { kind: 'array', elem: base.elem, dims: base.dims } : base.elem;
     return { k: 'ref', base, off: num(0), t, name: base.name, nameNode: node, bounds: [], flat: null };
   }
+
+  /**
+   * Whether an object-like macro's expansion names only literals, types, enums, file-scope constants and such macros
+   * (`#define TILE (BLOCK * 2)`): one value wherever it is used.
+   */
+  private constantMacro(name: string, seen = new Set<string>()): boolean {
+    const known = this.constantMacros.get(name);
+    if (known !== undefined) return known;
+    const facts = this.cfg.facts;
+    const mac = facts.macros.get(name);
+    let ok = !!mac && !seen.has(name);
+    seen.add(name);
+    for (const tok of ok ? mac!.body.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, ' ').match(/\b[A-Za-z_]\w*\b/g) ?? [] : []) {
+      if (/^\d/.test(tok) || BUILTINS[tok] || CONSTANT_WORDS.has(tok) || facts.enums.has(tok) || facts.constants.has(tok)) continue;
+      const m = facts.macros.get(tok);
+      if (m && (m.params !== null || this.constantMacro(tok, seen))) continue;
+      ok = false;
+      break;
+    }
+    this.constantMacros.set(name, ok);
+    return ok;
+  }
+  private constantMacros = new Map<string, boolean>();
 
   /** enum values, file-scope constants and object-like macros, evaluated once per name. */
   private constant(name: string): Value | null {
@@ -1889,6 +2017,54 @@ export class Interp {
   }
 
   /**
+   * A function-like macro used as an expression whose arguments name no shared memory: its expansion is evaluated as a
+   * macro site, so that what it accesses (`#define TILE_A(i) (s_a[(i)] + off)`) is reported at the use.
+   */
+  private callMacro(text: string, name: string, node: Node): Value {
+    if (this.macroDepth >= this.cfg.caps.macroDepth) return unk(`the macro \`${name}\` expands deeper than ${this.cfg.caps.macroDepth} levels`);
+    if (!text.trim()) return unk(`the macro \`${name}\` is empty`);
+    const parsed = parseExpression(text);
+    if (!parsed) return unk(`the macro \`${name}\` is not an expression`);
+    this.macroSites.push({ tree: parsed.tree, call: node, holders: new Map(), first: node });
+    this.macroDepth++;
+    try {
+      const v = this.eval(parsed.expr);
+      // a place it names is at the use, mapped on by the sites around it (not through them all here: two uses in
+      // one expansion must stay two sites)
+      const here = <T extends Node | undefined>(n: T): T | Node => (n && n.tree === parsed.tree ? node : n);
+      return v.k === 'ref' ? { ...v, nameNode: here(v.nameNode), at: here(v.at) } : v;
+    } finally {
+      this.macroDepth--;
+      this.macroSites.pop();
+    }
+  }
+
+  /**
+   * A function-like macro whose expansion is a block or a loop (`#define STORE_SHARED(i) { for (...) { s[...] = ...; } }`,
+   * used as `STORE_SHARED(0)`): its statements run where it is used, as if written there (`_Pragma(...)` dropped, as
+   * `#pragma` lines are). What they access is reported at the use, one site per access of the expansion. Null where
+   * the expansion is not such a statement.
+   */
+  private statementMacro(text: string, name: string, node: Node): Value | null {
+    const body = text.replace(/\b_Pragma\s*\(\s*"(?:[^"\\]|\\.)*"\s*\)/g, (m) => ' '.repeat(m.length)).trim();
+    if (!/^(?:\{[\s\S]*\}|(?:for|while|do)\b[\s\S]*)$/.test(body)) return null;
+    const parsed = parseStatements(body, this.realNode(node).startPosition.row);
+    if (!parsed) return null;
+    if (this.macroDepth >= this.cfg.caps.macroDepth) return unk(`the macro \`${name}\` expands deeper than ${this.cfg.caps.macroDepth} levels`);
+    this.macroSites.push({ tree: parsed.tree, call: node, holders: new Map(), first: node });
+    this.macroDepth++;
+    this.frame().scopes.push(new Map());
+    try {
+      for (const st of parsed.stmts) this.exec(st);
+    } finally {
+      this.frame().scopes.pop();
+      this.macroDepth--;
+      this.macroSites.pop();
+    }
+    return { k: 'other', what: `the statement macro \`${name}\`` };
+  }
+
+  /**
    * A function-like macro applied to shared memory (`FLOAT4(s[i][j]) = v`, `#define FLOAT4(v)
    * (reinterpret_cast<float4 *>(&(v))[0])`): each argument that names shared memory is evaluated once where it stands,
    * as a place, and bound to a placeholder; the expansion is then evaluated, and what it accesses is reported at the
@@ -1932,6 +2108,18 @@ export class Interp {
       this.macroSites.pop();
       this.frame().scopes.pop();
     }
+  }
+
+  /** Where a node of (nested) macro expansions stands in each of them, outermost last: tells apart the accesses of one use. */
+  private macroPath(n: Node): string {
+    const path: number[] = [];
+    for (let i = this.macroSites.length - 1; i >= 0; i--) {
+      const s = this.macroSites[i];
+      if (n.tree !== s.tree) continue;
+      path.push(n.startIndex);
+      n = s.call;
+    }
+    return `${path.join('.')}:`;
   }
 
   /** A node of a macro expansion being evaluated, mapped to the user's text: a placeholder to its argument's name, else the call. */
@@ -2225,7 +2413,7 @@ export class Interp {
     }
     const real = this.realNode(node);
     const why = `\`${real.text}\` at line ${real.startPosition.row + 1} changes the bits of an address in \`${p.base.name}\`: the result depends on where \`${p.base.name}\` is placed`;
-    return { ...p, off: { k: 'num', t: INT, v: NaN, sym: { ...(p.off.sym ?? {}), [UNKNOWN + why]: 1 } } };
+    return unknownPointer(p, why);
   }
 
   /**
@@ -2333,12 +2521,18 @@ export class Interp {
   private call(node: Node): Value {
     let fnNode = node.childForFieldName('function')!;
     // `R<double, 256>::get(...)`: the class template's arguments, for a member function of a class template
-    let classArgs: Node[] | null = null;
+    let classArgs: Node[] | ClassBinding | null = null;
     for (let i = 0; fnNode.type === 'qualified_identifier' && i < 16; i++) {
       const inner = fnNode.childForFieldName('name');
       const scope = fnNode.childForFieldName('scope');
       if (!inner || /^(std|cuda|cg|cooperative_groups)$/.test(scope?.text ?? '') && inner.type === 'identifier' && !this.cfg.facts.functions.has(inner.text)) break;
       if (scope?.type === 'template_type') classArgs = named(scope.childForFieldName('arguments'));
+      // `Swz::apply(x)` with `Swz` a type parameter or an alias bound to a class template instance (`Swizzle<3, 4, 3>`):
+      // that instance's parameters, bound where it was named
+      else if (scope && /^(type_|namespace_)?identifier$/.test(scope.type) && (this.cfg.types.has(scope.text) || this.cfg.facts.typeDecls.has(scope.text))) {
+        const of = this.templateBound.get(this.resolveTypeName(scope.text));
+        if (of) classArgs = of;
+      }
       fnNode = inner;
     }
     const argsNode = node.childForFieldName('arguments');
@@ -2395,7 +2589,7 @@ export class Interp {
         for (const a of argNodes) this.rvalue(a);
         return unk(`the macro \`${name}\` is applied to shared memory`);
       }
-      return this.expandMacro(text, name);
+      return this.statementMacro(text, name, node) ?? this.callMacro(text, name, node);
     }
     // `st.load(g)`, `p->load(g)`: a member function, followed into like a free one (its data members are not known)
     const method = fnNode.type === 'field_expression' ? fnNode.childForFieldName('field')?.text ?? '' : '';
@@ -2403,7 +2597,7 @@ export class Interp {
     const lambda = local && !isBase(local) ? local.lambda : undefined;
     let defs = lambda ? [lambda.def] : this.cfg.facts.functions.get(name || method);
     if (method && defs && defs.length > 1) defs = this.specialization(fnNode.childForFieldName('argument'), defs) ?? defs;
-    const def = defs?.find((d) => d.params.length === argNodes.length && !d.isKernel) ?? defs?.find((d) => !d.isKernel);
+    const def = (defs && this.overload(defs, argNodes)) ?? defs?.find((d) => !d.isKernel);
     // an argument for a reference parameter is a place, not a value: nothing is loaded at the call
     const bound = argNodes.map((a, i) => (def && def.params[i] && isReferenceDecl(def.params[i].node) ? this.place(a) : { value: this.rvalue(a) }));
     const args = bound.map((b) => b.value);
@@ -2421,7 +2615,7 @@ export class Interp {
       if (members && (self.k === 'obj' || self.k === 'ref')) {
         // among the functions of that name left by the specialization the object is declared as (see specialization)
         const own = this.memberDef(self, method, argNodes.length, defs) ?? def;
-        return this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateArgs.get(self.t) ?? classArgs, [members]));
+        return this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateBound.get(self.t) ?? this.templateArgs.get(self.t) ?? classArgs, [members]));
       }
     }
     if (def) return this.returned(def, node, this.inline(def, bound, fnNode, node, classArgs, lambda?.scopes));
@@ -2439,12 +2633,13 @@ export class Interp {
    * Inline PTX that touches shared memory through an operand holding a shared address
    * (`__cvta_generic_to_shared(&s[i])`): `ld.shared` / `st.shared` (`.v2`/`.v4`, 8 to 64 bits), `ldmatrix` /
    * `stmatrix` (`.x1`/`.x2`/`.x4`: lanes 0-7, 0-15 or all 32 each give the address of one 16-byte row, counted as a
-   * 16-byte access of those lanes, as the bank model says) and `cp.async ... .shared.global [dst], [src], 4/8/16`
+   * 16-byte access of those lanes, as the bank model says; without `.shared` the address is generic, and counts where
+   * it points into a shared array) and `cp.async ... .shared.global [dst], [src], 4/8/16`
    * (a store, said to be uncertain). Other instructions are not read.
    */
   private asmAccesses(node: Node, operands: Node[]): void {
     const code = node.childForFieldName('assembly_code')?.text ?? '';
-    const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)\s[^;]*?\[\s*%(\d+)\s*\]|\b(ld|st)matrix\.sync\.aligned(?=(?:\.(?:x[124]|trans))*\.m8n8)(?:\.(?:m8n8|trans))*\.x([124])(?:\.(?:m8n8|trans))*\.shared(?:::cta)?\.b16\s[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+(?:::\w+)?)*\s*\[\s*%(\d+)\s*\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+|%\d+)/g;
+    const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)\s[^;]*?\[\s*%(\d+)\s*\]|\b(ld|st)matrix\.sync\.aligned(?=(?:\.(?:x[124]|trans))*\.m8n8)(?:\.(?:m8n8|trans))*\.x([124])(?:\.(?:m8n8|trans))*(?:\.shared(?:::cta)?)?\.b16\s[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+(?:::\w+)?)*\s*\[\s*%(\d+)\s*\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+|%\d+)/g;
     let index = 0;
     for (let m = INSN.exec(code); m; m = INSN.exec(code), index++) {
       let kind: AccessKind, bytes: number, operand: number, lanes = 32, note: string | null = null, asyncCopy = false;
@@ -2770,7 +2965,7 @@ export class Interp {
     return { k: 'other', what: name };
   }
 
-  private inline(def: FunctionFact, bound: { value: Value; alias?: Var }[], fnNode: Node, node: Node, classArgs: Node[] | null = null,
+  private inline(def: FunctionFact, bound: { value: Value; alias?: Var }[], fnNode: Node, node: Node, classArgs: Node[] | ClassBinding | null = null,
     captured?: Map<string, Var | SharedBase>[]): Value {
     const args = bound.map((b) => b.value);
     if (this.frames.length >= this.cfg.caps.callDepth) return unk(`calls nest deeper than ${this.cfg.caps.callDepth} levels at \`${def.name}\``);
@@ -2787,12 +2982,18 @@ export class Interp {
     const savedLoops = this.loops;
     const savedValues = this.cfg.values;
     const savedTypes = this.cfg.types;
+    // the callee's own `return`s end the callee, never the caller: a guard around the call has no exit to speak of
+    const savedExits = this.exits;
     // explicit template arguments of the callee (f<16>(...)) and of its class template (R<double>::get())
     const explicit = fnNode.type === 'template_function' && def.templateParams.length ? named(fnNode.childForFieldName('arguments')) : null;
     const ofClass = classArgs && def.classTemplateParams.length ? classArgs : null;
-    if (explicit || ofClass) {
+    if (ofClass && !Array.isArray(ofClass)) {
+      this.cfg.values = new Map([...this.cfg.values, ...ofClass.values]);
+      this.cfg.types = new Map([...this.cfg.types, ...ofClass.types]);
+    }
+    if (explicit || Array.isArray(ofClass)) {
       const pairs: [FunctionFact['templateParams'], Node[]][] = [];
-      if (ofClass) pairs.push([def.classTemplateParams, ofClass]);
+      if (Array.isArray(ofClass)) pairs.push([def.classTemplateParams, ofClass]);
       if (explicit) pairs.push([def.templateParams, explicit]);
       ({ values: this.cfg.values, types: this.cfg.types } = this.templateBindings(...pairs));
     }
@@ -2825,6 +3026,7 @@ export class Interp {
       }
       this.loops = savedLoops;
       this.mask = savedMask;
+      this.exits = savedExits;
       this.touch();
       this.cfg.values = savedValues;
       this.cfg.types = savedTypes;
@@ -2834,9 +3036,13 @@ export class Interp {
   // ---------------------------------------------------------------- accesses
 
   private access(r: Ref, kind: AccessKind, exprNode: Node, asyncCopy = false): void {
+    // an access in a statement macro's expansion is reported at the use; each access of the expansion is a site
+    let inMacro = '';
     if (this.macroSites.length) {
+      const own = r.nameNode;
       r = this.realRef(r);
       exprNode = this.realNode(exprNode);
+      if (r.nameNode !== own && !this.macroSites.some((s) => [...s.holders.values()].includes(r.nameNode))) inMacro = this.macroPath(own);
     }
     if (kind !== 'load' && r.base.dims.length === 0 && this.stored.size) {
       // any store to a scalar (a member, a byte of it, an atomic) ends what was known of its value; remember may
@@ -2846,7 +3052,7 @@ export class Interp {
       this.stored.delete(r.base.id);
     }
     const nameNode = r.nameNode;
-    const at = ((nameNode as unknown as { __at?: string }).__at ??= `${nameNode.startPosition.row}:${nameNode.startPosition.column}:`);
+    const at = ((nameNode as unknown as { __at?: string }).__at ??= `${nameNode.startPosition.row}:${nameNode.startPosition.column}:`) + inMacro;
     const site = at + kind;
     const count = (this.visitCount.get(site) ?? 0) + 1;
     this.visitCount.set(site, count);
@@ -3079,11 +3285,6 @@ function rangeOfLanes(v: Float64Array): { min: number; max: number } {
 /** marks an address that could not be evaluated; the rest of the key is the reason. */
 const UNKNOWN = '\u0000';
 
-/** A pointer into the same shared array at an offset that is not known, for `why`: what it addresses is unknown. */
-function lostOffset(p: Ptr, why: string): Ptr {
-  return { ...p, off: { k: 'num', t: INT, v: NaN, sym: { ...(p.off.sym ?? {}), [UNKNOWN + why]: 1 } } };
-}
-
 /** An offset with no unknown part (a number per lane, plus warp-uniform unknowns). */
 function knownOffset(off: Num): boolean {
   return !(off.sym && Object.keys(off.sym).some((k) => k.startsWith(UNKNOWN))) && !(typeof off.v === 'number' && Number.isNaN(off.v));
@@ -3117,6 +3318,9 @@ function isReferenceDecl(decl: Node): boolean {
 }
 
 const LONGT: CType = { kind: 'int', bytes: 8, signed: true, name: 'long long' };
+/** words of a constant expression that name no value: types, casts, literals. */
+const CONSTANT_WORDS = new Set(['sizeof', 'alignof', 'static_cast', 'reinterpret_cast', 'const_cast', 'unsigned', 'signed', 'long', 'short',
+  'int', 'char', 'float', 'double', 'bool', 'true', 'false', 'nullptr', 'const', 'constexpr', 'void', 'half', '__half', 'size_t', 'u', 'U', 'f', 'F', 'l', 'L', 'ul', 'UL', 'ull', 'ULL', 'll', 'LL']);
 
 
 /** the two values are the same on every lane of `act` (numbers and pointers; anything else only when identical). */

@@ -16,6 +16,8 @@ export interface Num {
 export interface Unk {
   k: 'unk';
   reason: string;
+  /** the same on every thread (a comparison of warp-uniform values, `next_k < k`): a guard on it splits no warp. */
+  uniform?: true;
 }
 
 /** A __shared__ array as the evaluator sees it (dimensions resolved for this context). */
@@ -200,10 +202,10 @@ function scaleSym(a: Sym | null, c: number): Sym | null {
   return out;
 }
 export function symText(s: Sym): string {
-  // an unknown named by an expression (`blockIdx.x & 1`) is parenthesised where a coefficient multiplies it
-  return Object.entries(s)
-    .map(([k, c]) => (c === 1 ? k : `${c} * ${/^[\w.@'$]+$/.test(k) ? k : `(${k})`}`))
-    .join(' + ');
+  const terms = Object.entries(s);
+  // a name that is an expression's text (`tile % STAGES`) is parenthesised where an operator stands next to it
+  const wrap = (k: string) => (/^[\w.@'\[\]]+$/.test(k) ? k : `(${k})`);
+  return terms.map(([k, c]) => (c === 1 ? (terms.length > 1 ? wrap(k) : k) : `${c} * ${wrap(k)}`)).join(' + ');
 }
 
 /**
@@ -321,8 +323,14 @@ const text = (l: Label) => (typeof l === 'string' ? l : l());
 export function binary(op: string, a: Value, b: Value, labelArg: Label, mask: Uint8Array | null): Value {
   let labelText: string | null = null;
   const label = { toString: () => (labelText ??= text(labelArg)) } as unknown as string;
-  if (a.k === 'unk') return a;
-  if (b.k === 'unk') return b;
+  if (a.k === 'unk' || b.k === 'unk') {
+    const u = a.k === 'unk' ? a : (b as Unk);
+    if (!u.uniform) return u;
+    // still the same on every thread only where the other operand is
+    const o = a.k === 'unk' ? b : a;
+    const same = o.k === 'unk' ? !!o.uniform : o.k === 'num' && !hasThread(o.sym) && isUniform(o.v, mask);
+    return same ? u : unk(u.reason);
+  }
   if (a.k !== 'num' || b.k !== 'num') return unk(`\`${label}\` is not integer arithmetic`);
   const cmp = CMP.has(op);
   const t = cmp ? INT : op === '<<' || op === '>>' ? promote(a.t, INT) : promote(a.t, b.t);
@@ -345,7 +353,10 @@ export function binary(op: string, a: Value, b: Value, labelArg: Label, mask: Ui
       if (s >= 0 && s < 31) return num(map1(a.v, (x) => x * 2 ** s), t, scaleSym(a.sym, 2 ** s));
     }
     if (aU && bU && !cmp) return atom(String(label), t);
-    if (cmp) return unk(`\`${label}\` depends on the unknown warp-uniform value \`${symText(a.sym ?? b.sym!)}\``);
+    if (cmp) {
+      const r = unk(`\`${label}\` depends on the unknown warp-uniform value \`${symText(a.sym ?? b.sym!)}\``);
+      return aU && bU ? { ...r, uniform: true } : r;
+    }
     const which = symText(a.sym ?? b.sym!);
     return unk(`\`${label}\` combines the unknown warp-uniform value \`${which}\` with per-lane values`);
   }

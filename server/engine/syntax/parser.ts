@@ -128,16 +128,18 @@ function parseExpressionUncached(text: string): { tree: Tree; expr: Node } | nul
 const stmtCache = new Map<string, { tree: Tree; stmts: Node[] } | null>();
 
 /**
- * Parses statements standing alone (a statement-like macro's expansion followed by `{}`); null when they do not parse
- * cleanly. Cached and owned by the cache, like parseExpression's results.
+ * Parses statements standing alone (a statement-like macro's expansion followed by `{}`, starting on line `row`); null
+ * when they do not parse cleanly. Cached and owned by the cache, like parseExpression's results.
  */
-export function parseStatements(text: string): { tree: Tree; stmts: Node[] } | null {
-  const hit = stmtCache.get(text);
+export function parseStatements(text: string, row = 1): { tree: Tree; stmts: Node[] } | null {
+  // `row`: the line (0-based) the text starts on, so that a message naming a line of it names the user's line
+  const key = row > 1 ? `${row}\u0000${text}` : text;
+  const hit = stmtCache.get(key);
   if (hit !== undefined) return hit;
-  const tree = parse(`void __bank_lens_f() {\n${text}\n}`);
+  const tree = parse(`void __bank_lens_f() {${'\n'.repeat(Math.max(1, row))}${text}\n}`);
   const body = tree.rootNode.firstNamedChild?.childForFieldName('body');
   let result: { tree: Tree; stmts: Node[] } | null = null;
   if (body && !tree.rootNode.hasError) result = { tree, stmts: body.namedChildren.filter((c): c is Node => !!c) };
   else tree.delete();
-  return remember(stmtCache, text, result);
+  return remember(stmtCache, key, result);
 }
