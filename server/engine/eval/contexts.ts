@@ -268,7 +268,10 @@ function bindTemplate(kernel: FunctionFact, args: Node[] | null, it: Interp, ded
     } else {
       const v = it.rvalue(a);
       const u = uniformValue(v);
-      if (u === null) unbound ??= `the template argument \`${a.text}\` for \`${tp.name}\` could not be evaluated`;
+      // a function named for a function-pointer parameter (`template <fn_t F>`, `k<helper>`): calls of F call it
+      const fn = v.k === 'other' && v.what.startsWith('function ') ? v.what.slice('function '.length) : null;
+      if (fn) label[tp.name] = fn;
+      else if (u === null) unbound ??= `the template argument \`${a.text}\` for \`${tp.name}\` could not be evaluated`;
       else label[tp.name] = u;
       values.set(tp.name, v);
     }

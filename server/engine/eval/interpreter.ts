@@ -1539,7 +1539,8 @@ export class Interp {
         if (op === '&') {
           const r = this.eval(arg);
           if (r.k === 'ref') return { k: 'ptr', base: r.base, off: r.off, to: r.t, name: r.name, flat: r.flat };
-          return r.k === 'unk' ? r : { k: 'other', what: 'address' };
+          // `&helper`: a function's address is the function
+          return r.k === 'unk' || r.k === 'other' && r.what.startsWith('function ') ? r : { k: 'other', what: 'address' };
         }
         const p = this.rvalue(arg);
         if (p.k === 'ptr') return this.deref(p, num(0), node, arg);
@@ -2237,7 +2238,7 @@ export class Interp {
     const method = fnNode.type === 'field_expression' ? fnNode.childForFieldName('field')?.text ?? '' : '';
     const local = fnNode.type === 'identifier' ? this.binding(name) : null;
     const lambda = local && !isBase(local) ? local.lambda : undefined;
-    let defs = lambda ? [lambda.def] : this.cfg.facts.functions.get(name || method);
+    let defs = lambda ? [lambda.def] : this.cfg.facts.functions.get(name || method) ?? this.pointee(fnNode);
     if (method && defs && defs.length > 1) defs = this.specialization(fnNode.childForFieldName('argument'), defs) ?? defs;
     const def = defs?.find((d) => d.params.length === argNodes.length && !d.isKernel) ?? defs?.find((d) => !d.isKernel);
     // an argument for a reference parameter is a place, not a value: nothing is loaded at the call
@@ -2269,6 +2270,17 @@ export class Interp {
       this.access(this.unknownRef(target, target.t, reason), 'atomic', node);
     }
     return unk(`the result of \`${name || fnNode.text}(...)\``);
+  }
+
+  /**
+   * The definitions a call through a name that holds a function calls: a function-pointer template parameter bound to
+   * a function (`template <fn_t F> ... F(p)` instantiated `k<helper>`), or a local or parameter assigned one.
+   */
+  private pointee(fnNode: Node): FunctionFact[] | undefined {
+    if (fnNode.type !== 'identifier') return undefined;
+    const b = this.binding(fnNode.text);
+    const v = b ? (isBase(b) ? null : b.value) : this.cfg.values.get(fnNode.text);
+    return v?.k === 'other' && v.what.startsWith('function ') ? this.cfg.facts.functions.get(v.what.slice('function '.length)) : undefined;
   }
 
   /**
