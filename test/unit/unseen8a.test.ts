@@ -30,3 +30,29 @@ test('a device function called through a function-pointer template parameter or 
   assert.equal(row.status, 'conflict-free');
   assert.equal(row.worst!.distinctWords, 8);
 });
+
+test('a block size passed down to the launch through parameters, a dispatcher and a loop over a local array gives one instance per size', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // 64, 128 and 256 from `sizes[j]` through `dispatch(0, ...)`; `dispatch(2, out, 512)` does not reach `case 0:`
+  const s = accessAt(result, text, 'rows[threadIdx.x * (blockDim.x / 32)] = out[threadIdx.x];', 'store');
+  assert.equal(s.status, 'conflict');
+  assert.equal(s.degree, 8);
+  assert.equal(s.wavefronts, 8);
+  assert.deepEqual(s.block, [256, 1, 1]);
+  assert.deepEqual(s.cases!.map((c) => [c.block, c.degree]), [[[64, 1, 1], 2], [[128, 1, 1], 4], [[256, 1, 1], 8]]);
+  assert.ok(s.assumptions.some((a) => a.startsWith('block 256x1x1 from the launch at line 72 in `launch_strided` (the call at line 91, from the call at line 102 with `j` = 2 (the loop at line 100))')));
+  // `threads = 128;` before the launch: every call gives 128
+  const f = accessAt(result, text, 'cols[threadIdx.x * (blockDim.x / 32)] = out[threadIdx.x];', 'store');
+  assert.deepEqual(f.block, [128, 1, 1]);
+  assert.equal(f.degree, 4);
+  assert.equal(f.cases.length, 0);
+  // `if (threads < 128) threads = 128;`: not one value, the default block, said so
+  const c = accessAt(result, text, 'pairs[threadIdx.x * 2] = out[threadIdx.x];', 'store');
+  assert.deepEqual(c.block, [32, 1, 1]);
+  assert.equal(c.degree, 2);
+  assert.ok(c.assumptions.some((a) => a.startsWith('the block shape `threads` of the launch at line 82 could not be evaluated')));
+  // `sizes[k]` passed as the argument itself, k = 1 and 2
+  const h = accessAt(result, text, 'half_rows[threadIdx.x * (blockDim.x / 64)] = out[threadIdx.x];', 'store');
+  assert.equal(h.degree, 4);
+  assert.deepEqual(h.cases!.map((x) => [x.block, x.degree]), [[[128, 1, 1], 2], [[256, 1, 1], 4]]);
+});

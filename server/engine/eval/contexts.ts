@@ -2,9 +2,9 @@
 // `// bank-lens: block=...` directive, launches in the same file, the caller's --block / setting, else 32 threads.
 import type { Node } from '../syntax/parser';
 import { FileFacts, FunctionFact, named, declaratorName, hasToken, LaunchFact } from '../facts/collect';
-import { CType, typeName } from '../facts/ctypes';
+import { CType, typeName, INT } from '../facts/ctypes';
 import { Interp, DEFAULT_CAPS, Caps } from './interpreter';
-import { Value, uniformValue, convert } from './values';
+import { Value, uniformValue, convert, num } from './values';
 
 export interface Instance {
   values: Map<string, Value>;
@@ -31,7 +31,7 @@ const fmt = (b: [number, number, number]) => b.join('x');
  * An evaluator for host code: constants, macros, and the caller's local declarations before `at`. `path`: what the
  * branches around a launch say a name equals there (`case 512:` of `switch (threads)`); a use is added to `used`.
  */
-function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, deadline: number, caps: Caps, bind?: Binding, path?: PathFacts): Interp {
+function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, deadline: number, caps: Caps, bind?: Binding, path?: PathFacts, params?: Map<string, Value>): Interp {
   const visiting = new Set<string>();
   const it: Interp = new Interp({
     facts, block: [1, 1, 1], values: bind?.values ?? new Map(), types: bind?.types ?? new Map(), deadline, caps, host: true,
@@ -51,12 +51,14 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
         }
       }
       const decl = findDeclaration(caller.body, name, at);
-      if (!decl) return null;
+      // a parameter of the caller, with the value one call of it passes (see callerBindings)
+      const param = !decl && caller.params.some((p) => p.name === name) ? params?.get(name) : undefined;
+      if (!decl && !param) return null;
       visiting.add(name);
       try {
-        let v = it.valueOfDeclaration(decl, name);
+        let v = decl ? it.valueOfDeclaration(decl, name) : param!;
         // later assignments before the launch: `dim3 b; b.x = 32; b.y = 8;`, `threads = 256;`
-        for (const w of writesTo(caller.body, name, decl.endIndex, at)) {
+        for (const w of writesTo(caller.body, name, decl ? decl.endIndex : caller.body.startIndex, at)) {
           if (!v || !w.plain) return null; // inside a branch or a loop, or `+=`, `++`: not one value
           const rhs = it.rvalue(w.value);
           if (!w.member) v = rhs;
@@ -104,7 +106,7 @@ function writesTo(body: Node, name: string, after: number, before: number): { va
   return out.sort((a, b) => a.at - b.at);
 }
 
-type PathFacts = { eq: Map<string, { value: Node; where: string }>; used: string[] };
+type PathFacts = { eq: Map<string, { value: Node; where: string; subject: Node }>; used: string[] };
 
 /**
  * What the branches around `launch` in `caller` say a variable equals there: the then-branch of `if (x == 16)` (also
@@ -112,14 +114,15 @@ type PathFacts = { eq: Map<string, { value: Node; where: string }>; used: string
  * never assigns before the launch counts, so the value holds wherever it was read (`dim3 b(threads)` above the switch).
  */
 function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
-  const eq = new Map<string, { value: Node; where: string }>();
+  const eq = new Map<string, { value: Node; where: string; subject: Node }>();
   const out = { eq, used: [] as string[] };
   if (!caller) return out;
   const inner = (n: Node | null): Node | null => {
     while (n && (n.type === 'parenthesized_expression' || n.type === 'condition_clause')) n = n.childForFieldName('value') ?? named(n)[0] ?? null;
     return n;
   };
-  const add = (name: string, value: Node, where: string) => {
+  const add = (subject: Node, value: Node, where: string) => {
+    const name = subject.text;
     if (eq.has(name) || writesTo(caller.body, name, caller.body.startIndex, launch.startIndex).length) return;
     const ids: Node[] = [value];
     while (ids.length) {
@@ -127,7 +130,7 @@ function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
       if (n.type === 'identifier' && n.text === name) return; // `x == x + 1`: not a value for x
       ids.push(...named(n));
     }
-    eq.set(name, { value, where });
+    eq.set(name, { value, where, subject });
   };
   const equalities = (c: Node | null, where: string) => {
     c = inner(c);
@@ -138,8 +141,8 @@ function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
       equalities(l, where);
       equalities(r, where);
     } else if (op === '==' && l && r) {
-      if (l.type === 'identifier') add(l.text, r, where);
-      else if (r.type === 'identifier') add(r.text, l, where);
+      if (l.type === 'identifier') add(l, r, where);
+      else if (r.type === 'identifier') add(r, l, where);
     }
   };
   for (let n: Node = launch, p = n.parent; p && n.startIndex >= caller.body.startIndex && !(n.startIndex === caller.body.startIndex && n.endIndex === caller.body.endIndex); n = p, p = p.parent) {
@@ -156,7 +159,7 @@ function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
       const last = prev ? named(prev).filter((c) => c.type !== 'comment').pop() : undefined;
       if (prev && (!last || last.startIndex === prev.childForFieldName('value')?.startIndex ||
         !['break_statement', 'return_statement', 'continue_statement', 'goto_statement'].includes(last.type))) continue;
-      add(subject.text, value, `\`case ${value.text}:\` of \`switch (${subject.text})\` at line ${n.startPosition.row + 1}`);
+      add(subject, value, `\`case ${value.text}:\` of \`switch (${subject.text})\` at line ${n.startPosition.row + 1}`);
     }
   }
   return out;
@@ -407,6 +410,132 @@ function indirectLaunches(kernel: FunctionFact, facts: FileFacts): { l: LaunchFa
   return out;
 }
 
+/** A value known for every thread: a number, or a dim3 of numbers. */
+const known = (v: Value): boolean => (v.k === 'dim3' ? [v.x, v.y, v.z].every((c) => uniformValue(c) !== null) : uniformValue(v) !== null);
+
+/** The initializer list of `name`, a local array of `fn` declared before `at` (`int sizes[] = {32, 64};`) that nothing writes. */
+function localArrayItems(fn: FunctionFact, name: string, at: number): Node[] | null {
+  const decl = findDeclaration(fn.body, name, at);
+  const d = decl?.childrenForFieldName('declarator').find((x) => x?.type === 'init_declarator' && declaratorName(x)?.text === name);
+  const inner = d?.childForFieldName('declarator');
+  const init = d?.childForFieldName('value');
+  if (inner?.type !== 'array_declarator' || init?.type !== 'initializer_list') return null;
+  const stack: Node[] = [fn.body];
+  while (stack.length) {
+    const n = stack.pop()!;
+    const target = n.type === 'assignment_expression' ? n.childForFieldName('left') : n.type === 'update_expression' ? n.childForFieldName('argument') : null;
+    if (target?.type === 'subscript_expression' && target.childForFieldName('argument')?.text === name) return null;
+    for (const c of named(n)) stack.push(c);
+  }
+  return named(init).filter((c) => c.type !== 'comment');
+}
+
+/** `sizes[j]` of such a local array, at an index `it` evaluates; null for anything else. */
+function localArrayElement(fn: FunctionFact, node: Node, it: Interp): Value | null {
+  if (node.type !== 'subscript_expression') return null;
+  const base = node.childForFieldName('argument');
+  const items = base?.type === 'identifier' ? localArrayItems(fn, base.text, node.startIndex) : null;
+  const index = named(node.childForFieldName('indices'))[0] ?? node.childForFieldName('index');
+  const i = items && index ? uniformValue(it.rvalue(index)) : null;
+  return items && i !== null && Number.isInteger(i) && i >= 0 && i < items.length ? it.rvalue(items[i]) : null;
+}
+
+const MAX_CALLER_BINDINGS = 16;
+type CallerBinding = { params: Map<string, Value>; where: string };
+
+/**
+ * The counters of the `for` loops around `call` in `fn` that run a known number of times (`for (int j = 0; j < 4; j++)`,
+ * `j < sizeof(sizes) / sizeof(int)` over a local array), one map per combination of their values, with the locals the
+ * loop body sets from them before the call (`int block_size = sizes[j];`). A loop that is not of this form adds nothing.
+ */
+function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>): { values: Map<string, Value>; where: string }[] {
+  let combos: { values: Map<string, Value>; where: string }[] = [{ values: new Map(), where: '' }];
+  for (let n: Node | null = call.parent; n && n.startIndex >= fn.body.startIndex && n !== fn.body; n = n.parent) {
+    if (n.type !== 'for_statement') continue;
+    const init = n.childForFieldName('initializer');
+    const cond = n.childForFieldName('condition');
+    const update = n.childForFieldName('update');
+    const body = n.childForFieldName('body');
+    const d = init?.type === 'declaration' ? init.childrenForFieldName('declarator') : [];
+    if (d.length !== 1 || d[0]?.type !== 'init_declarator' || !body || body.startIndex > call.startIndex) continue;
+    const j = declaratorName(d[0])?.text;
+    const op = cond?.type === 'binary_expression' ? cond.childForFieldName('operator')?.text : undefined;
+    if (!j || (op !== '<' && op !== '<=') || cond!.childForFieldName('left')?.text !== j) continue;
+    if (!(update?.type === 'update_expression' && update.text.replace(/\s/g, '').match(new RegExp(`^(\\+\\+${j}|${j}\\+\\+)$`)))) continue;
+    if (writesTo(body, j, body.startIndex, body.endIndex).length) continue;
+    const it = hostInterp(facts, fn, n.startIndex, deadline, caps, undefined, undefined, params);
+    const from = uniformValue(it.rvalue(d[0].childForFieldName('value')!));
+    const bound = cond!.childForFieldName('right')!;
+    let to = uniformValue(it.rvalue(bound));
+    // `sizeof(sizes) / sizeof(int)` or `/ sizeof(sizes[0])` over a local array with an initializer list
+    const m = /^sizeof\s*\(?\s*(\w+)\s*\)?\s*\/\s*sizeof\s*\(\s*(\w+(?:\s*\[\s*0\s*\])?)\s*\)$/.exec(bound.text.trim());
+    if (to === null && m) {
+      const items = localArrayItems(fn, m[1], n.startIndex);
+      const decl = findDeclaration(fn.body, m[1], n.startIndex);
+      const elem = decl?.childForFieldName('type')?.text.trim();
+      if (items && (m[2].replace(/\s/g, '') === `${m[1]}[0]` || m[2] === elem)) to = items.length;
+    }
+    if (from === null || to === null) continue;
+    const last = op === '<' ? to - 1 : to;
+    if (last < from || last - from + 1 > MAX_CALLER_BINDINGS) continue;
+    const next: typeof combos = [];
+    for (const c of combos)
+      for (let v = from; v <= last && next.length < MAX_CALLER_BINDINGS; v++) {
+        const values = new Map(c.values);
+        values.set(j, num(v, INT));
+        // locals the body declares from the counter before the call, written nowhere else before it
+        const at = hostInterp(facts, fn, call.startIndex, deadline, caps, { values, types: new Map(), label: {} }, undefined, params);
+        for (const s of named(body)) {
+          if (s.startIndex >= call.startIndex) break;
+          if (s.type !== 'declaration') continue;
+          for (const x of s.childrenForFieldName('declarator')) {
+            const name = x && declaratorName(x)?.text;
+            const value = x?.type === 'init_declarator' ? x.childForFieldName('value') : null;
+            if (!name || !value || writesTo(body, name, s.endIndex, call.startIndex).length) continue;
+            const e = localArrayElement(fn, value, at) ?? at.rvalue(value);
+            if (known(e)) values.set(name, e);
+          }
+        }
+        next.push({ values, where: `${c.where} with \`${j}\` = ${v} (the loop at line ${n.startPosition.row + 1})` });
+      }
+    combos = next;
+  }
+  return combos;
+}
+
+/**
+ * The values of `fn`'s parameters at each call of it in this file (`launch(out, in, 256)`; `launch(out, in, block_size)`
+ * in a function whose own callers pass it, `depth` levels up; in a loop over the values of a local array), so that a
+ * launch in `fn` whose block shape is a parameter has the shapes its callers give. Only values known for every thread.
+ */
+function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, caps: Caps, depth = 3): CallerBinding[] {
+  const out: CallerBinding[] = [];
+  if (!fn.params.length || fn.templateParams.length || fn.isKernel) return out;
+  for (const { fn: site, node: n } of hostNodesMentioning(facts, fn.name, fn)) {
+    const f = n.type === 'call_expression' ? n.childForFieldName('function') : null;
+    if (f?.type !== 'identifier' || f.text !== fn.name) continue;
+    const args = named(n.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
+    if (args.length > fn.params.length) continue;
+    const ups: (CallerBinding | null)[] = depth > 0 ? callerBindings(site, facts, deadline, caps, depth - 1) : [];
+    for (const up of ups.length ? ups : [null])
+      for (const loop of loopBindings(site, n, facts, deadline, caps, up?.params)) {
+        const it = hostInterp(facts, site, n.startIndex, deadline, caps, { values: loop.values, types: new Map(), label: {} }, undefined, up?.params);
+        // a call under `case 2:` of `switch (which)` (or `if (which == 2)`) is not made where `which` is known to differ
+        const [...eqs] = pathFacts(site, n).eq.values();
+        if (eqs.some((e) => { const a = uniformValue(it.rvalue(e.subject)), b = uniformValue(it.rvalue(e.value)); return a !== null && b !== null && a !== b; })) continue;
+        const params = new Map<string, Value>();
+        args.forEach((a, i) => {
+          const v = localArrayElement(site, a, it) ?? it.rvalue(a);
+          if (known(v)) params.set(fn.params[i].name, v);
+        });
+        if (!params.size) continue;
+        out.push({ params, where: `the call at line ${n.startPosition.row + 1}${loop.where}${up ? `, from ${up.where}` : ''}` });
+        if (out.length >= MAX_CALLER_BINDINGS) return out;
+      }
+  }
+  return out;
+}
+
 /** The value of a constant expression in host context (macros, enums, file constants); null when not known. */
 export function evalConstant(facts: FileFacts, node: Node, deadline: number): number | null {
   return uniformValue(hostInterp(facts, null, 0, deadline, DEFAULT_CAPS).rvalue(node));
@@ -509,6 +638,19 @@ export function instancesOf(
       const b = bindTemplate(kernel, l.templateArgs, it, deduceTypes(kernel, l, it));
       const args = bindArguments(kernel, l, facts, it);
       path.used.length = 0;
+      // a shape made of the launching function's parameters: the shapes its callers pass, one instance each
+      if (!host && l.block && l.caller && !blockOf(it.rvalue(l.block))) {
+        let any = false;
+        for (const call of callerBindings(l.caller, facts, deadline, caps)) {
+          const at = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, pathFacts(l.caller, l.node), call.params);
+          const block = blockOf(at.rvalue(l.block));
+          if (!block) continue;
+          any = true;
+          // the kernel's arguments and template arguments stay as the launch alone gives them (see isConstantArgument)
+          bound.push({ b, block, source: `the launch at line ${l.node.startPosition.row + 1} in \`${l.caller.name}\` (${call.where})`, shmem: shmemOf(l, at), args });
+        }
+        if (any) continue;
+      }
       const block = shape(l, it, `the launch at line ${l.node.startPosition.row + 1}`);
       const where = block && path.used.length ? ` (inside ${path.used.join(' and ')})` : '';
       bound.push({ b, block, source: `the launch at line ${l.node.startPosition.row + 1}${where}${host ? ` in ${host.where}` : ''}`, shmem: shmemOf(l, it), args });
