@@ -56,3 +56,31 @@ test('a block size passed down to the launch through parameters, a dispatcher an
   assert.equal(h.degree, 4);
   assert.deepEqual(h.cases!.map((x) => [x.block, x.degree]), [[[128, 1, 1], 2], [[256, 1, 1], 4]]);
 });
+
+test('a `break` in a switch leaves the switch, not the enclosing loop; a subject known for every thread runs only its cases', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // MODE = 2: `case 2:` and the `case 3:` it falls into run, in both passes; `case 1:` and `default:` never
+  const one = accessAt(result, text, 'case 1: grid_a[threadIdx.x * 4] = out[threadIdx.x]; break;', 'store');
+  assert.equal(one.status, 'unknown');
+  assert.match(one.reason!, /^no thread runs this access: `MODE` is 2 for every thread at the switch at line 117 /);
+  const two = accessAt(result, text, 'case 2: grid_a[threadIdx.x * 8] = out[threadIdx.x];', 'store');
+  assert.equal(two.degree, 8);
+  assert.equal(two.wavefronts, 8);
+  const three = accessAt(result, text, 'case 3: grid_a[threadIdx.x * 2 + pass] = 1.f; break;', 'store');
+  assert.equal(three.degree, 2);
+  assert.equal(three.worst!.activeLanes, 32);
+  assert.equal(accessAt(result, text, 'default: grid_a[threadIdx.x] = 0.f; break;', 'store').status, 'unknown');
+  const after = accessAt(result, text, 'grid_b[threadIdx.x + 32 * pass] = out[pass];', 'store');
+  assert.equal(after.status, 'conflict-free');
+  assert.equal(after.worst!.activeLanes, 32);
+  assert.ok(!after.assumptions.some((a) => a.includes('cases of the switch')));
+  // `mode` not known: every case for every lane, said so; the code after the switch still runs in both passes
+  const d = accessAt(result, text, 'default: grid_c[2 * threadIdx.x] = 2.f; break;', 'store');
+  assert.equal(d.degree, 2);
+  assert.ok(d.assumptions.includes('the cases of the switch at line 131 are each assumed to run for every lane'));
+  for (const kind of ['load', 'store'] as const) {
+    const a = accessAt(result, text, 'grid_c[threadIdx.x + 32 * pass] += out[pass];', kind);
+    assert.equal(a.status, 'conflict-free');
+    assert.equal(a.worst!.activeLanes, 32);
+  }
+});
