@@ -84,3 +84,18 @@ test('a `break` in a switch leaves the switch, not the enclosing loop; a subject
     assert.equal(a.worst!.activeLanes, 32);
   }
 });
+
+test('a type deduced through host templates called without template arguments, and a block from `case N:` of `switch (block.y)`', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // T = short from `tiles_main` through `tiles_run(in, out, rows)` and `tiles_launch(in, out, rows)`; block 32x4 and 32x8
+  const st = accessAt(result, text, 'cells16[threadIdx.y + r][threadIdx.x] = in[threadIdx.x];', 'store');
+  assert.equal(st.status, 'conflict-free');
+  assert.equal(st.elementBytes, 2);
+  assert.equal(st.worst!.distinctWords, 16);
+  const ld = accessAt(result, text, 'out[threadIdx.x] = cells16[threadIdx.x][threadIdx.y];', 'load');
+  assert.equal(ld.status, 'conflict');
+  assert.equal(ld.degree, 2);
+  assert.equal(ld.wavefronts, 2);
+  assert.deepEqual(ld.block, [32, 4, 1]);
+  assert.ok(ld.assumptions.some((a) => a.startsWith('block 32x4x1 from the launch at line 153 (inside `case 4:` of `switch (block.y)` at line 153) in `tiles_launch(...)` (the call at line 160 in `tiles_run(...)` (the call at line 164))')), ld.assumptions.join(' | '));
+});

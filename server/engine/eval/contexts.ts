@@ -65,6 +65,14 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
           else if (v.k === 'dim3') v = { ...v, [w.member]: rhs };
           else return null;
         }
+        // what the branches around the launch say of its members (`case 8:` of `switch (block.y)`)
+        for (const m of ['x', 'y', 'z'] as const) {
+          const fact = v?.k === 'dim3' ? path?.eq.get(`${name}.${m}`) : undefined;
+          const mv = fact ? it.rvalue(fact.value) : null;
+          if (!fact || !mv || uniformValue(mv) === null || v?.k !== 'dim3') continue;
+          v = { ...v, [m]: mv };
+          if (!path!.used.includes(fact.where)) path!.used.push(fact.where);
+        }
         return v;
       } finally {
         visiting.delete(name);
@@ -106,6 +114,10 @@ function writesTo(body: Node, name: string, after: number, before: number): { va
   return out.sort((a, b) => a.at - b.at);
 }
 
+/** `b.x`, `b.y` or `b.z` of a variable `b`. */
+const isMember = (n: Node | null): boolean =>
+  n?.type === 'field_expression' && n.childForFieldName('argument')?.type === 'identifier' && /^[xyz]$/.test(n.childForFieldName('field')?.text ?? '');
+
 type PathFacts = { eq: Map<string, { value: Node; where: string; subject: Node }>; used: string[] };
 
 /**
@@ -123,7 +135,9 @@ function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
   };
   const add = (subject: Node, value: Node, where: string) => {
     const name = subject.text;
-    if (eq.has(name) || writesTo(caller.body, name, caller.body.startIndex, launch.startIndex).length) return;
+    // `block.y` of a dim3 (`switch (block.y)`): the member's value, while nothing writes the variable itself
+    const base = subject.type === 'field_expression' ? subject.childForFieldName('argument')!.text : name;
+    if (eq.has(name) || writesTo(caller.body, base, caller.body.startIndex, launch.startIndex).length) return;
     const ids: Node[] = [value];
     while (ids.length) {
       const n = ids.pop()!;
@@ -141,8 +155,8 @@ function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
       equalities(l, where);
       equalities(r, where);
     } else if (op === '==' && l && r) {
-      if (l.type === 'identifier') add(l, r, where);
-      else if (r.type === 'identifier') add(r, l, where);
+      if (l.type === 'identifier' || isMember(l)) add(l, r, where);
+      else if (r.type === 'identifier' || isMember(r)) add(r, l, where);
     }
   };
   for (let n: Node = launch, p = n.parent; p && n.startIndex >= caller.body.startIndex && !(n.startIndex === caller.body.startIndex && n.endIndex === caller.body.endIndex); n = p, p = p.parent) {
@@ -152,14 +166,14 @@ function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
     } else if (n.type === 'case_statement' && p.type === 'compound_statement' && p.parent?.type === 'switch_statement') {
       const value = n.childForFieldName('value');
       const subject = inner(p.parent.childForFieldName('condition'));
-      if (!value || subject?.type !== 'identifier') continue;
+      if (!value || !(subject?.type === 'identifier' || isMember(subject))) continue;
       // a case before this one that does not end in break/return falls through into it: more than one value
       const cases = named(p).filter((c) => c.type === 'case_statement');
       const prev = cases[cases.findIndex((c) => c.startIndex === n.startIndex) - 1];
       const last = prev ? named(prev).filter((c) => c.type !== 'comment').pop() : undefined;
       if (prev && (!last || last.startIndex === prev.childForFieldName('value')?.startIndex ||
         !['break_statement', 'return_statement', 'continue_statement', 'goto_statement'].includes(last.type))) continue;
-      add(subject, value, `\`case ${value.text}:\` of \`switch (${subject.text})\` at line ${n.startPosition.row + 1}`);
+      add(subject!, value, `\`case ${value.text}:\` of \`switch (${subject!.text})\` at line ${n.startPosition.row + 1}`);
     }
   }
   return out;
@@ -343,7 +357,7 @@ function* hostNodesMentioning(facts: FileFacts, name: string, except?: FunctionF
  * its explicit instantiations, and the calls that name its template arguments (`launch<float>(p)`), each evaluated
  * where it is written. Only bindings that bind every parameter count; none: the launch is read unbound, as before.
  */
-function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: number, caps: Caps): { bind: Binding; where: string }[] {
+function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: number, caps: Caps, depth = 3): { bind: Binding; where: string }[] {
   const out: { bind: Binding; where: string }[] = [];
   const add = (args: Node[], caller: FunctionFact | null, at: Node, what: string) => {
     const bind = bindTemplate(fn, args, hostInterp(facts, caller, at.startIndex, deadline, caps));
@@ -354,6 +368,16 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
     const f = n.type === 'call_expression' ? n.childForFieldName('function') : null;
     if (f?.type === 'template_function' && f.childForFieldName('name')?.text === fn.name)
       add(named(f.childForFieldName('arguments')), caller, n, 'the call');
+    else if (f?.type === 'identifier' && f.text === fn.name && depth > 0 && fn.templateParams.some((tp) => tp.isType)) {
+      // `transpose(out, in, n)`: the types its arguments deduce, in each binding of a caller that is itself a template
+      const ups = caller.templateParams.length ? hostTemplateBindings(caller, facts, deadline, caps, depth - 1) : [null];
+      for (const up of ups) {
+        const it = hostInterp(facts, caller, n.startIndex, deadline, caps, up?.bind);
+        const bind = bindTemplate(fn, null, it, deduceTypes(fn, { caller, node: n } as LaunchFact, it));
+        const where = `\`${fn.name}(...)\` (the call at line ${n.startPosition.row + 1}${up ? ` in ${up.where}` : ''})`;
+        if (!bind.unbound && !out.some((o) => JSON.stringify(o.bind.label) === JSON.stringify(bind.label))) out.push({ bind, where });
+      }
+    }
   }
   // a member function of a class template defined outside it (`template <class T> void S<T>::run(...) { ... }`):
   // each `S<float>` the host code names (an object declared `S<float> s;`) binds the class's parameters
