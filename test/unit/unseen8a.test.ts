@@ -99,3 +99,12 @@ test('a type deduced through host templates called without template arguments, a
   assert.deepEqual(ld.block, [32, 4, 1]);
   assert.ok(ld.assumptions.some((a) => a.startsWith('block 32x4x1 from the launch at line 153 (inside `case 4:` of `switch (block.y)` at line 153) in `tiles_launch(...)` (the call at line 160 in `tiles_run(...)` (the call at line 164))')), ld.assumptions.join(' | '));
 });
+
+test('a launcher that is a function template its call binds no type for still takes the block size from the call', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const q = accessAt(result, text, 'quarter[threadIdx.x * (blockDim.x / 64)] = out[threadIdx.x];', 'store');
+  assert.deepEqual(q.block, [256, 1, 1]);
+  assert.equal(q.degree, 4);
+  assert.equal(q.wavefronts, 4);
+  assert.ok(q.assumptions.includes('block 256x1x1 from the launch at line 176 in `launch_typed` (the call at line 180)'), q.assumptions.join(' | '));
+});

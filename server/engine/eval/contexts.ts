@@ -534,7 +534,7 @@ function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: 
  */
 function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, caps: Caps, depth = 3): CallerBinding[] {
   const out: CallerBinding[] = [];
-  if (!fn.params.length || fn.templateParams.length || fn.isKernel) return out;
+  if (!fn.params.length || fn.isKernel) return out;
   for (const { fn: site, node: n } of hostNodesMentioning(facts, fn.name, fn)) {
     const f = n.type === 'call_expression' ? n.childForFieldName('function') : null;
     if (f?.type !== 'identifier' || f.text !== fn.name) continue;
