@@ -108,3 +108,12 @@ test('a launcher that is a function template its call binds no type for still ta
   assert.equal(q.wavefronts, 4);
   assert.ok(q.assumptions.includes('block 256x1x1 from the launch at line 176 in `launch_typed` (the call at line 180)'), q.assumptions.join(' | '));
 });
+
+test('a launcher called more times than are read takes the first 16 calls, and says so', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // a = 1..4 with b = 1..4 are read: at most 512 threads, 16-way; (a, b) = (4, 8) would give 1024 threads, 32-way
+  const w = accessAt(result, text, 'wide[threadIdx.x * (blockDim.x / 32)] = out[threadIdx.x];', 'store');
+  assert.equal(w.degree, 16);
+  assert.deepEqual(w.block, [512, 1, 1]);
+  assert.ok(w.assumptions.some((a) => a.endsWith('; only the first 16 calls are read)')), w.assumptions.join(' | '));
+});

@@ -472,8 +472,8 @@ type CallerBinding = { params: Map<string, Value>; where: string };
  * `j < sizeof(sizes) / sizeof(int)` over a local array), one map per combination of their values, with the locals the
  * loop body sets from them before the call (`int block_size = sizes[j];`). A loop that is not of this form adds nothing.
  */
-function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>): { values: Map<string, Value>; where: string }[] {
-  let combos: { values: Map<string, Value>; where: string }[] = [{ values: new Map(), where: '' }];
+function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>): { values: Map<string, Value>; where: string }[] & { truncated?: boolean } {
+  let combos: { values: Map<string, Value>; where: string }[] & { truncated?: boolean } = [{ values: new Map(), where: '' }];
   for (let n: Node | null = call.parent; n && n.startIndex >= fn.body.startIndex && n !== fn.body; n = n.parent) {
     if (n.type !== 'for_statement') continue;
     const init = n.childForFieldName('initializer');
@@ -503,6 +503,7 @@ function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: 
     const last = op === '<' ? to - 1 : to;
     if (last < from || last - from + 1 > MAX_CALLER_BINDINGS) continue;
     const next: typeof combos = [];
+    next.truncated = combos.truncated || combos.length * (last - from + 1) > MAX_CALLER_BINDINGS;
     for (const c of combos)
       for (let v = from; v <= last && next.length < MAX_CALLER_BINDINGS; v++) {
         const values = new Map(c.values);
@@ -532,17 +533,20 @@ function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: 
  * in a function whose own callers pass it, `depth` levels up; in a loop over the values of a local array), so that a
  * launch in `fn` whose block shape is a parameter has the shapes its callers give. Only values known for every thread.
  */
-function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, caps: Caps, depth = 3): CallerBinding[] {
-  const out: CallerBinding[] = [];
+function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, caps: Caps, depth = 3): CallerBinding[] & { truncated?: boolean } {
+  const out: CallerBinding[] & { truncated?: boolean } = [];
   if (!fn.params.length || fn.isKernel) return out;
   for (const { fn: site, node: n } of hostNodesMentioning(facts, fn.name, fn)) {
     const f = n.type === 'call_expression' ? n.childForFieldName('function') : null;
     if (f?.type !== 'identifier' || f.text !== fn.name) continue;
     const args = named(n.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
     if (args.length > fn.params.length) continue;
-    const ups: (CallerBinding | null)[] = depth > 0 ? callerBindings(site, facts, deadline, caps, depth - 1) : [];
-    for (const up of ups.length ? ups : [null])
-      for (const loop of loopBindings(site, n, facts, deadline, caps, up?.params)) {
+    const ups: (CallerBinding | null)[] & { truncated?: boolean } = depth > 0 ? callerBindings(site, facts, deadline, caps, depth - 1) : [];
+    if (ups.truncated) out.truncated = true;
+    for (const up of ups.length ? ups : [null]) {
+      const loops = loopBindings(site, n, facts, deadline, caps, up?.params);
+      if (loops.truncated) out.truncated = true;
+      for (const loop of loops) {
         const it = hostInterp(facts, site, n.startIndex, deadline, caps, { values: loop.values, types: new Map(), label: {} }, undefined, up?.params);
         // a call under `case 2:` of `switch (which)` (or `if (which == 2)`) is not made where `which` is known to differ
         const [...eqs] = pathFacts(site, n).eq.values();
@@ -554,8 +558,12 @@ function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, ca
         });
         if (!params.size) continue;
         out.push({ params, where: `the call at line ${n.startPosition.row + 1}${loop.where}${up ? `, from ${up.where}` : ''}` });
-        if (out.length >= MAX_CALLER_BINDINGS) return out;
+        if (out.length >= MAX_CALLER_BINDINGS) {
+          out.truncated = true;
+          return out;
+        }
       }
+    }
   }
   return out;
 }
@@ -665,13 +673,15 @@ export function instancesOf(
       // a shape made of the launching function's parameters: the shapes its callers pass, one instance each
       if (!host && l.block && l.caller && !blockOf(it.rvalue(l.block))) {
         let any = false;
-        for (const call of callerBindings(l.caller, facts, deadline, caps)) {
+        const calls = callerBindings(l.caller, facts, deadline, caps);
+        const cut = calls.truncated ? `; only the first ${MAX_CALLER_BINDINGS} calls are read` : '';
+        for (const call of calls) {
           const at = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, pathFacts(l.caller, l.node), call.params);
           const block = blockOf(at.rvalue(l.block));
           if (!block) continue;
           any = true;
           // the kernel's arguments and template arguments stay as the launch alone gives them (see isConstantArgument)
-          bound.push({ b, block, source: `the launch at line ${l.node.startPosition.row + 1} in \`${l.caller.name}\` (${call.where})`, shmem: shmemOf(l, at), args });
+          bound.push({ b, block, source: `the launch at line ${l.node.startPosition.row + 1} in \`${l.caller.name}\` (${call.where}${cut})`, shmem: shmemOf(l, at), args });
         }
         if (any) continue;
       }
