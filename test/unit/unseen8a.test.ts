@@ -117,3 +117,19 @@ test('a launcher called more times than are read takes the first 16 calls, and s
   assert.deepEqual(w.block, [512, 1, 1]);
   assert.ok(w.assumptions.some((a) => a.endsWith('; only the first 16 calls are read)')), w.assumptions.join(' | '));
 });
+
+test('a product with one value in each warp (`warp * n`, `threadIdx.y * n` in a block 32 wide) is an offset of that warp', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const st = accessAt(result, text, 'for (int i = lane; i < n; i += 32) mine[i] = in[i];', 'store', 'mine');
+  assert.equal(st.status, 'conflict-free');
+  assert.deepEqual(st.block, [128, 1, 1]);
+  const ld = accessAt(result, text, 'float acc = mine[2 * lane];', 'load');
+  assert.equal(ld.degree, 2);
+  assert.equal(ld.wavefronts, 2);
+  assert.ok(ld.assumptions.includes('`4 * warp * n` adds the same offset to every lane; it does not change the degree (bank model rule 6)'));
+  assert.equal(accessAt(result, text, 'row[threadIdx.x * 4] = acc;', 'store').degree, 4);
+  // block 16x4: two rows in each warp, `n` apart: the degree depends on `n`
+  const half = accessAt(result, text, 'row[threadIdx.x] = in[threadIdx.x];', 'store');
+  assert.equal(half.status, 'unknown');
+  assert.equal(half.reason, '`threadIdx.y * n` combines the unknown warp-uniform value `n` with per-lane values');
+});
