@@ -8,7 +8,7 @@ import { DEFAULT_SETTINGS, Settings } from '../../server/lsp/settings';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function setup(debounceMs = 30, opts: { analyzeMs?: number; fail?: boolean; incompleteRuns?: number; maxContinuations?: number } = {}) {
+function setup(debounceMs = 30, opts: { analyzeMs?: number; fail?: boolean; incompleteRuns?: number; maxContinuations?: number; onAnalyze?: (text: string) => void } = {}) {
   const docs = new Map<string, { version: number; text: string }>();
   const results: AnalysisResult[] = [];
   const analysed: string[] = [];
@@ -35,6 +35,7 @@ function setup(debounceMs = 30, opts: { analyzeMs?: number; fail?: boolean; inco
             /* a synchronous engine */
           }
           analysed.push(text);
+          opts.onAnalyze?.(text);
           const incomplete = incompleteLeft > 0;
           if (incomplete) incompleteLeft--;
           return { model: st.architecture, accesses: [], arrays: [], notices: [], incomplete };
@@ -65,11 +66,17 @@ describe('lsp scheduler', () => {
   });
 
   it('drops a result when the text changed while the analysis ran', async () => {
-    const t = setup(0, { analyzeMs: 40 });
+    // an edit that arrives while the (synchronous) analysis of version 1 runs: queued during it, as a message on the
+    // connection would be, so it lands after the analysis and before the scheduler looks at the version again
+    const t = setup(0, {
+      analyzeMs: 40,
+      onAnalyze: (text) => {
+        if (text === 'one') setImmediate(() => t.edit('a', 'two'));
+      },
+    });
     t.edit('a', 'one');
-    // the analysis starts at the next timer tick and blocks for 40 ms; this edit lands after it, before publishing
-    setTimeout(() => t.edit('a', 'two'), 1);
     await sleep(150);
+    assert.deepEqual(t.analysed, ['one', 'two']);
     assert.ok(t.results.every((r) => r.version === 2), `stale results published: ${t.results.map((r) => r.version)}`);
     assert.equal(t.results.at(-1)?.version, 2);
     t.s.dispose();

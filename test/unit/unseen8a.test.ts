@@ -126,7 +126,7 @@ test('a product with one value in each warp (`warp * n`, `threadIdx.y * n` in a 
   const ld = accessAt(result, text, 'float acc = mine[2 * lane];', 'load');
   assert.equal(ld.degree, 2);
   assert.equal(ld.wavefronts, 2);
-  assert.ok(ld.assumptions.includes('`4 * warp * n` adds the same offset to every lane; it does not change the degree (bank model rule 6)'));
+  assert.ok(ld.assumptions.includes('`4 * (warp * n)` adds the same offset to every lane; it does not change the degree (bank model rule 6)'));
   assert.equal(accessAt(result, text, 'row[threadIdx.x * 4] = acc;', 'store').degree, 4);
   // block 16x4: two rows in each warp, `n` apart: the degree depends on `n`
   const half = accessAt(result, text, 'row[threadIdx.x] = in[threadIdx.x];', 'store');

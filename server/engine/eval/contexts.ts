@@ -239,7 +239,7 @@ function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it
   const values = new Map<string, Value>();
   const sources: string[] = [];
   if (l.api) return { values, sources };
-  const args = named(l.node.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
+  const args = named(l.node.childForFieldName('arguments')).filter((c) => c.type !== 'comment').slice(l.argsFrom ?? 0);
   const line = l.node.startPosition.row + 1;
   kernel.params.forEach((p, i) => {
     const a = args[i];
@@ -315,7 +315,7 @@ function pointerDepth(d: Node | null): number | null {
 function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<string, CType> {
   const out = new Map<string, CType>();
   if (l.api || !l.caller || !kernel.templateParams.some((tp) => tp.isType)) return out;
-  const args = named(l.node.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
+  const args = named(l.node.childForFieldName('arguments')).filter((c) => c.type !== 'comment').slice(l.argsFrom ?? 0);
   kernel.params.forEach((p, i) => {
     const a = args[i];
     const typeNode = p.node.childForFieldName('type');
@@ -577,33 +577,55 @@ export function evalConstant(facts: FileFacts, node: Node, deadline: number): nu
 const indexes = new WeakMap<FileFacts, { launches: Map<string, FileFacts['launches']>; instantiations: Map<string, FileFacts['instantiations']> }>();
 /**
  * `kernel = &transposeNaive; ... kernel<<<grid, threads>>>(...)`: a launch through a function-pointer variable of the
- * launching function is a launch of each kernel assigned to it there (`= &k`, `= k`, `= k<T>`, through casts).
+ * launching function is a launch of each kernel assigned to it there (`= &k`, `= k`, `= k<T>`, through casts, both
+ * arms of a `?:`) or that initialises it. A table of kernels (`Kernel steps[] = {a, b};`, in the function or at file
+ * scope) walked by a range-for (`for (Kernel k : steps) k<<<...>>>`) or indexed (`steps[i]<<<...>>>`) launches each.
  */
 function throughPointer(l: LaunchFact, kernels: Set<string>): LaunchFact[] {
   if (!l.caller) return [];
+  // where a name can be given its kernels: the launching function, then the file scope (a table of kernels)
+  let root: Node = l.caller.outer;
+  for (let i = 0; root.parent && i < 256; i++) root = root.parent;
+  const scopes = [l.caller.body, ...named(root).filter((n) => n.type === 'declaration')];
   const out: LaunchFact[] = [];
-  const stack: Node[] = [l.caller.body];
-  while (stack.length) {
-    const n = stack.pop()!;
-    let target: Node | null = null, value: Node | null = null;
-    if (n.type === 'assignment_expression' && n.childForFieldName('operator')?.text === '=') {
-      target = n.childForFieldName('left');
-      value = n.childForFieldName('right');
+  const add = (name: string, targs: Node[] | null) => {
+    if (kernels.has(name) && !out.some((o) => o.kernel === name)) out.push({ ...l, kernel: name, templateArgs: targs });
+  };
+  /** the kernels a value names: `k`, `&k`, `(void (*)(float *))k`, `k<T>`, `c ? k1 : k2`, a table `{k1, k2}`. */
+  const resolve = (v: Node | null, depth = 0): void => {
+    for (let i = 0; v && i < 8; i++) {
+      if (v.type === 'parenthesized_expression') v = named(v)[0] ?? null;
+      else if (v.type === 'cast_expression') v = v.childForFieldName('value');
+      else if (v.type === 'pointer_expression' && v.childForFieldName('operator')?.text === '&') v = v.childForFieldName('argument');
+      else break;
     }
-    if (target?.type === 'identifier' && target.text === l.kernel && value) {
-      let v: Node | null = value;
-      for (let i = 0; v && i < 8; i++) {
-        if (v.type === 'parenthesized_expression') v = named(v)[0] ?? null;
-        else if (v.type === 'cast_expression') v = v.childForFieldName('value');
-        else if (v.type === 'pointer_expression' && v.childForFieldName('operator')?.text === '&') v = v.childForFieldName('argument');
-        else break;
+    if (!v || depth > 8) return;
+    if (v.type === 'conditional_expression') {
+      resolve(v.childForFieldName('consequence'), depth + 1);
+      resolve(v.childForFieldName('alternative'), depth + 1);
+    } else if (v.type === 'initializer_list') for (const c of named(v)) resolve(c, depth + 1);
+    else if (v.type === 'template_function') add(v.childForFieldName('name')?.text ?? '', named(v.childForFieldName('arguments')));
+    else if (v.type === 'identifier') add(v.text, l.templateArgs);
+  };
+  /** every value `name` is given: assigned, initialised, or taken from a table by a range-for. */
+  const valuesOf = (name: string, depth: number): void => {
+    if (depth > 4) return;
+    const stack: Node[] = [...scopes];
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (n.type === 'assignment_expression' && n.childForFieldName('operator')?.text === '=') {
+        const target = n.childForFieldName('left');
+        if (target?.type === 'identifier' && target.text === name) resolve(n.childForFieldName('right'));
+      } else if (n.type === 'init_declarator' && declaratorName(n)?.text === name) resolve(n.childForFieldName('value'));
+      else if (n.type === 'for_range_loop' && declaratorName(n.childForFieldName('declarator'))?.text === name) {
+        const table = n.childForFieldName('right');
+        if (table?.type === 'identifier') valuesOf(table.text, depth + 1);
+        else resolve(table);
       }
-      const targs = v?.type === 'template_function' ? named(v.childForFieldName('arguments')) : l.templateArgs;
-      const name = v?.type === 'template_function' ? v.childForFieldName('name')?.text : v?.type === 'identifier' ? v.text : null;
-      if (name && kernels.has(name) && !out.some((o) => o.kernel === name)) out.push({ ...l, kernel: name, templateArgs: targs });
+      for (const c of named(n)) stack.push(c);
     }
-    for (const c of named(n)) stack.push(c);
-  }
+  };
+  valuesOf(l.kernel, 0);
   return out;
 }
 
@@ -670,24 +692,25 @@ export function instancesOf(
       const b = bindTemplate(kernel, l.templateArgs, it, deduceTypes(kernel, l, it));
       const args = bindArguments(kernel, l, facts, it);
       path.used.length = 0;
+      const at = `${l.what ?? 'the launch'} at line ${l.node.startPosition.row + 1}`;
       // a shape made of the launching function's parameters: the shapes its callers pass, one instance each
       if (!host && l.block && l.caller && !blockOf(it.rvalue(l.block))) {
         let any = false;
         const calls = callerBindings(l.caller, facts, deadline, caps);
         const cut = calls.truncated ? `; only the first ${MAX_CALLER_BINDINGS} calls are read` : '';
         for (const call of calls) {
-          const at = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, pathFacts(l.caller, l.node), call.params);
-          const block = blockOf(at.rvalue(l.block));
+          const pit = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, pathFacts(l.caller, l.node), call.params);
+          const block = blockOf(pit.rvalue(l.block));
           if (!block) continue;
           any = true;
           // the kernel's arguments and template arguments stay as the launch alone gives them (see isConstantArgument)
-          bound.push({ b, block, source: `the launch at line ${l.node.startPosition.row + 1} in \`${l.caller.name}\` (${call.where}${cut})`, shmem: shmemOf(l, at), args });
+          bound.push({ b, block, source: `${at} in \`${l.caller.name}\` (${call.where}${cut})`, shmem: shmemOf(l, pit), args });
         }
         if (any) continue;
       }
-      const block = shape(l, it, `the launch at line ${l.node.startPosition.row + 1}`);
+      const block = shape(l, it, at);
       const where = block && path.used.length ? ` (inside ${path.used.join(' and ')})` : '';
-      bound.push({ b, block, source: `the launch at line ${l.node.startPosition.row + 1}${where}${host ? ` in ${host.where}` : ''}`, shmem: shmemOf(l, it), args });
+      bound.push({ b, block, source: `${at}${where}${host ? ` in ${host.where}` : ''}`, shmem: shmemOf(l, it), args });
     }
   }
   for (const x of indirectLaunches(kernel, facts)) {

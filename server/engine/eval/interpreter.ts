@@ -113,6 +113,11 @@ interface LoopState {
 }
 
 export const ATOMICS = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$/;
+/** A pointer into the array `p` points into, at an offset that is not known (why: the reason its accesses give). */
+function unknownPointer(p: Ptr, name: string, why: string): Ptr {
+  return { ...p, name, off: { k: 'num', t: INT, v: NaN, sym: { [UNKNOWN + why]: 1 } } };
+}
+
 
 export class Interp {
   readonly n: number;
@@ -165,6 +170,12 @@ export class Interp {
   private constCache = new Map<string, Value>();
   private scopedCache = new WeakMap<Map<string, Value>, Map<string, Value | null>>();
   private visitCount = new Map<string, number>();
+  /** the value of each scalar `__shared__` variable whose stored value is known, by array id (see remember). */
+  private stored = new Map<string, Value>();
+  /** inside a branch or a switch case that is assumed to run (its condition is not known per lane): > 0. */
+  private uncertain = 0;
+  /** the pass of a loop whose trip count is unknown: scalars read from shared memory, and one stored after a read. */
+  private symbolicPass: { reads: Set<string>; conflict: { name: string; at: number } | null } | null = null;
   private bases = new Map<string, SharedBase>();
   private globals = new Map<string, Var | SharedBase>();
 
@@ -216,6 +227,7 @@ export class Interp {
       this.scope().set(p.name, { value: v, type: t });
     }
     for (const d of this.cfg.facts.fileShared) this.declare(d, this.globals);
+    this.stored.clear();
     this.execBlock(fn.body);
     this.frames.pop();
     this.exitNotes.length = 0;
@@ -446,15 +458,22 @@ export class Interp {
         cases.forEach((c, i) => {
           if (start < 0 || i < start || i >= end) this.skipped(c, why);
         });
-      } else
-        this.withAssumption(`the cases of the switch at line ${line} are each assumed to run for every lane`, () => {
-          for (const c of cases) {
-            // each case for every lane: a `break` ends only its own case
-            sw.brk.set(before);
-            this.touch();
-            for (const st of statements(c)) if (st.type !== 'break_statement') this.exec(st);
-          }
-        });
+      } else {
+        // a store in a case is made under a condition not known per lane (see `stored`)
+        this.uncertain++;
+        try {
+          this.withAssumption(`the cases of the switch at line ${line} are each assumed to run for every lane`, () => {
+            for (const c of cases) {
+              // each case for every lane: a `break` ends only its own case
+              sw.brk.set(before);
+              this.touch();
+              for (const st of statements(c)) if (st.type !== 'break_statement') this.exec(st);
+            }
+          });
+        } finally {
+          this.uncertain--;
+        }
+      }
     } finally {
       this.loops.pop();
       if (outer) {
@@ -504,15 +523,27 @@ export class Interp {
         if (v && !v.ref) vars.push([name, v, v.value]);
       }
       const narrow = cons ? this.knownConjuncts(condNode, act) : null;
-      if (cons && narrow && !this.anyActive(narrow.mask)) this.skipped(cons, `${guard}; ${narrow.note}, and no lane passes the rest`);
-      else if (cons && narrow) this.withAssumption(`${guard}; ${narrow.note}`, () => this.withMask(this.and(narrow.mask), () => this.exec(cons)));
-      else if (cons) this.withAssumption(`${guard}; assumed true for every lane`, () => this.exec(cons));
+      this.uncertain++;
+      try {
+        if (cons && narrow && !this.anyActive(narrow.mask)) this.skipped(cons, `${guard}; ${narrow.note}, and no lane passes the rest`);
+        else if (cons && narrow) this.withAssumption(`${guard}; ${narrow.note}`, () => this.withMask(this.and(narrow.mask), () => this.exec(cons)));
+        else if (cons) this.withAssumption(`${guard}; assumed true for every lane`, () => this.exec(cons));
+      } finally {
+        this.uncertain--;
+      }
       const afterCons = vars.map(([, v, before]) => {
         const now = v.value;
         v.value = before;
         return now;
       });
-      if (altStmt) this.withAssumption(`${guard}; its else branch assumed to run for every lane`, () => this.exec(altStmt));
+      if (altStmt) {
+        this.uncertain++;
+        try {
+          this.withAssumption(`${guard}; its else branch assumed to run for every lane`, () => this.exec(altStmt));
+        } finally {
+          this.uncertain--;
+        }
+      }
       vars.forEach(([name, v], i) => {
         const a = afterCons[i];
         const b = v.value;
@@ -896,6 +927,18 @@ export class Interp {
       }
     };
     generalise(`@${line}`);
+    // a scalar `__shared__` variable the loop stores to by name holds, at each pass, a value that is not known
+    for (const name of assigned.keys()) {
+      const b = this.binding(name);
+      const held = b && isBase(b) ? this.stored.get(b.id) : undefined;
+      if (!held) continue;
+      // a pointer still points into the array it pointed into (a double buffer's other half): its accesses are
+      // unknown, not missing
+      const why = `\`${name}\` is stored in the loop at line ${line}, whose trip count is unknown`;
+      if (held.k === 'ptr') this.stored.set((b as SharedBase).id, unknownPointer(held, name, why));
+      else this.stored.delete((b as SharedBase).id);
+    }
+    let storedAfterRead: { name: string; at: number } | null = null;
     // a variable only added to (`j += step`) is taken as its start plus an unknown warp-uniform amount: that holds
     // only while each pass adds the same amount on every lane (`j += step[threadIdx.x]` does not); the pass below checks
     const additiveStart = new Map<string, Value>();
@@ -924,6 +967,8 @@ export class Interp {
       const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
       this.loops.push(lp);
       this.touch();
+      const outerPass = this.symbolicPass;
+      const thisPass: NonNullable<Interp['symbolicPass']> = (this.symbolicPass = { reads: new Set(), conflict: null });
       try {
         this.withAssumption(note, () => {
           if (body) this.withMask(alive, () => this.exec(body));
@@ -932,7 +977,10 @@ export class Interp {
       } finally {
         this.loops.pop();
         this.touch();
+        this.symbolicPass = outerPass;
+        if (outerPass) for (const id of thisPass.reads) outerPass.reads.add(id);
       }
+      storedAfterRead = thisPass.conflict;
       // had a variable taken as warp-uniform become per-lane in the pass, the pass's addresses would be wrong
       const failed = [...uniform].filter((name) => {
         const v = this.lookupVar(name)?.value;
@@ -979,6 +1027,15 @@ export class Interp {
         }
       }
     }
+    // the pass read a scalar `__shared__` variable that it then stored to (through a pointer, in a call): from the
+    // second iteration on, what comes before that store reads what the one before stored, which the pass did not see
+    if (storedAfterRead)
+      for (let i = firstVisit; i < storedAfterRead.at; i++) {
+        // (a scalar's own place does not depend on any value read)
+        if (!this.visits[i].addrs || this.visits[i].base.dims.length === 0) continue;
+        this.visits[i].addrs = null;
+        this.visits[i].reason = `\`${storedAfterRead.name}\` is stored in the loop at line ${line}, whose trip count is unknown, after it is read`;
+      }
     // a `break` (or a `goto`) leaves mid-body, where a kept variable may hold another value: unknown after the loop
     if (kept.size && body && (this.ownJump(body, 'break_statement') || this.ownJump(body, 'goto_statement'))) {
       for (const name of kept.keys()) {
@@ -1010,6 +1067,7 @@ export class Interp {
     return {
       vars, frames, exits: this.exits, exitNotes: this.exitNotes.length, capped: this.capped.length, truncated: this.truncated,
       visitCount: new Map(this.visitCount), notes: new Set(this.notes), demoted: new Set<string>(), passes: vars.size + 1,
+      stored: new Map(this.stored),
     };
   }
   private restore(s: ReturnType<Interp['snapshot']>, firstVisit: number): void {
@@ -1032,6 +1090,7 @@ export class Interp {
     this.truncated = s.truncated;
     this.visitCount = s.visitCount;
     s.visitCount = new Map(s.visitCount);
+    this.stored = new Map(s.stored);
     this.notes = new Set(s.notes);
     this.touch();
   }
@@ -1094,10 +1153,9 @@ export class Interp {
         id, name: nameNode.text, decl: node, nameNode, elem, dims: bad ? [] : dims, external, dimNodes,
         ...(bad ? { unresolved: bad } : {}), ...(outer ? { outerUnknown: outer } : {}),
       };
-      if (cur && cur.type === 'pointer_declarator') {
-        target.set(nameNode.text, { value: { k: 'other', what: 'shared pointer' }, type: { kind: 'pointer', to: elem } });
-        continue;
-      }
+      // `__shared__ float *cur;` (`*rows[4]`): a variable in shared memory that holds a pointer (8 bytes), an array
+      // of them; what one thread stores in it every thread reads (see remember)
+      if (cur && cur.type === 'pointer_declarator') base.elem = { kind: 'pointer', to: elem };
       this.bases.set(id, base);
       target.set(nameNode.text, base);
     }
@@ -1535,8 +1593,53 @@ export class Interp {
   private load(v: Value, node: Node): Value {
     if (v.k !== 'ref') return v;
     if (v.t.kind === 'array') return this.decay(v);
-    this.access(v, 'load', node);
+    // a pointer read from shared memory (`cur` of `__shared__ float *cur`): its name is also where the access through
+    // it is reported (`cur[i]`), and a read of 8 bytes at one place is a broadcast: not recorded
+    if (v.t.kind !== 'pointer') this.access(v, 'load', node);
+    const known = this.wholeScalar(v) ? this.stored.get(v.base.id) : undefined;
+    if (known) {
+      // a value read in a pass of a loop of unknown trip count that the pass then stores again (see access)
+      if (known.k !== 'unk' && !(known.k === 'ptr' && known.off.v !== known.off.v)) this.symbolicPass?.reads.add(v.base.id);
+      return known;
+    }
     return unk(`\`${node.text}\` is a value loaded from shared memory`);
+  }
+
+  /** A place that is a whole scalar `__shared__` variable (`total`, `cur`), not an element of an array or a member. */
+  private wholeScalar(r: Ref): boolean {
+    const b = r.base;
+    return b.dims.length === 0 && !b.external && !b.unresolved && r.off.sym === null && r.off.v === 0 &&
+      r.t.kind === b.elem.kind && sizeOf(r.t) === sizeOf(b.elem);
+  }
+
+  /**
+   * After `if (threadIdx.x == 0) total = x;` (and a barrier) every thread reads what was stored: a scalar
+   * `__shared__` variable stored with one value on every lane that stores it holds that value for the whole block.
+   * A value that differs between those lanes, or one stored in a loop whose trip count is unknown, is not known.
+   */
+  private remember(r: Ref, value: Value): void {
+    if (!this.wholeScalar(r)) return;
+    const act = this.active();
+    const first = act.indexOf(1);
+    if (first < 0) return;
+    const name = r.base.name;
+    let held: Value | undefined;
+    const one = (x: Num): Num | null => {
+      if (isTainted(x) || hasThread(x.sym)) throw NEEDS_FULL_BLOCK;
+      return isUniform(x.v, act) ? num(laneAt(x.v, first), x.t, x.sym) : null;
+    };
+    if (value.k === 'num' && (r.t.kind === 'int' || r.t.kind === 'float')) {
+      const u = one(convert(value, r.t) as Num);
+      held = u ?? unk(`\`${name}\` is stored with different values by the lanes that store it`);
+    } else if (value.k === 'ptr' && r.t.kind === 'pointer') {
+      const u = one(value.off);
+      held = u ? { ...value, off: u, name } : unknownPointer(value, name, `\`${name}\` is stored with different pointers by the lanes that store it`);
+    }
+    const why = !held ? null
+      : this.symbolicPass ? `\`${name}\` is stored in a loop whose trip count is unknown`
+      : this.uncertain ? `\`${name}\` is stored under a condition that could not be evaluated per lane` : null;
+    if (held && why) held = held.k === 'ptr' ? unknownPointer(held, name, why) : unk(why);
+    if (held) this.stored.set(r.base.id, held);
   }
 
   /** An array used as a value decays to a pointer to its first element. */
@@ -2104,7 +2207,10 @@ export class Interp {
       }
     }
     const r = this.eval(target);
-    if (r.k === 'ref') this.access(r, 'store', node);
+    if (r.k === 'ref') {
+      this.access(r, 'store', node);
+      this.remember(r, value);
+    }
   }
 
   private assign(node: Node): Value {
@@ -2730,6 +2836,13 @@ export class Interp {
     if (this.macroSites.length) {
       r = this.realRef(r);
       exprNode = this.realNode(exprNode);
+    }
+    if (kind !== 'load' && r.base.dims.length === 0 && this.stored.size) {
+      // any store to a scalar (a member, a byte of it, an atomic) ends what was known of its value; remember may
+      // set it again. In a pass of a loop of unknown trip count, a store after a read means later iterations read
+      // another value than the pass did
+      if (this.symbolicPass?.reads.has(r.base.id)) this.symbolicPass.conflict ??= { name: r.base.name, at: this.visits.length };
+      this.stored.delete(r.base.id);
     }
     const nameNode = r.nameNode;
     const at = ((nameNode as unknown as { __at?: string }).__at ??= `${nameNode.startPosition.row}:${nameNode.startPosition.column}:`);

@@ -214,8 +214,9 @@ function scaleSym(a: Sym | null, c: number): Sym | null {
   return out;
 }
 export function symText(s: Sym): string {
+  // an unknown named by an expression (`blockIdx.x & 1`) is parenthesised where a coefficient multiplies it
   return Object.entries(s)
-    .map(([k, c]) => (c === 1 ? k : `${c} * ${k}`))
+    .map(([k, c]) => (c === 1 ? k : `${c} * ${/^[\w.@'$]+$/.test(k) ? k : `(${k})`}`))
     .join(' + ');
 }
 

@@ -38,6 +38,10 @@ export interface LaunchFact {
   caller: FunctionFact | null;
   /** `cudaLaunchKernel(k, grid, block, args, ...)`: the call's arguments are not the kernel's. */
   api?: boolean;
+  /** `cudaLaunchKernelEx(&config, k, a, b)`: the kernel's arguments start at this index of the call's. */
+  argsFrom?: number;
+  /** what the assumptions call it: `the launch` unless said (`the CUDA graph kernel node`). */
+  what?: string;
 }
 
 export interface FileFacts {
@@ -67,8 +71,8 @@ export interface FileFacts {
  */
 type ChildMemo = { __named?: Node[]; __kids?: Node[] };
 const NONE: Node[] = [];
-/** What a function body must contain for the facts walk to enter it: a launch, a macro, a type or enum definition. */
-const BODY_FACTS = /<<<|\bcudaLaunch(?:Cooperative)?Kernel\b|#\s*define|\b(?:struct|class|union|enum|typedef|using)\b/;
+/** What a function body must contain for the facts walk to enter it: a launch (a graph node's `.func =`), a macro, a type or enum definition. */
+const BODY_FACTS = /<<<|\bcudaLaunch(?:Cooperative)?Kernel(?:Ex|ExC)?\b|\.func\s*=|#\s*define|\b(?:struct|class|union|enum|typedef|using)\b/;
 
 export const named = (n: Node | null | undefined): Node[] =>
   n ? ((n as Node & ChildMemo).__named ??= n.namedChildren.filter((c) => c !== null) as Node[]) : NONE;
@@ -313,9 +317,14 @@ export function collectFacts(root: Node, text: string): FileFacts {
         }
         break;
       }
+      case 'assignment_expression': {
+        const g = fn && !fn.isKernel ? graphNodeLaunch(node, fn.body) : null;
+        if (g && fn) facts.launches.push({ ...g, node, caller: fn, api: true });
+        break;
+      }
       case 'call_expression': {
-        const api = apiLaunch(node);
-        if (api && fn && !fn.isKernel) facts.launches.push({ ...api, node, caller: fn, api: true });
+        const api = fn && !fn.isKernel ? apiLaunch(node, fn.body) : null;
+        if (api && fn) facts.launches.push({ ...api, node, caller: fn, ...(api.argsFrom === undefined ? { api: true } : {}) });
         const cfg = kids(node).find((c) => c.type === 'kernel_call_syntax');
         if (cfg) {
           let f = node.childForFieldName('function');
@@ -326,6 +335,9 @@ export function collectFacts(root: Node, text: string): FileFacts {
           if (f?.type === 'template_function') {
             name = f.childForFieldName('name')?.text ?? null;
             targs = named(f.childForFieldName('arguments'));
+          } else if (f?.type === 'subscript_expression') {
+            // `table[i]<<<...>>>`: one of the kernels of a table (contexts.ts reads the table)
+            name = f.childForFieldName('argument')?.text ?? null;
           } else if (f) name = f.text.replace(/^.*::/, '');
           const cargs = named(cfg);
           if (name) facts.launches.push({ kernel: name, templateArgs: targs, grid: cargs[0] ?? null, block: cargs[1] ?? null, shmem: cargs[2] ?? null, node, caller: fn });
@@ -352,16 +364,8 @@ export function collectFacts(root: Node, text: string): FileFacts {
   return facts;
 }
 
-/**
- * `cudaLaunchKernel((void *)k, grid, block, args, shmem, stream)` and `cudaLaunchCooperativeKernel(...)`: a launch of
- * `k` (through a cast, `&`, or `k<T>`) with that grid, block and dynamic shared memory.
- */
-function apiLaunch(node: Node): Pick<LaunchFact, 'kernel' | 'templateArgs' | 'grid' | 'block' | 'shmem'> | null {
-  const f = node.childForFieldName('function');
-  const name = f?.type === 'identifier' ? f.text : f?.type === 'qualified_identifier' ? f.childForFieldName('name')?.text : null;
-  if (name !== 'cudaLaunchKernel' && name !== 'cudaLaunchCooperativeKernel') return null;
-  const args = named(node.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
-  let k: Node | null = args[0] ?? null;
+/** The kernel a launch API is given: `k`, `(void *)k`, `&k`, `reinterpret_cast<void *>(k)`, `k<T>`, `ns::k`. */
+function kernelRef(k: Node | null): { name: string; targs: Node[] | null } | null {
   for (let i = 0; k && i < 8; i++) {
     if (k.type === 'cast_expression') k = k.childForFieldName('value');
     else if (k.type === 'parenthesized_expression') k = named(k)[0] ?? null;
@@ -375,6 +379,86 @@ function apiLaunch(node: Node): Pick<LaunchFact, 'kernel' | 'templateArgs' | 'gr
     k = k.childForFieldName('name');
   }
   for (let i = 0; k && k.type === 'qualified_identifier' && i < 16; i++) k = k.childForFieldName('name');
-  if (!k || k.type !== 'identifier' || args.length < 3) return null;
-  return { kernel: k.text, templateArgs: targs, grid: args[1], block: args[2], shmem: args[4] ?? null };
+  return k && k.type === 'identifier' ? { name: k.text, targs } : null;
+}
+
+type ApiLaunch = Pick<LaunchFact, 'kernel' | 'templateArgs' | 'grid' | 'block' | 'shmem' | 'argsFrom' | 'what'>;
+
+/**
+ * `cudaLaunchKernel((void *)k, grid, block, args, shmem, stream)` and `cudaLaunchCooperativeKernel(...)`: a launch of
+ * `k` with that grid, block and dynamic shared memory. `cudaLaunchKernelEx(&config, k, args...)` (and `...ExC`): the
+ * shape is what the function set in `config` before the call (`config.blockDim = ...`, or `.blockDim = ...` where
+ * it is declared); the C++ form passes the kernel's arguments after `k`.
+ */
+function apiLaunch(node: Node, body: Node | null): ApiLaunch | null {
+  const f = node.childForFieldName('function');
+  const name = f?.type === 'identifier' ? f.text : f?.type === 'qualified_identifier' ? f.childForFieldName('name')?.text : null;
+  const args = () => named(node.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
+  if (name === 'cudaLaunchKernel' || name === 'cudaLaunchCooperativeKernel') {
+    const a = args();
+    const k = kernelRef(a[0] ?? null);
+    if (!k || a.length < 3) return null;
+    return { kernel: k.name, templateArgs: k.targs, grid: a[1], block: a[2], shmem: a[4] ?? null };
+  }
+  if ((name === 'cudaLaunchKernelEx' || name === 'cudaLaunchKernelExC') && body) {
+    const a = args();
+    const k = kernelRef(a[1] ?? null);
+    let c: Node | null = a[0] ?? null;
+    if (c?.type === 'pointer_expression' && c.childForFieldName('operator')?.text === '&') c = c.childForFieldName('argument');
+    if (!k || c?.type !== 'identifier') return null;
+    const field = (f: string) => configField(body, c!.text, f, node.startIndex);
+    return {
+      kernel: k.name, templateArgs: k.targs, grid: field('gridDim'), block: field('blockDim'), shmem: field('dynamicSmemBytes'),
+      ...(name === 'cudaLaunchKernelEx' ? { argsFrom: 2 } : {}),
+    };
+  }
+  return null;
+}
+
+/**
+ * A CUDA graph kernel node (`params.func = (void *)k;`): a launch of `k` with the shape the function sets in
+ * `params` (`params.blockDim = ...`, before or after: the node is added later). Its arguments go through
+ * `kernelParams` (`void **`): not the kernel's.
+ */
+function graphNodeLaunch(node: Node, body: Node | null): ApiLaunch | null {
+  const left = node.childForFieldName('left');
+  if (!body || left?.type !== 'field_expression' || left.childForFieldName('field')?.text !== 'func') return null;
+  const p = left.childForFieldName('argument');
+  const k = kernelRef(node.childForFieldName('right'));
+  if (!k || p?.type !== 'identifier') return null;
+  const field = (f: string) => configField(body, p.text, f, body.endIndex);
+  return { kernel: k.name, templateArgs: k.targs, grid: field('gridDim'), block: field('blockDim'), shmem: field('sharedMemBytes'), what: 'the CUDA graph kernel node' };
+}
+
+/**
+ * The value a function gives `name.field` (or `name->field`) before `before`: the last assignment, or the designated
+ * initializer `.field = ...` where `name` is declared.
+ */
+function configField(body: Node, name: string, field: string, before: number): Node | null {
+  let best: Node | null = null;
+  let at = -1;
+  const stack = [body];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.startIndex >= before) continue;
+    if (n.type === 'assignment_expression' && n.childForFieldName('operator')?.text === '=') {
+      const l = n.childForFieldName('left');
+      if (l?.type === 'field_expression' && l.childForFieldName('field')?.text === field && l.childForFieldName('argument')?.text === name && n.startIndex > at) {
+        best = n.childForFieldName('right');
+        at = n.startIndex;
+      }
+    } else if (n.type === 'init_declarator' && declaratorName(n)?.text === name) {
+      const init = n.childForFieldName('value');
+      for (const pair of init?.type === 'initializer_list' ? named(init) : []) {
+        if (pair.type !== 'initializer_pair') continue;
+        const d = pair.childForFieldName('designator');
+        if ((d?.type === 'field_designator' ? named(d)[0]?.text ?? d.text.replace(/^\./, '') : null) === field && n.startIndex > at) {
+          best = pair.childForFieldName('value');
+          at = n.startIndex;
+        }
+      }
+    }
+    for (const c of named(n)) stack.push(c);
+  }
+  return best;
 }

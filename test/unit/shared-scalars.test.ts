@@ -1,0 +1,75 @@
+// Values kept in shared memory (test/fixtures/shared-scalars.cu): a `__shared__ T *p` pointer variable and scalars
+// one thread stores and every thread reads. Figures by hand from docs/bank-model.md.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { ready, analyzeFile, accessAt } from './helpers/engine';
+
+before(() => ready);
+
+const FIXTURE = 'test/fixtures/shared-scalars.cu';
+
+test('a `__shared__` pointer set by one thread reaches the array it points into, for every thread', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // `cur = halves[blockIdx.x & 1]`: lane 0 stores 8 bytes (two words)
+  const set = accessAt(result, text, 'if (threadIdx.x == 0) cur = halves[blockIdx.x & 1];', 'store');
+  assert.equal(set.sharedArray, 'cur');
+  assert.equal(set.status, 'conflict-free');
+  assert.equal(set.worst!.activeLanes, 1);
+  assert.equal(set.worst!.distinctWords, 2);
+  // through it, 256 threads: lane i at word i of one half (the half is the same offset for every lane)
+  const st = accessAt(result, text, 'cur[threadIdx.x] = 1.0f;', 'store');
+  assert.equal(st.sharedArray, 'halves');
+  assert.equal(st.status, 'conflict-free');
+  assert.equal(st.worst!.distinctWords, 32);
+  assert.ok(st.assumptions.includes('`1024 * (blockIdx.x & 1)` adds the same offset to every lane; it does not change the degree (bank model rule 6)'), st.assumptions.join('\n'));
+  const ld = accessAt(result, text, 'out[threadIdx.x] = cur[2 * threadIdx.x];', 'load');
+  assert.equal(ld.sharedArray, 'halves');
+  assert.equal(ld.status, 'conflict');
+  assert.equal(ld.degree, 2);
+  assert.equal(ld.wavefronts, 2);
+  // reading the pointer itself is not an access of its own (it would share the site of the access through it)
+  assert.equal(result.accesses.filter((a) => a.sharedArray === 'cur' && a.kind === 'load').length, 0);
+});
+
+test('a pointer the loop swaps, in a loop of unknown trip count, is unknown in it and after it, not missing', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const inLoop = accessAt(result, text, 'out[threadIdx.x] += cur[threadIdx.x];', 'load');
+  assert.equal(inLoop.status, 'unknown');
+  assert.equal(inLoop.sharedArray, 'halves');
+  assert.equal(inLoop.reason, '`cur` is stored in the loop at line 15, whose trip count is unknown');
+  // the swap itself is a store of 8 bytes by lane 0, known
+  const swap = accessAt(result, text, 'if (threadIdx.x == 0) cur = (cur == halves[0]) ? halves[1] : halves[0];', 'store');
+  assert.equal(swap.status, 'conflict-free');
+  assert.equal(swap.worst!.activeLanes, 1);
+});
+
+test('a scalar one lane stores is read by every lane as that value; several values, or a store under an unknown guard, are unknown', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // `col` = 3: a column of a 32x32 float tile is one bank, the row is every bank
+  const down = accessAt(result, text, 'tile[threadIdx.x][col] = in[threadIdx.x];', 'store');
+  assert.equal(down.status, 'conflict');
+  assert.equal(down.degree, 32);
+  assert.equal(down.wavefronts, 32);
+  const across = accessAt(result, text, 'out[threadIdx.x] = tile[col][threadIdx.x];', 'load', 'tile');
+  assert.equal(across.status, 'conflict-free');
+  assert.equal(across.wavefronts, 1);
+  // the read of `col` is a broadcast of one word
+  assert.equal(accessAt(result, text, 'out[threadIdx.x] = tile[col][threadIdx.x];', 'load', 'col').status, 'broadcast');
+  const lanes = accessAt(result, text, 'out[threadIdx.x] += tile[threadIdx.x][lane];', 'load', 'tile');
+  assert.equal(lanes.status, 'unknown');
+  assert.equal(lanes.reason, '`lane` is stored with different values by the lanes that store it');
+  const maybe = accessAt(result, text, 'out[threadIdx.x] += tile[threadIdx.x][maybe];', 'load', 'tile');
+  assert.equal(maybe.status, 'unknown');
+  assert.equal(maybe.reason, '`maybe` is stored under a condition that could not be evaluated per lane');
+});
+
+test('a scalar stored through a pointer after it is read, in a loop of unknown trip count: what reads it before the store is unknown', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const before = accessAt(result, text, 'row[at + threadIdx.x] = 1.0f;', 'store');
+  assert.equal(before.status, 'unknown');
+  assert.equal(before.reason, '`at` is stored in the loop at line 49, whose trip count is unknown, after it is read');
+  // the scalar's own read has one place whatever it holds; what comes after the store does not read it
+  assert.equal(accessAt(result, text, 'row[at + threadIdx.x] = 1.0f;', 'load').status, 'broadcast');
+  assert.equal(accessAt(result, text, 'if (threadIdx.x == 0) *where = 32;', 'store').status, 'conflict-free');
+  assert.equal(accessAt(result, text, 'out[threadIdx.x] = row[threadIdx.x];', 'load').status, 'conflict-free');
+});
