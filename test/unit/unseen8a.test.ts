@@ -133,3 +133,17 @@ test('a product with one value in each warp (`warp * n`, `threadIdx.y * n` in a 
   assert.equal(half.status, 'unknown');
   assert.equal(half.reason, '`threadIdx.y * n` combines the unknown warp-uniform value `n` with per-lane values');
 });
+
+test('a launch under `case V:` of a switch whose subject is known to hold another value makes no instance', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // `int threads = 128;`: `case 256:` never launches `picked<256>` (an 8-way instance that does not exist)
+  const p = accessAt(result, text, 'picks[threadIdx.x * (N / 32)] = out[threadIdx.x];', 'store');
+  assert.equal(p.degree, 4);
+  assert.deepEqual(p.block, [128, 1, 1]);
+  assert.equal(p.cases.length, 0);
+  // `pick_by` is only called as `pick_by(out, 64)`: its `case 512:` launch never runs
+  const q = accessAt(result, text, 'picks2[threadIdx.x * (blockDim.x / 32)] = out[threadIdx.x];', 'store');
+  assert.equal(q.degree, 2);
+  assert.deepEqual(q.block, [64, 1, 1]);
+  assert.equal(q.cases.length, 0);
+});

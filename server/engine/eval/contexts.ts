@@ -464,6 +464,40 @@ function localArrayElement(fn: FunctionFact, node: Node, it: Interp): Value | nu
   return items && i !== null && Number.isInteger(i) && i >= 0 && i < items.length ? it.rvalue(items[i]) : null;
 }
 
+/** Names the file uses other than as the function of a call or a function's own declarator (an address taken). */
+const referenced = new WeakMap<FileFacts, Set<string>>();
+/** Whether `fn` is only ever called by name in this file (its address is never taken: no call can be hidden). */
+function onlyCalled(fn: FunctionFact, facts: FileFacts): boolean {
+  let names = referenced.get(facts);
+  if (!names) {
+    names = new Set();
+    let root: Node = fn.node;
+    while (root.parent) root = root.parent;
+    const stack: Node[] = [root];
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (n.type === 'identifier' && facts.functions.has(n.text)) {
+        const p = n.parent;
+        const called = p?.type === 'call_expression' && p.childForFieldName('function')?.startIndex === n.startIndex;
+        const declared = p?.type === 'function_declarator' && p.childForFieldName('declarator')?.startIndex === n.startIndex;
+        if (!called && !declared) names.add(n.text);
+      }
+      for (const c of named(n)) stack.push(c);
+    }
+    referenced.set(facts, names);
+  }
+  return !names.has(fn.name);
+}
+
+/** Whether a branch fact around a launch or call (`case 2:` of `switch (which)`) is false where `it` knows the subject. */
+function contradicted(path: PathFacts, it: Interp): boolean {
+  for (const e of path.eq.values()) {
+    const a = uniformValue(it.rvalue(e.subject)), b = uniformValue(it.rvalue(e.value));
+    if (a !== null && b !== null && a !== b) return true;
+  }
+  return false;
+}
+
 const MAX_CALLER_BINDINGS = 16;
 type CallerBinding = { params: Map<string, Value>; where: string };
 
@@ -549,14 +583,13 @@ function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, ca
       for (const loop of loops) {
         const it = hostInterp(facts, site, n.startIndex, deadline, caps, { values: loop.values, types: new Map(), label: {} }, undefined, up?.params);
         // a call under `case 2:` of `switch (which)` (or `if (which == 2)`) is not made where `which` is known to differ
-        const [...eqs] = pathFacts(site, n).eq.values();
-        if (eqs.some((e) => { const a = uniformValue(it.rvalue(e.subject)), b = uniformValue(it.rvalue(e.value)); return a !== null && b !== null && a !== b; })) continue;
+        if (contradicted(pathFacts(site, n), it)) continue;
         const params = new Map<string, Value>();
         args.forEach((a, i) => {
           const v = localArrayElement(site, a, it) ?? it.rvalue(a);
           if (known(v)) params.set(fn.params[i].name, v);
         });
-        if (!params.size) continue;
+        // a call that passes nothing known is kept: it is a call under which any branch of the launcher may run
         out.push({ params, where: `the call at line ${n.startPosition.row + 1}${loop.where}${up ? `, from ${up.where}` : ''}` });
         if (out.length >= MAX_CALLER_BINDINGS) {
           out.truncated = true;
@@ -688,6 +721,13 @@ export function instancesOf(
     const outer = l.caller?.templateParams.length ? hostTemplateBindings(l.caller, facts, deadline, caps) : [];
     for (const host of outer.length ? outer : [null]) {
       const path = pathFacts(l.caller, l.node);
+      // under `case 128:` of `switch (threads)` where `threads` is known to be 256: that launch never runs; nor where
+      // every call of the launcher (called by name only, never through its address) passes another value
+      if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, host?.bind))) continue;
+      if (!host && path.eq.size && l.caller?.params.length && onlyCalled(l.caller, facts)) {
+        const calls = callerBindings(l.caller, facts, deadline, caps);
+        if (calls.length && !calls.truncated && calls.every((c) => contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, undefined, c.params)))) continue;
+      }
       const it = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, host?.bind, path);
       const b = bindTemplate(kernel, l.templateArgs, it, deduceTypes(kernel, l, it));
       const args = bindArguments(kernel, l, facts, it);
@@ -699,6 +739,7 @@ export function instancesOf(
         const calls = callerBindings(l.caller, facts, deadline, caps);
         const cut = calls.truncated ? `; only the first ${MAX_CALLER_BINDINGS} calls are read` : '';
         for (const call of calls) {
+          if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, undefined, call.params))) continue;
           const pit = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, pathFacts(l.caller, l.node), call.params);
           const block = blockOf(pit.rvalue(l.block));
           if (!block) continue;
