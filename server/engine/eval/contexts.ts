@@ -2,9 +2,9 @@
 // `// bank-lens: block=...` directive, launches in the same file, the caller's --block / setting, else 32 threads.
 import type { Node } from '../syntax/parser';
 import { FileFacts, FunctionFact, named, declaratorName, hasToken, LaunchFact } from '../facts/collect';
-import { CType, typeName } from '../facts/ctypes';
+import { CType, typeName, INT } from '../facts/ctypes';
 import { Interp, DEFAULT_CAPS, Caps } from './interpreter';
-import { Value, uniformValue, convert } from './values';
+import { Value, uniformValue, convert, num } from './values';
 
 export interface Instance {
   values: Map<string, Value>;
@@ -31,7 +31,7 @@ const fmt = (b: [number, number, number]) => b.join('x');
  * An evaluator for host code: constants, macros, and the caller's local declarations before `at`. `path`: what the
  * branches around a launch say a name equals there (`case 512:` of `switch (threads)`); a use is added to `used`.
  */
-function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, deadline: number, caps: Caps, bind?: Binding, path?: PathFacts): Interp {
+function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, deadline: number, caps: Caps, bind?: Binding, path?: PathFacts, params?: Map<string, Value>): Interp {
   const visiting = new Set<string>();
   const it: Interp = new Interp({
     facts, block: [1, 1, 1], values: bind?.values ?? new Map(), types: bind?.types ?? new Map(), deadline, caps, host: true,
@@ -51,12 +51,14 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
         }
       }
       const decl = findDeclaration(caller.body, name, at);
-      if (!decl) return paramValue(name);
+      // a parameter of the caller, with the value one call of it passes (see callerBindings)
+      const param = !decl && caller.params.some((p) => p.name === name) ? params?.get(name) : undefined;
+      if (!decl && !param) return null;
       visiting.add(name);
       try {
-        let v = it.valueOfDeclaration(decl, name);
+        let v = decl ? it.valueOfDeclaration(decl, name) : param!;
         // later assignments before the launch: `dim3 b; b.x = 32; b.y = 8;`, `threads = 256;`
-        for (const w of writesTo(caller.body, name, decl.endIndex, at)) {
+        for (const w of writesTo(caller.body, name, decl ? decl.endIndex : caller.body.startIndex, at)) {
           if (!v) return null;
           if (!w.plain) {
             // under `if`s whose conditions are decided here (`if (seq_len <= 32) block.x = 32; else if ...`)
@@ -69,49 +71,23 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
           else if (v.k === 'dim3') v = { ...v, [w.member]: rhs };
           else return null;
         }
+        // what the branches around the launch say of its members (`case 8:` of `switch (block.y)`)
+        for (const m of ['x', 'y', 'z'] as const) {
+          const fact = v?.k === 'dim3' ? path?.eq.get(`${name}.${m}`) : undefined;
+          const mv = fact ? it.rvalue(fact.value) : null;
+          if (!fact || !mv || uniformValue(mv) === null || v?.k !== 'dim3') continue;
+          v = { ...v, [m]: mv };
+          if (!path!.used.includes(fact.where)) path!.used.push(fact.where);
+        }
         return v;
       } finally {
         visiting.delete(name);
       }
     },
   });
-  // a parameter of the launching function (`void run(dim3 grid, dim3 block) { k<<<grid, block>>>(); }`) that no line
-  // before the launch assigns: the value every call of that function in the file passes, when they all pass one
-  const paramValue = (name: string): Value | null => {
-    const index = caller ? caller.params.findIndex((q) => q.name === name) : -1;
-    if (!caller || index < 0 || hostDepth >= 4 || writesTo(caller.body, name, caller.body.startIndex, at).length) return null;
-    let found: Value | null = null;
-    hostDepth++;
-    visiting.add(name);
-    try {
-      for (const { fn, node } of hostNodesMentioning(facts, caller.name, caller)) {
-        const f = node.type === 'call_expression' ? node.childForFieldName('function') : null;
-        if (f?.type !== 'identifier' || f.text !== caller.name) continue;
-        const arg = named(node.childForFieldName('arguments'))[index];
-        if (!arg) return null;
-        const v = hostInterp(facts, fn, node.startIndex, deadline, caps).rvalue(arg);
-        const key = (x: Value): string | null => {
-          if (x.k === 'dim3') {
-            const parts = [x.x, x.y, x.z].map((c) => uniformValue(c));
-            return parts.every((c) => c !== null) ? parts.join('x') : null;
-          }
-          const u = uniformValue(x);
-          return u === null ? null : String(u);
-        };
-        const k = key(v);
-        if (k === null || (found && key(found) !== k)) return null;
-        found = v;
-      }
-      return found;
-    } finally {
-      visiting.delete(name);
-      hostDepth--;
-    }
-  };
   it.frames.push(it.newFrame(caller));
   return it;
 }
-let hostDepth = 0;
 
 /**
  * Writes to `name` (or to its member x, y or z) in `body` between `after` and `before`, in source order. `plain`: a
@@ -172,7 +148,11 @@ function decidedBranches(node: Node, body: Node, before: number, it: Interp): bo
   return true;
 }
 
-type PathFacts = { eq: Map<string, { value: Node; where: string }>; used: string[] };
+/** `b.x`, `b.y` or `b.z` of a variable `b`. */
+const isMember = (n: Node | null): boolean =>
+  n?.type === 'field_expression' && n.childForFieldName('argument')?.type === 'identifier' && /^[xyz]$/.test(n.childForFieldName('field')?.text ?? '');
+
+type PathFacts = { eq: Map<string, { value: Node; where: string; subject: Node }>; used: string[] };
 
 /**
  * What the branches around `launch` in `caller` say a variable equals there: the then-branch of `if (x == 16)` (also
@@ -180,22 +160,25 @@ type PathFacts = { eq: Map<string, { value: Node; where: string }>; used: string
  * never assigns before the launch counts, so the value holds wherever it was read (`dim3 b(threads)` above the switch).
  */
 function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
-  const eq = new Map<string, { value: Node; where: string }>();
+  const eq = new Map<string, { value: Node; where: string; subject: Node }>();
   const out = { eq, used: [] as string[] };
   if (!caller) return out;
   const inner = (n: Node | null): Node | null => {
     while (n && (n.type === 'parenthesized_expression' || n.type === 'condition_clause')) n = n.childForFieldName('value') ?? named(n)[0] ?? null;
     return n;
   };
-  const add = (name: string, value: Node, where: string) => {
-    if (eq.has(name) || writesTo(caller.body, name, caller.body.startIndex, launch.startIndex).length) return;
+  const add = (subject: Node, value: Node, where: string) => {
+    const name = subject.text;
+    // `block.y` of a dim3 (`switch (block.y)`): the member's value, while nothing writes the variable itself
+    const base = subject.type === 'field_expression' ? subject.childForFieldName('argument')!.text : name;
+    if (eq.has(name) || writesTo(caller.body, base, caller.body.startIndex, launch.startIndex).length) return;
     const ids: Node[] = [value];
     while (ids.length) {
       const n = ids.pop()!;
       if (n.type === 'identifier' && n.text === name) return; // `x == x + 1`: not a value for x
       ids.push(...named(n));
     }
-    eq.set(name, { value, where });
+    eq.set(name, { value, where, subject });
   };
   const equalities = (c: Node | null, where: string) => {
     c = inner(c);
@@ -206,8 +189,8 @@ function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
       equalities(l, where);
       equalities(r, where);
     } else if (op === '==' && l && r) {
-      if (l.type === 'identifier') add(l.text, r, where);
-      else if (r.type === 'identifier') add(r.text, l, where);
+      if (l.type === 'identifier' || isMember(l)) add(l, r, where);
+      else if (r.type === 'identifier' || isMember(r)) add(r, l, where);
     }
   };
   for (let n: Node = launch, p = n.parent; p && n.startIndex >= caller.body.startIndex && !(n.startIndex === caller.body.startIndex && n.endIndex === caller.body.endIndex); n = p, p = p.parent) {
@@ -217,14 +200,14 @@ function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
     } else if (n.type === 'case_statement' && p.type === 'compound_statement' && p.parent?.type === 'switch_statement') {
       const value = n.childForFieldName('value');
       const subject = inner(p.parent.childForFieldName('condition'));
-      if (!value || subject?.type !== 'identifier') continue;
+      if (!value || !(subject?.type === 'identifier' || isMember(subject))) continue;
       // a case before this one that does not end in break/return falls through into it: more than one value
       const cases = named(p).filter((c) => c.type === 'case_statement');
       const prev = cases[cases.findIndex((c) => c.startIndex === n.startIndex) - 1];
       const last = prev ? named(prev).filter((c) => c.type !== 'comment').pop() : undefined;
       if (prev && (!last || last.startIndex === prev.childForFieldName('value')?.startIndex ||
         !['break_statement', 'return_statement', 'continue_statement', 'goto_statement'].includes(last.type))) continue;
-      add(subject.text, value, `\`case ${value.text}:\` of \`switch (${subject.text})\` at line ${n.startPosition.row + 1}`);
+      add(subject!, value, `\`case ${value.text}:\` of \`switch (${subject!.text})\` at line ${n.startPosition.row + 1}`);
     }
   }
   return out;
@@ -336,7 +319,10 @@ function bindTemplate(kernel: FunctionFact, args: Node[] | null, it: Interp, ded
     } else {
       const v = it.rvalue(a);
       const u = uniformValue(v);
-      if (u === null) unbound ??= `the template argument \`${a.text}\` for \`${tp.name}\` could not be evaluated`;
+      // a function named for a function-pointer parameter (`template <fn_t F>`, `k<helper>`): calls of F call it
+      const fn = v.k === 'other' && v.what.startsWith('function ') ? v.what.slice('function '.length) : null;
+      if (fn) label[tp.name] = fn;
+      else if (u === null) unbound ??= `the template argument \`${a.text}\` for \`${tp.name}\` could not be evaluated`;
       else label[tp.name] = u;
       values.set(tp.name, v);
     }
@@ -406,9 +392,10 @@ const MAX_HOST_TEMPLATE_BINDINGS = 64;
 
 /**
  * The bindings a host function template gets in this file (`template <typename T> void launch(T *p) { k<T><<<...>>>(p); }`):
- * its explicit instantiations, and the calls that name its template arguments (`launch<float>(p)`), each evaluated
- * where it is written (a call inside another host function template, with each of that template's bindings). Only
- * bindings that bind every parameter count; none: the launch is read unbound, as before.
+ * its explicit instantiations, the calls that name its template arguments (`launch<float>(p)`) and the calls whose
+ * arguments deduce its type parameters (`launch(p)`), each evaluated where it is written (a call inside another host
+ * function template, with each of that template's bindings, a few levels up). Only bindings that bind every parameter
+ * count; none: the launch is read unbound, as before.
  */
 function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: number, caps: Caps, depth = 0,
   memo = new Map<FunctionFact, { bind: Binding; where: string }[]>()): { bind: Binding; where: string }[] {
@@ -416,13 +403,17 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
   if (known) return known;
   const out: { bind: Binding; where: string }[] = [];
   memo.set(fn, out); // a template that calls itself (recursion) gets no bindings from itself
+  /** the bindings of the host template `caller` a call written in it is read with ([null]: none, or not a template). */
+  const outerOf = (caller: FunctionFact | null): ({ bind: Binding; where: string } | null)[] => {
+    const outer = caller && caller !== fn && caller.templateParams.length && depth < MAX_HOST_TEMPLATE_DEPTH
+      ? hostTemplateBindings(caller, facts, deadline, caps, depth + 1, memo) : [];
+    return outer.length ? outer : [null];
+  };
   const add = (args: Node[], caller: FunctionFact | null, at: Node, what: string) => {
     const where = `\`${fn.name}<${args.map((a) => a.text).join(', ')}>\` (${what} at line ${at.startPosition.row + 1})`;
     // a call written in another host function template (`launch<pack_size, 256>(o)` in `dispatch<pack_size>`): read
-    // once per binding that template gets, a few levels up
-    const outer = caller && caller !== fn && caller.templateParams.length && depth < MAX_HOST_TEMPLATE_DEPTH
-      ? hostTemplateBindings(caller, facts, deadline, caps, depth + 1, memo) : [];
-    for (const o of outer.length ? outer : [null]) {
+    // once per binding that template gets
+    for (const o of outerOf(caller)) {
       if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) return;
       const bind = bindTemplate(fn, args, hostInterp(facts, caller, at.startIndex, deadline, caps, o?.bind));
       if (!bind.unbound) out.push({ bind, where: o ? `${where} in ${o.where}` : where });
@@ -433,6 +424,16 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
     const f = n.type === 'call_expression' ? n.childForFieldName('function') : null;
     if (f?.type === 'template_function' && f.childForFieldName('name')?.text === fn.name)
       add(named(f.childForFieldName('arguments')), caller, n, 'the call');
+    else if (f?.type === 'identifier' && f.text === fn.name && fn.templateParams.some((tp) => tp.isType)) {
+      // `transpose(out, in, n)`: the types its arguments deduce, in each binding of a caller that is itself a template
+      for (const up of outerOf(caller)) {
+        if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) break;
+        const it = hostInterp(facts, caller, n.startIndex, deadline, caps, up?.bind);
+        const bind = bindTemplate(fn, null, it, deduceTypes(fn, { caller, node: n } as LaunchFact, it));
+        const where = `\`${fn.name}(...)\` (the call at line ${n.startPosition.row + 1}${up ? ` in ${up.where}` : ''})`;
+        if (!bind.unbound && !out.some((o) => JSON.stringify(o.bind.label) === JSON.stringify(bind.label))) out.push({ bind, where });
+      }
+    }
   }
   // a member function of a class template defined outside it (`template <class T> void S<T>::run(...) { ... }`):
   // each `S<float>` the host code names (an object declared `S<float> s;`) binds the class's parameters
@@ -499,6 +500,173 @@ function indirectLaunches(kernel: FunctionFact, facts: FileFacts): { l: LaunchFa
       if (a?.type === 'identifier' && a.text === kernel.name) out.push({ l, index, call: n, site, targs: null });
       else if (a?.type === 'template_function' && a.childForFieldName('name')?.text === kernel.name)
         out.push({ l, index, call: n, site, targs: named(a.childForFieldName('arguments')) });
+    }
+  }
+  return out;
+}
+
+/** A value known for every thread: a number, or a dim3 of numbers. */
+const known = (v: Value): boolean => (v.k === 'dim3' ? [v.x, v.y, v.z].every((c) => uniformValue(c) !== null) : uniformValue(v) !== null);
+
+/** The initializer list of `name`, a local array of `fn` declared before `at` (`int sizes[] = {32, 64};`) that nothing writes. */
+function localArrayItems(fn: FunctionFact, name: string, at: number): Node[] | null {
+  const decl = findDeclaration(fn.body, name, at);
+  const d = decl?.childrenForFieldName('declarator').find((x) => x?.type === 'init_declarator' && declaratorName(x)?.text === name);
+  const inner = d?.childForFieldName('declarator');
+  const init = d?.childForFieldName('value');
+  if (inner?.type !== 'array_declarator' || init?.type !== 'initializer_list') return null;
+  const stack: Node[] = [fn.body];
+  while (stack.length) {
+    const n = stack.pop()!;
+    const target = n.type === 'assignment_expression' ? n.childForFieldName('left') : n.type === 'update_expression' ? n.childForFieldName('argument') : null;
+    if (target?.type === 'subscript_expression' && target.childForFieldName('argument')?.text === name) return null;
+    for (const c of named(n)) stack.push(c);
+  }
+  return named(init).filter((c) => c.type !== 'comment');
+}
+
+/** `sizes[j]` of such a local array, at an index `it` evaluates; null for anything else. */
+function localArrayElement(fn: FunctionFact, node: Node, it: Interp): Value | null {
+  if (node.type !== 'subscript_expression') return null;
+  const base = node.childForFieldName('argument');
+  const items = base?.type === 'identifier' ? localArrayItems(fn, base.text, node.startIndex) : null;
+  const index = named(node.childForFieldName('indices'))[0] ?? node.childForFieldName('index');
+  const i = items && index ? uniformValue(it.rvalue(index)) : null;
+  return items && i !== null && Number.isInteger(i) && i >= 0 && i < items.length ? it.rvalue(items[i]) : null;
+}
+
+/** Names the file uses other than as the function of a call or a function's own declarator (an address taken). */
+const referenced = new WeakMap<FileFacts, Set<string>>();
+/** Whether `fn` is only ever called by name in this file (its address is never taken: no call can be hidden). */
+function onlyCalled(fn: FunctionFact, facts: FileFacts): boolean {
+  let names = referenced.get(facts);
+  if (!names) {
+    names = new Set();
+    let root: Node = fn.node;
+    while (root.parent) root = root.parent;
+    const stack: Node[] = [root];
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (n.type === 'identifier' && facts.functions.has(n.text)) {
+        const p = n.parent;
+        const called = p?.type === 'call_expression' && p.childForFieldName('function')?.startIndex === n.startIndex;
+        const declared = p?.type === 'function_declarator' && p.childForFieldName('declarator')?.startIndex === n.startIndex;
+        if (!called && !declared) names.add(n.text);
+      }
+      for (const c of named(n)) stack.push(c);
+    }
+    referenced.set(facts, names);
+  }
+  return !names.has(fn.name);
+}
+
+/** Whether a branch fact around a launch or call (`case 2:` of `switch (which)`) is false where `it` knows the subject. */
+function contradicted(path: PathFacts, it: Interp): boolean {
+  for (const e of path.eq.values()) {
+    const a = uniformValue(it.rvalue(e.subject)), b = uniformValue(it.rvalue(e.value));
+    if (a !== null && b !== null && a !== b) return true;
+  }
+  return false;
+}
+
+const MAX_CALLER_BINDINGS = 16;
+type CallerBinding = { params: Map<string, Value>; where: string };
+
+/**
+ * The counters of the `for` loops around `call` in `fn` that run a known number of times (`for (int j = 0; j < 4; j++)`,
+ * `j < sizeof(sizes) / sizeof(int)` over a local array), one map per combination of their values, with the locals the
+ * loop body sets from them before the call (`int block_size = sizes[j];`). A loop that is not of this form adds nothing.
+ */
+function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>): { values: Map<string, Value>; where: string }[] & { truncated?: boolean } {
+  let combos: { values: Map<string, Value>; where: string }[] & { truncated?: boolean } = [{ values: new Map(), where: '' }];
+  for (let n: Node | null = call.parent; n && n.startIndex >= fn.body.startIndex && n !== fn.body; n = n.parent) {
+    if (n.type !== 'for_statement') continue;
+    const init = n.childForFieldName('initializer');
+    const cond = n.childForFieldName('condition');
+    const update = n.childForFieldName('update');
+    const body = n.childForFieldName('body');
+    const d = init?.type === 'declaration' ? init.childrenForFieldName('declarator') : [];
+    if (d.length !== 1 || d[0]?.type !== 'init_declarator' || !body || body.startIndex > call.startIndex) continue;
+    const j = declaratorName(d[0])?.text;
+    const op = cond?.type === 'binary_expression' ? cond.childForFieldName('operator')?.text : undefined;
+    if (!j || (op !== '<' && op !== '<=') || cond!.childForFieldName('left')?.text !== j) continue;
+    if (!(update?.type === 'update_expression' && update.text.replace(/\s/g, '').match(new RegExp(`^(\\+\\+${j}|${j}\\+\\+)$`)))) continue;
+    if (writesTo(body, j, body.startIndex, body.endIndex).length) continue;
+    const it = hostInterp(facts, fn, n.startIndex, deadline, caps, undefined, undefined, params);
+    const from = uniformValue(it.rvalue(d[0].childForFieldName('value')!));
+    const bound = cond!.childForFieldName('right')!;
+    let to = uniformValue(it.rvalue(bound));
+    // `sizeof(sizes) / sizeof(int)` or `/ sizeof(sizes[0])` over a local array with an initializer list
+    const m = /^sizeof\s*\(?\s*(\w+)\s*\)?\s*\/\s*sizeof\s*\(\s*(\w+(?:\s*\[\s*0\s*\])?)\s*\)$/.exec(bound.text.trim());
+    if (to === null && m) {
+      const items = localArrayItems(fn, m[1], n.startIndex);
+      const decl = findDeclaration(fn.body, m[1], n.startIndex);
+      const elem = decl?.childForFieldName('type')?.text.trim();
+      if (items && (m[2].replace(/\s/g, '') === `${m[1]}[0]` || m[2] === elem)) to = items.length;
+    }
+    if (from === null || to === null) continue;
+    const last = op === '<' ? to - 1 : to;
+    if (last < from || last - from + 1 > MAX_CALLER_BINDINGS) continue;
+    const next: typeof combos = [];
+    next.truncated = combos.truncated || combos.length * (last - from + 1) > MAX_CALLER_BINDINGS;
+    for (const c of combos)
+      for (let v = from; v <= last && next.length < MAX_CALLER_BINDINGS; v++) {
+        const values = new Map(c.values);
+        values.set(j, num(v, INT));
+        // locals the body declares from the counter before the call, written nowhere else before it
+        const at = hostInterp(facts, fn, call.startIndex, deadline, caps, { values, types: new Map(), label: {} }, undefined, params);
+        for (const s of named(body)) {
+          if (s.startIndex >= call.startIndex) break;
+          if (s.type !== 'declaration') continue;
+          for (const x of s.childrenForFieldName('declarator')) {
+            const name = x && declaratorName(x)?.text;
+            const value = x?.type === 'init_declarator' ? x.childForFieldName('value') : null;
+            if (!name || !value || writesTo(body, name, s.endIndex, call.startIndex).length) continue;
+            const e = localArrayElement(fn, value, at) ?? at.rvalue(value);
+            if (known(e)) values.set(name, e);
+          }
+        }
+        next.push({ values, where: `${c.where} with \`${j}\` = ${v} (the loop at line ${n.startPosition.row + 1})` });
+      }
+    combos = next;
+  }
+  return combos;
+}
+
+/**
+ * The values of `fn`'s parameters at each call of it in this file (`launch(out, in, 256)`; `launch(out, in, block_size)`
+ * in a function whose own callers pass it, `depth` levels up; in a loop over the values of a local array), so that a
+ * launch in `fn` whose block shape is a parameter has the shapes its callers give. Only values known for every thread.
+ */
+function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, caps: Caps, depth = 3): CallerBinding[] & { truncated?: boolean } {
+  const out: CallerBinding[] & { truncated?: boolean } = [];
+  if (!fn.params.length || fn.isKernel) return out;
+  for (const { fn: site, node: n } of hostNodesMentioning(facts, fn.name, fn)) {
+    const f = n.type === 'call_expression' ? n.childForFieldName('function') : null;
+    if (f?.type !== 'identifier' || f.text !== fn.name) continue;
+    const args = named(n.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
+    if (args.length > fn.params.length) continue;
+    const ups: (CallerBinding | null)[] & { truncated?: boolean } = depth > 0 ? callerBindings(site, facts, deadline, caps, depth - 1) : [];
+    if (ups.truncated) out.truncated = true;
+    for (const up of ups.length ? ups : [null]) {
+      const loops = loopBindings(site, n, facts, deadline, caps, up?.params);
+      if (loops.truncated) out.truncated = true;
+      for (const loop of loops) {
+        const it = hostInterp(facts, site, n.startIndex, deadline, caps, { values: loop.values, types: new Map(), label: {} }, undefined, up?.params);
+        // a call under `case 2:` of `switch (which)` (or `if (which == 2)`) is not made where `which` is known to differ
+        if (contradicted(pathFacts(site, n), it)) continue;
+        const params = new Map<string, Value>();
+        args.forEach((a, i) => {
+          const v = localArrayElement(site, a, it) ?? it.rvalue(a);
+          if (known(v)) params.set(fn.params[i].name, v);
+        });
+        // a call that passes nothing known is kept: it is a call under which any branch of the launcher may run
+        out.push({ params, where: `the call at line ${n.startPosition.row + 1}${loop.where}${up ? `, from ${up.where}` : ''}` });
+        if (out.length >= MAX_CALLER_BINDINGS) {
+          out.truncated = true;
+          return out;
+        }
+      }
     }
   }
   return out;
@@ -624,11 +792,34 @@ export function instancesOf(
     const outer = l.caller?.templateParams.length || l.caller?.classTemplateParams.length ? hostTemplateBindings(l.caller, facts, deadline, caps) : [];
     for (const host of outer.length ? outer : [null]) {
       const path = pathFacts(l.caller, l.node);
+      // under `case 128:` of `switch (threads)` where `threads` is known to be 256: that launch never runs; nor where
+      // every call of the launcher (called by name only, never through its address) passes another value
+      if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, host?.bind))) continue;
+      if (!host && path.eq.size && l.caller?.params.length && onlyCalled(l.caller, facts)) {
+        const calls = callerBindings(l.caller, facts, deadline, caps);
+        if (calls.length && !calls.truncated && calls.every((c) => contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, undefined, c.params)))) continue;
+      }
       const it = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, host?.bind, path);
       const b = bindTemplate(kernel, l.templateArgs, it, deduceTypes(kernel, l, it));
       const args = bindArguments(kernel, l, facts, it);
       path.used.length = 0;
       const at = `${l.what ?? 'the launch'} at line ${l.node.startPosition.row + 1}`;
+      // a shape made of the launching function's parameters: the shapes its callers pass, one instance each
+      if (!host && l.block && l.caller && !blockOf(it.rvalue(l.block))) {
+        let any = false;
+        const calls = callerBindings(l.caller, facts, deadline, caps);
+        const cut = calls.truncated ? `; only the first ${MAX_CALLER_BINDINGS} calls are read` : '';
+        for (const call of calls) {
+          if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, undefined, call.params))) continue;
+          const pit = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, pathFacts(l.caller, l.node), call.params);
+          const block = blockOf(pit.rvalue(l.block));
+          if (!block) continue;
+          any = true;
+          // the kernel's arguments and template arguments stay as the launch alone gives them (see isConstantArgument)
+          bound.push({ b, block, source: `${at} in \`${l.caller.name}\` (${call.where}${cut})`, shmem: shmemOf(l, pit), args });
+        }
+        if (any) continue;
+      }
       const block = shape(l, it, at);
       const where = block && path.used.length ? ` (inside ${path.used.join(' and ')})` : '';
       bound.push({ b, block, source: `${at}${where}${host ? ` in ${host.where}` : ''}`, shmem: shmemOf(l, it), args });

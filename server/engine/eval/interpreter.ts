@@ -411,26 +411,88 @@ export class Interp {
       case 'preproc_elif':
         for (const c of named(node)) if (c.type !== 'preproc_arg' && c.type !== 'identifier' && !c.type.startsWith('preproc_defined')) this.exec(c);
         return;
-      case 'switch_statement': {
-        const cond = node.childForFieldName('condition');
-        if (cond) this.rvalue(cond);
-        const body = node.childForFieldName('body');
-        if (body) {
-          this.uncertain++;
-          try {
-            this.withAssumption(`the cases of the switch at line ${node.startPosition.row + 1} are each assumed to run for every lane`, () => {
-              for (const c of named(body)) for (const s of named(c)) if (s.type.endsWith('statement') || s.type === 'declaration') this.exec(s);
-            });
-          } finally {
-            this.uncertain--;
-          }
-        }
-        return;
-      }
+      case 'switch_statement':
+        return this.execSwitch(node);
       case 'function_definition':
         return this.execMacroStatement(node);
       default:
         return; // asm, goto, type definitions, preprocessor lines: nothing to evaluate
+    }
+  }
+
+  /**
+   * A `switch`. A subject with one known value for every thread runs the case it selects (or `default:`) and those it
+   * falls into, up to a `break`; the other cases run for no thread, said so. Any other subject runs every case for
+   * every lane, said so. A `break` leaves the switch, not an enclosing loop; a `continue` is the enclosing loop's.
+   */
+  private execSwitch(node: Node): void {
+    const cond = node.childForFieldName('condition');
+    const v = cond ? this.condValue(cond) : null;
+    const body = node.childForFieldName('body');
+    if (!body) return;
+    const cases = named(body).filter((c) => c.type === 'case_statement');
+    const line = node.startPosition.row + 1;
+    const u = v?.k === 'num' && !v.sym ? uniformValue(v) : null;
+    let start = -1;
+    let decided = u !== null;
+    if (u !== null) {
+      for (let i = 0; i < cases.length && decided; i++) {
+        const value = cases[i].childForFieldName('value');
+        const cv = value ? uniformValue(this.rvalue(value)) : null;
+        if (value && cv === null) decided = false; // a case label not evaluated: which case runs is not known
+        else if (value && cv === u && start < 0) start = i;
+      }
+      if (start < 0) start = cases.findIndex((c) => !c.childForFieldName('value'));
+    }
+    // a frame of its own catches the switch's `break`: the lanes that left the enclosing loop before stay out
+    const outer = this.loops[this.loops.length - 1];
+    const sw: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n), touched: outer?.touched };
+    if (outer?.touched) for (let i = 0; i < this.n; i++) sw.brk[i] = outer.brk[i] | outer.cont[i];
+    const before = sw.brk.slice();
+    const statements = (c: Node) => named(c).filter((s) => s !== c.childForFieldName('value') && (s.type.endsWith('statement') || s.type === 'declaration'));
+    this.loops.push(sw);
+    this.touch();
+    try {
+      if (decided) {
+        const why = `\`${cond!.text.replace(/^\(|\)$/g, '').trim()}\` is ${u} for every thread at the switch at line ${line}`;
+        let end = cases.length;
+        for (let i = Math.max(start, 0); start >= 0 && i < cases.length && end === cases.length; i++)
+          for (const st of statements(cases[i])) {
+            if (st.type === 'break_statement') {
+              end = i + 1;
+              break;
+            }
+            this.exec(st);
+          }
+        cases.forEach((c, i) => {
+          if (start < 0 || i < start || i >= end) this.skipped(c, why);
+        });
+      } else {
+        // a store in a case is made under a condition not known per lane (see `stored`)
+        this.uncertain++;
+        try {
+          this.withAssumption(`the cases of the switch at line ${line} are each assumed to run for every lane`, () => {
+            for (const c of cases) {
+              // each case for every lane: a `break` ends only its own case
+              sw.brk.set(before);
+              this.touch();
+              for (const st of statements(c)) if (st.type !== 'break_statement') this.exec(st);
+            }
+          });
+        } finally {
+          this.uncertain--;
+        }
+      }
+    } finally {
+      this.loops.pop();
+      if (outer) {
+        for (let i = 0; i < this.n; i++)
+          if (sw.cont[i] && !outer.cont[i]) {
+            outer.cont[i] = 1;
+            outer.touched = true;
+          }
+      }
+      this.touch();
     }
   }
 
@@ -1770,7 +1832,8 @@ export class Interp {
         if (op === '&') {
           const r = this.eval(arg);
           if (r.k === 'ref') return { k: 'ptr', base: r.base, off: r.off, to: r.t, name: r.name, flat: r.flat };
-          return r.k === 'unk' ? r : { k: 'other', what: 'address' };
+          // `&helper`: a function's address is the function
+          return r.k === 'unk' || r.k === 'other' && r.what.startsWith('function ') ? r : { k: 'other', what: 'address' };
         }
         const p = this.rvalue(arg);
         if (p.k === 'ptr') return this.deref(p, num(0), node, arg);
@@ -2595,7 +2658,7 @@ export class Interp {
     const method = fnNode.type === 'field_expression' ? fnNode.childForFieldName('field')?.text ?? '' : '';
     const local = fnNode.type === 'identifier' ? this.binding(name) : null;
     const lambda = local && !isBase(local) ? local.lambda : undefined;
-    let defs = lambda ? [lambda.def] : this.cfg.facts.functions.get(name || method);
+    let defs = lambda ? [lambda.def] : this.cfg.facts.functions.get(name || method) ?? this.pointee(fnNode);
     if (method && defs && defs.length > 1) defs = this.specialization(fnNode.childForFieldName('argument'), defs) ?? defs;
     const def = (defs && this.overload(defs, argNodes)) ?? defs?.find((d) => !d.isKernel);
     // an argument for a reference parameter is a place, not a value: nothing is loaded at the call
@@ -2627,6 +2690,17 @@ export class Interp {
       this.access(this.unknownRef(target, target.t, reason), 'atomic', node);
     }
     return unk(`the result of \`${name || fnNode.text}(...)\``);
+  }
+
+  /**
+   * The definitions a call through a name that holds a function calls: a function-pointer template parameter bound to
+   * a function (`template <fn_t F> ... F(p)` instantiated `k<helper>`), or a local or parameter assigned one.
+   */
+  private pointee(fnNode: Node): FunctionFact[] | undefined {
+    if (fnNode.type !== 'identifier') return undefined;
+    const b = this.binding(fnNode.text);
+    const v = b ? (isBase(b) ? null : b.value) : this.cfg.values.get(fnNode.text);
+    return v?.k === 'other' && v.what.startsWith('function ') ? this.cfg.facts.functions.get(v.what.slice('function '.length)) : undefined;
   }
 
   /**

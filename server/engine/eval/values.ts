@@ -106,6 +106,20 @@ export function isUniform(v: Lanes, mask?: Uint8Array | null): boolean {
   return true;
 }
 
+/** One value on the active lanes of each warp (lanes 32w .. 32w + 31 of the block's linear thread order). */
+export function isWarpUniform(v: Lanes, mask?: Uint8Array | null): boolean {
+  if (typeof v === 'number') return true;
+  for (let w = 0; w < v.length; w += 32) {
+    let first: number | undefined;
+    for (let i = w; i < Math.min(w + 32, v.length); i++) {
+      if (mask && !mask[i]) continue;
+      if (first === undefined) first = v[i];
+      else if (v[i] !== first) return false;
+    }
+  }
+  return true;
+}
+
 export function laneAt(v: Lanes, i: number): number {
   return typeof v === 'number' ? v : v[i];
 }
@@ -353,6 +367,9 @@ export function binary(op: string, a: Value, b: Value, labelArg: Label, mask: Ui
       if (s >= 0 && s < 31) return num(map1(a.v, (x) => x * 2 ** s), t, scaleSym(a.sym, 2 ** s));
     }
     if (aU && bU && !cmp) return atom(String(label), t);
+    // `warpId * C`, `threadIdx.y * C` in a block 32 wide: one value in each warp, so, like a uniform unknown, an
+    // offset that rotates each warp's banks (rule 6); warps are cut 32 threads at a time from the linear thread id
+    if (op === '*' && isWarpUniform(a.v, mask) && isWarpUniform(b.v, mask)) return atom(String(label), t);
     if (cmp) {
       const r = unk(`\`${label}\` depends on the unknown warp-uniform value \`${symText(a.sym ?? b.sym!)}\``);
       return aU && bU ? { ...r, uniform: true } : r;
