@@ -797,6 +797,23 @@ export class EngineDocument {
     });
     const arrays: ArrayFinding[] = [];
     const nextFixes = new Map<string, { fix?: PaddingFix; reason?: string }>();
+    // the padding search runs the kernels again per candidate padding. Arrays whose accesses come from the same runs
+    // are searched together: one run per candidate pads all of them, each array scored on its own accesses (an
+    // array's addresses do not depend on another's extents). Not where a kernel reads a size (`sizeof(tile)`), which
+    // could make one array's extent change what runs
+    const runsKey = (id: string) => (runsOfArray.get(id) ?? []).map((r) => r.key).join('\u0001');
+    const searched = (info: ArrayInfo) => !info.external && info.dims.length >= 2 &&
+      (accessesOfArray.get(info.id) ?? []).some((i) => accesses[i].status === 'conflict');
+    const together = new Map<string, { ids: string[]; byPad: Map<number, SiteResult[]> }>();
+    for (const info of arrayInfos.values()) {
+      if (options.fixes === false || !searched(info)) continue;
+      const involved = runsOfArray.get(info.id) ?? [];
+      if (involved.some((r) => /\bsizeof\b/.test(r.kernel.node.text))) continue;
+      const key = runsKey(info.id);
+      const group = together.get(key);
+      if (group) group.ids.push(info.id);
+      else together.set(key, { ids: [info.id], byPad: new Map() });
+    }
     for (const info of arrayInfos.values()) {
       const idx = accessesOfArray.get(info.id) ?? [];
       const known = idx.map((i) => accesses[i]).filter((a) => a.degree !== null);
@@ -809,18 +826,26 @@ export class EngineDocument {
         const fixDeadline = Math.max(deadline, Date.now() + 200); // a fix search may overrun the budget by 200 ms at most
         let fix: { fix?: PaddingFix; reason?: string };
         try {
-          const rerun = (dims?: Map<string, number>, consts?: Map<number, number>) => {
+          const runAll = (dims?: Map<string, number>, consts?: Map<number, number>) => {
             const out: SiteResult[] = [];
             for (const { kernel, run } of involved)
-              for (const inst of run.instances) out.push(...runInstance(kernel, inst, facts!, profile, fixDeadline, !options.wholeBlock, dims, consts).results.filter((x) => x.arrayId === info.id));
+              for (const inst of run.instances) out.push(...runInstance(kernel, inst, facts!, profile, fixDeadline, !options.wholeBlock, dims, consts).results);
             return out;
+          };
+          const rerun = (dims?: Map<string, number>, consts?: Map<number, number>) => runAll(dims, consts).filter((x) => x.arrayId === info.id);
+          const group = together.get(runsKey(info.id));
+          const padded = (pad: number): SiteResult[] => {
+            if (!group || !group.ids.includes(info.id)) return rerun(new Map([[info.id, pad]]));
+            let all = group.byPad.get(pad);
+            if (!all) group.byPad.set(pad, (all = runAll(new Map(group.ids.map((id) => [id, pad])))));
+            return all.filter((x) => x.arrayId === info.id);
           };
           const mine = cachedFix ? [] : resultsOf(info.id);
           const rowConst = info.external && !cachedFix ? findRowConstant(mine, involved.map((r) => r.kernel), facts, text, fixDeadline) : null;
           fix = cachedFix ??
             (rowConst
               ? rowConstantFix(info, rowConst.c, mine, (pad) => rerun(undefined, new Map([[rowConst.key, rowConst.c.value + pad]])))
-              : paddingFix(info, mine, (pad) => rerun(new Map([[info.id, pad]]))));
+              : paddingFix(info, mine, padded));
         } catch (e) {
           if (!(e instanceof BudgetExceeded)) throw e;
           fix = { reason: 'the padding search was stopped by the analysis budget' };

@@ -100,6 +100,39 @@ test('the transpose example: the column read is 32-way and the fix pads to [TILE
   assert.equal(e.newText, 'TILE_DIM + 1');
 });
 
+test('two arrays of one kernel, searched together, get the padding each needs alone', () => {
+  // `a` is read down a column by a 32x32 block (needs +1); `b` written down a column by the first 16 lanes of a
+  // warp (one row: +1 is enough); `c` as `b` but by a 16x8 block (two rows in a warp: +2, as in the case below), in a
+  // kernel of its own
+  const src = `
+__global__ void k(float *out) {
+  __shared__ float a[32][32];
+  __shared__ float b[16][8];
+  a[threadIdx.y][threadIdx.x] = 1.0f;
+  if (threadIdx.y < 8 && threadIdx.x < 16) b[threadIdx.x][threadIdx.y] = 2.0f;
+  __syncthreads();
+  out[threadIdx.y * 32 + threadIdx.x] = a[threadIdx.x][threadIdx.y];
+}
+__global__ void s(float *out) {
+  __shared__ float c[16][8];
+  c[threadIdx.x][threadIdx.y] = out[sizeof(c) / sizeof(float) - 1];
+}
+void run(float *o) { k<<<1, dim3(32, 32)>>>(o); s<<<1, dim3(16, 8)>>>(o); }
+`;
+  const r = analyzeText(src);
+  const fixOf = (name: string) => r.arrays.find((x) => x.name === name)!.fix!;
+  assert.equal(fixOf('a').padding, 1);
+  assert.equal(fixOf('a').newShape, '[32][33]');
+  assert.equal(fixOf('b').padding, 1);
+  assert.equal(fixOf('b').newShape, '[16][9]');
+  assert.equal(fixOf('c').padding, 2);
+  assert.equal(fixOf('c').newShape, '[16][10]');
+  // each is what a search of that array alone gives: the other array removed
+  const aAlone = analyzeText(src.replace('  __shared__ float b[16][8];\n', '').replace(/.*b\[threadIdx.x\]\[threadIdx.y\] = 2.0f;\n/, ''));
+  assert.equal(aAlone.arrays.find((x) => x.name === 'a')!.fix!.padding, 1);
+  assert.equal(aAlone.arrays.find((x) => x.name === 'a')!.fix!.totalWavefrontsAfter, fixOf('a').totalWavefrontsAfter);
+});
+
 test('a plain +1 is not always enough: col[16][8] written col[tx][ty] by a 16x8 block needs stride 10', () => {
   const src = `
 __global__ void k(float *out) {
