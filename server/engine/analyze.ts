@@ -618,8 +618,18 @@ export class EngineDocument {
       const index = new Map<AccessFinding, number>();
       // a range after the definition (a file-scope array declared below it) is one line lower in the repair's text
       const back = (x: Range): Range => (x.start.line <= endLine ? x : { start: { ...x.start, line: x.start.line - 1 }, end: { ...x.end, line: x.end.line - 1 } });
+      // so is a line the repair's texts name after it (`block 64x1x1 from the launch at line 31` in `main` below)
+      const shift = (s: string) => s.replace(/\b(lines? )(\d+)(?:-(\d+))?/g, (_m, w: string, a: string, b?: string) => {
+        const fix = (n: string) => (Number(n) > endLine + 1 ? String(Number(n) - 1) : n);
+        return `${w}${fix(a)}${b === undefined ? '' : `-${fix(b)}`}`;
+      });
+      const lines = (a: AccessFinding): AccessFinding => ({
+        ...a, declRange: back(a.declRange), assumptions: a.assumptions.map(shift), message: shift(a.message),
+        ...(a.reason === undefined ? {} : { reason: shift(a.reason) }),
+        cases: a.cases.map((c) => ({ ...c, context: Object.fromEntries(Object.entries(c.context).map(([k, v]) => [shift(k), v])) })),
+      });
       const copyOf = new Map<AccessFinding, AccessFinding>();
-      for (const a of r.accesses) if (inside(a.range.start.line)) copyOf.set(a, { ...a, declRange: back(a.declRange) });
+      for (const a of r.accesses) if (inside(a.range.start.line)) copyOf.set(a, lines(a));
       accesses.push(...copyOf.values());
       accesses.sort(byPosition);
       accesses.forEach((a, i) => index.set(a, i));

@@ -6,6 +6,12 @@ import { parse, Tree } from './parser';
 
 const TOP_LEVEL = /^(?:template\s*<|(?:(?:static|inline|extern(?:\s+"C")?|__forceinline__)\s+)*(?:__global__|__device__|__host__)\b|(?:struct|class|union|namespace|typedef|using)\b|#\s*(?:define|include|if|ifdef|ifndef|endif)\b|(?:void|int|float|double|auto|bool|unsigned|size_t)\s+[A-Za-z_]\w*\s*\()/;
 
+/**
+ * Text that only begins a definition (its template header, `__global__`, `static`, `__launch_bounds__(...)`, comments):
+ * a line after it that looks like a new definition is the rest of the same one.
+ */
+const DECL_PREFIX = /^(?:\s+|\/\/[^\n]*|\/\*[\s\S]*?\*\/|template\s*<[^;{}]*>|(?:static|inline|constexpr|extern(?:\s+"C")?|__forceinline__|__noinline__|__global__|__device__|__host__)\b|__launch_bounds__\s*\([^;{}]*\))*$/;
+
 /** What a well-formed file holds at its top level (a `;` after a struct or class included). */
 const TOP_LEVEL_TYPES = new Set([
   'function_definition', 'declaration', 'template_declaration', 'template_instantiation', 'comment', 'namespace_definition',
@@ -112,7 +118,8 @@ export function recover(text: string, tree: Tree, maxPasses = 8): { text: string
       const last = piece ? starts.length - 1 : node.endPosition.row;
       for (let line = first + 1; line <= last && line < starts.length; line++) {
         const lineText = cur.slice(starts[line], starts[line + 1] ?? cur.length);
-        if (TOP_LEVEL.test(lineText)) {
+        // `template <int N>` or `__global__` on a line of its own starts the same definition as the line below it
+        if (TOP_LEVEL.test(lineText) && !DECL_PREFIX.test(cur.slice(node.startIndex, starts[line]))) {
           // the `//` comments right above the next definition are its own (a `// bank-lens: block=16x16`): kept
           let end = line;
           while (end - 1 > first && /^\s*\/\//.test(cur.slice(starts[end - 1], starts[end]))) end--;
