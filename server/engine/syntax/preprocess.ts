@@ -43,6 +43,9 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   // to the whole cast); after a pointer cast, a parenthesised name followed by `+` or `-` is the value: unparenthesised
   if (/\*\s*(?:const\s*)?\)\s*\(/.test(text)) text = text.replace(POINTER_CAST_OF_NAME, (_m, cast: string, ws: string, open: string, name: string, close: string) =>
     `${cast}${ws}${' '.repeat(open.length)}${name}${' '.repeat(close.length)}`);
+  // `#if __has_include(<cub/cub.cuh>)`: the grammar reads neither a `<path>` nor a `"path"` in a condition (the error
+  // swallows the next definition); `0` padded to the same length parses, and the condition stays undecided as before
+  if (text.includes('__has_include')) text = text.replace(/(__has_include(?:_next)?[ \t]*\([ \t]*)(<[^<>\n"]*>|"[^"\n]*")/g, (_m, head: string, path: string) => `${head}0${' '.repeat(path.length - 1)}`);
   if (text.includes('pragma')) text = text.replace(/^[ \t]*#[ \t]*pragma\b[^\n]*/gm, (m) => m.replace(/[^\s]/g, ' '));
   if (!/^[ \t]*#[ \t]*if/m.test(text)) return text;
   const lines = text.split('\n');
