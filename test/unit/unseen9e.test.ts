@@ -76,3 +76,19 @@ test('through a `T *` with T not known, an access is reported unknown: never dro
   assert.equal(sl.degree, null);
   assert.equal(sl.reason, 'the size of `T` is not known');
 });
+
+test('a qualifier macro between `*` and the declared name (`const float * RESTRICT p`) is no syntax error', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  assert.deepEqual(result.notices.map((n) => n.message), []);
+  // N = 32 from `state_scan<128, 32>` (the template line was swallowed: `N` was not known); block 128
+  const st = accessAt(result, text, 'coef[threadIdx.x * 3 % N] = in[threadIdx.x];', 'store');
+  assert.equal(st.status, 'conflict-free');
+  assert.equal(st.degree, 1);
+  assert.equal(st.wavefronts, 1);
+  assert.equal(st.worst!.activeLanes, 32);
+  assert.deepEqual(st.block, [128, 1, 1]);
+  const ld = accessAt(result, text, 'acc += coef[n] * hist[threadIdx.x % N][n];', 'load', 'hist');
+  assert.equal(ld.status, 'conflict-free');
+  assert.equal(ld.wavefronts, 1);
+  assert.equal(ld.worst!.distinctWords, 32);
+});
