@@ -92,3 +92,21 @@ test('a qualifier macro between `*` and the declared name (`const float * RESTRI
   assert.equal(ld.wavefronts, 1);
   assert.equal(ld.worst!.distinctWords, 32);
 });
+
+test('an access of a called __device__ function that no thread reaches is reported unknown, as in the kernel itself', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // `rows_sum` has no launch here: one warp, `threadIdx.y > 0` false for every thread (the store was not reported)
+  const st = accessAt(result, text, 'partial[threadIdx.y - 1][threadIdx.x] = v;', 'store');
+  assert.equal(st.status, 'unknown');
+  assert.equal(st.kernel, 'rows_sum');
+  assert.match(st.reason!, /^no thread runs this access: the condition `threadIdx\.y > 0` at line 133 is false for every thread of block 32x1x1 /);
+  const ld = accessAt(result, text, 'v += partial[l][threadIdx.x];', 'load');
+  assert.equal(ld.status, 'conflict-free');
+  // reached by `quads_four` (four warps) and not by `quads_one`: the figures of the kernel that reaches it, alone
+  const q = accessAt(result, text, 'quads[threadIdx.y - 1][threadIdx.x] = v;', 'store');
+  assert.equal(q.status, 'conflict-free');
+  assert.equal(q.kernel, 'quads_four');
+  assert.deepEqual(q.block, [32, 4, 1]);
+  assert.equal(q.wavefronts, 1);
+  assert.ok(!q.assumptions.some((a) => /no thread runs|could not be evaluated/.test(a)), q.assumptions.join('\n'));
+});
