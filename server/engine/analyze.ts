@@ -378,9 +378,12 @@ function unreachedUnknowns(kernel: FunctionFact, facts: FileFacts, run: KernelRu
     return false;
   };
   if (spans.some((list) => !list.length)) return [];
-  const sites = sharedSubscripts(kernel, facts).filter((x) =>
-    !visited.has(`${x.name.startPosition.row}:${x.name.startPosition.column}`) && spans.every((list) => inside(x.expr, list)));
-  if (!sites.length) return [];
+  const unvisited = (x: SyntacticSite) => !visited.has(`${x.name.startPosition.row}:${x.name.startPosition.column}`) && spans.every((list) => inside(x.expr, list));
+  const sites = sharedSubscripts(kernel, facts).filter(unvisited);
+  // the same in the __device__ functions the kernel calls (`if (threadIdx.y > 0) tmp[threadIdx.y - 1][...] = v;` in
+  // a helper every kernel inlines): marked, so that another kernel that reaches the site keeps its figures alone
+  const inCallees = calledDeviceFunctions(kernel, facts).flatMap((f) => sharedSubscripts(f, facts).filter(unvisited));
+  if (!sites.length && !inCallees.length) return [];
   const sizes = new Map(run.arrays.map((a) => [a.id, a.elementBytes]));
   const assumptions = [...new Set(run.instances.map((i) => i.blockSource)), modelNote];
   // where, in every instance, a condition the same for every thread skips the site, that condition is the reason
@@ -395,7 +398,38 @@ function unreachedUnknowns(kernel: FunctionFact, facts: FileFacts, run: KernelRu
     return `no thread runs this access: ${[...new Set(parts)].join('; ')}`;
   };
   const general = unreachedReason(run.instances);
-  return sites.flatMap((site) => unknownResults([site], kernel, decided(site) ?? general, assumptions, run.instances[0].block, (id) => sizes.get(id) ?? 0));
+  const results = (list: SyntacticSite[]) => list.flatMap((site) => unknownResults([site], kernel, decided(site) ?? general, assumptions, run.instances[0].block, (id) => sizes.get(id) ?? 0));
+  return [...results(sites), ...results(inCallees).map((r) => ({ ...r, unreached: true }))];
+}
+
+/** The __device__ functions a kernel calls by name, and those they call (a few levels down), each once. */
+function calledDeviceFunctions(kernel: FunctionFact, facts: FileFacts, depth = 4): FunctionFact[] {
+  const out: FunctionFact[] = [];
+  const seen = new Set<FunctionFact>([kernel]);
+  let frontier: FunctionFact[] = [kernel];
+  for (let level = 0; level < depth && frontier.length; level++) {
+    const next: FunctionFact[] = [];
+    for (const fn of frontier) {
+      const stack: Node[] = [fn.body];
+      while (stack.length) {
+        const n = stack.pop()!;
+        for (const c of named(n)) stack.push(c);
+        if (n.type !== 'call_expression') continue;
+        let f = n.childForFieldName('function');
+        if (f?.type === 'template_function') f = f.childForFieldName('name');
+        if (f?.type === 'qualified_identifier') f = f.childForFieldName('name');
+        if (f?.type !== 'identifier') continue;
+        for (const callee of facts.functions.get(f.text) ?? []) {
+          if (callee.isKernel || seen.has(callee)) continue;
+          seen.add(callee);
+          out.push(callee);
+          next.push(callee);
+        }
+      }
+    }
+    frontier = next;
+  }
+  return out;
 }
 
 /**
@@ -774,6 +808,8 @@ export class EngineDocument {
           else merged.set(site, [...g.results]);
         }
       }
+    // a site of a __device__ function that one kernel never reaches and another does: the other kernel's results alone
+    for (const [site, list] of merged) if (list.some((r) => r.unreached) && list.some((r) => !r.unreached)) merged.set(site, list.filter((r) => !r.unreached));
     const extra = [...[...merged.values()].flat(), ...skipped.flatMap((k) => budgetUnknowns(k, facts, profile))];
     for (const g of groupSites(extra, modelNote).values()) {
       accesses.push(g.finding);

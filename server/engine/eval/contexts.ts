@@ -341,6 +341,25 @@ function pointerDepth(d: Node | null): number | null {
   return null;
 }
 
+/** The type descriptor of a cast (`(const float *)p`, `static_cast<float *>(p)`, `reinterpret_cast<T *>(p)`), else null. */
+function castType(a: Node): Node | null {
+  if (a.type === 'cast_expression') return a.childForFieldName('type');
+  const f = a.type === 'call_expression' ? a.childForFieldName('function') : null;
+  if (f?.type !== 'template_function' || !/^(static|reinterpret|const)_cast$/.test(f.childForFieldName('name')?.text ?? '')) return null;
+  const targs = named(f.childForFieldName('arguments'));
+  return targs.length === 1 && targs[0].type === 'type_descriptor' ? targs[0] : null;
+}
+
+/** Abstract pointer declarators of a type descriptor (`float **` gives 2; none gives 0); null for any other (a reference, an array). */
+function abstractPointerDepth(d: Node | null): number | null {
+  let depth = 0;
+  for (let cur = d; cur; cur = cur.childForFieldName('declarator')) {
+    if (cur.type !== 'abstract_pointer_declarator') return null;
+    depth++;
+  }
+  return depth;
+}
+
 /**
  * Type template parameters the launch's arguments deduce (`k<<<g, b>>>(d)`, `d` declared `double *d` in the caller,
  * for a kernel parameter `T *p`: T = double), as C++ deduces them. Only a parameter declared as the template parameter
@@ -353,10 +372,23 @@ function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<strin
   kernel.params.forEach((p, i) => {
     const a = args[i];
     const typeNode = p.node.childForFieldName('type');
-    if (!a || a.type !== 'identifier' || !typeNode) return;
+    if (!a || !typeNode) return;
     const tp = kernel.templateParams.find((t) => t.isType && t.name === typeNode.text.trim());
     const depth = pointerDepth(p.node.childForFieldName('declarator'));
     if (!tp || depth === null || out.has(tp.name)) return;
+    // `(const float *)src0->data`, `static_cast<float *>(p)`, `reinterpret_cast<half *>(p)`: the cast's type
+    const cast = castType(a);
+    if (cast) {
+      const castDepth = abstractPointerDepth(cast.childForFieldName('declarator'));
+      const base = cast.childForFieldName('type');
+      if (castDepth === null || castDepth < depth || !base) return;
+      let t = it.resolveType(base);
+      if (t.kind === 'unknown') return;
+      for (let k = depth; k < castDepth; k++) t = { kind: 'pointer', to: t };
+      out.set(tp.name, t);
+      return;
+    }
+    if (a.type !== 'identifier') return;
     const decl = l.caller!.params.find((q) => q.name === a.text)?.node ?? findDeclaration(l.caller!.body, a.text, l.node.startIndex);
     const at = decl?.childForFieldName('type');
     if (!decl || !at) return;
@@ -780,9 +812,11 @@ export function instancesOf(
   /** a launch's block shape; one that cannot be evaluated is a note, naming `what`. */
   const shape = (l: LaunchFact, it: Interp, what: string): [number, number, number] | null => {
     const block = l.block ? blockOf(it.rvalue(l.block)) : null;
-    if (l.block && !block) {
-      notes.push(`the block shape \`${l.block.text}\` of ${what} could not be evaluated`);
-      unevaluated.push(notes[notes.length - 1]);
+    const note = `the block shape \`${l.block?.text}\` of ${what} could not be evaluated`;
+    // a launch in a host function template is read once per binding: its note is said once
+    if (l.block && !block && !unevaluated.includes(note)) {
+      notes.push(note);
+      unevaluated.push(note);
     }
     return block;
   };
@@ -857,8 +891,14 @@ export function instancesOf(
   // (`{"shared", reduceShared<BLOCK>}` in a table of kernels launched through a pointer): each such name binds it
   if (!launches.length && kernel.templateParams.length)
     for (const ref of kernelReferences(kernel, facts)) {
-      const b = bindTemplate(kernel, ref.args, hostInterp(facts, ref.caller, ref.node.startIndex, deadline, caps));
-      if (!b.unbound) bound.push({ b, block: null, source: `\`${ref.node.text}\` at line ${ref.node.startPosition.row + 1}`, shmem: null, args: none });
+      // named in a host function template (`launch_helper(k<dst_t>, ...)` in `copy<src_t, dst_t>`): read once per
+      // binding of that template the file gives, as a launch there is
+      const outer = ref.caller.templateParams.length || ref.caller.classTemplateParams.length ? hostTemplateBindings(ref.caller, facts, deadline, caps) : [];
+      for (const host of outer.length ? outer : [null]) {
+        const b = bindTemplate(kernel, ref.args, hostInterp(facts, ref.caller, ref.node.startIndex, deadline, caps, host?.bind));
+        if (b.unbound || bound.some((x) => JSON.stringify(x.b.label) === JSON.stringify(b.label))) continue;
+        bound.push({ b, block: null, source: `\`${ref.node.text}\` at line ${ref.node.startPosition.row + 1}${host ? ` in ${host.where}` : ''}`, shmem: null, args: none });
+      }
     }
   if (bound.length === 0) bound.push({ b: bindTemplate(kernel, null, hostInterp(facts, null, 0, deadline, caps)), block: null, source: '', shmem: null, args: none });
 

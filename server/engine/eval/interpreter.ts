@@ -954,7 +954,12 @@ export class Interp {
             v.value = lost(p, name);
             continue;
           }
-          const es = sizeOf(p.to) ?? 1;
+          const es = sizeOf(p.to);
+          // a step of elements whose size is not known (`T *p`, T unbound): the pointer's place is not known
+          if (es === null) {
+            v.value = lost(p, name);
+            continue;
+          }
           const stepped: Ptr = { ...p, off: binary('+', p.off, binary('*', atom(`${name}${suffix}`, LONGT), num(es, LONGT), name, null), name, null) as Num };
           v.value = stepped.off.k === 'num' ? stepped : lost(p, name);
           if (suffix === `@${line}` && v.value === stepped) moved.set(name, { base: p.base.id, start: stepped });
@@ -2308,9 +2313,11 @@ export class Interp {
   /** `p[idx]` / `*p`: the place idx elements after p. */
   private deref(p: Ptr, idx: Num, node: Node, argNode: Node): Value {
     const es = sizeOf(p.to);
-    if (es === null) return unk(`the size of \`${typeName(p.to)}\` is not known`);
-    const off = binary('+', p.off, binary('*', idx, num(es, LONGT), () => node.text, null), () => node.text, null);
     const nameNode = this.nameNodeOf(argNode);
+    // `row[i]` with `T *row = reinterpret_cast<T *>(tile[r])` and T not known: still an access of the shared array,
+    // reported unknown with the reason (it was dropped, as if no access were there)
+    if (es === null) return this.unknownRef({ k: 'ref', base: p.base, off: p.off, t: p.to, name: p.name, nameNode, bounds: [], flat: p.flat }, p.to, `the size of \`${typeName(p.to)}\` is not known`);
+    const off = binary('+', p.off, binary('*', idx, num(es, LONGT), () => node.text, null), () => node.text, null);
     if (off.k !== 'num') return this.unknownRef({ k: 'ref', base: p.base, off: p.off, t: p.to, name: p.name, nameNode, bounds: [], flat: p.flat }, p.to, off.k === 'unk' ? off.reason : '');
     const flat = p.flat ?? (p.base.dims.length > 1 && !(typeof idx.v === 'number' && idx.v === 0 && !idx.sym) && p.to.kind !== 'array'
       ? `\`${this.realNode(node).text}\` at line ${this.realNode(node).startPosition.row + 1} indexes \`${p.base.name}\` through a pointer` : null);
@@ -2342,7 +2349,10 @@ export class Interp {
       const p = (a.k === 'ptr' ? a : b) as Ptr;
       const o = a.k === 'ptr' ? b : a;
       if ((op === '+' || (op === '-' && a.k === 'ptr')) && o.k === 'num') {
-        const es = sizeOf(p.to) ?? 1;
+        // `p + i` with `T *p` and the size of T not known: still a pointer into the array, at a place not known (it
+        // was read as steps of one byte, which gave exact figures for an unknown layout)
+        const es = sizeOf(p.to);
+        if (es === null) return unknownPointer(p, `the size of \`${typeName(p.to)}\` is not known`);
         const delta = binary('*', o, num(op === '-' ? -es : es, LONGT), () => node.text, null);
         const off = binary('+', p.off, delta, () => node.text, null);
         if (off.k !== 'num') return unknownPointer(p, off.k === 'unk' ? off.reason : `\`${node.text}\` is not evaluated`);
@@ -2360,7 +2370,8 @@ export class Interp {
       if (op === '-' && a.k === 'ptr' && b.k === 'ptr') {
         const why = [a.off, b.off].map((o) => o.sym && Object.keys(o.sym).find((k) => k.startsWith(UNKNOWN))).find((k) => k);
         if (why) return unk(why.slice(UNKNOWN.length));
-        const es = sizeOf(a.to) ?? 1;
+        const es = sizeOf(a.to);
+        if (es === null) return unk(`the size of \`${typeName(a.to)}\` is not known`);
         return binary('/', binary('-', a.off, b.off, () => node.text, null), num(es), () => node.text, null);
       }
       if (a.k === 'ptr' && o.k === 'num' && (op === '^' || op === '|' || op === '&')) return this.ptrBits(p, node, op, o);
@@ -2497,7 +2508,8 @@ export class Interp {
     // `p += step[i]`: still a pointer into the same array, its offset not known
     if (by.k === 'unk' && (op === '+' || op === '-')) return unknownPointer(p, by.reason);
     if (by.k !== 'num' || (op !== '+' && op !== '-')) return unk(`\`${node.text}\` is not evaluated`);
-    const es = sizeOf(p.to) ?? 1;
+    const es = sizeOf(p.to);
+    if (es === null) return unknownPointer(p, `the size of \`${typeName(p.to)}\` is not known`);
     const off = binary('+', p.off, binary('*', by, num(op === '-' ? -es : es, LONGT), () => node.text, null), () => node.text, null);
     if (off.k !== 'num') return unknownPointer(p, off.k === 'unk' ? off.reason : `\`${node.text}\` is not evaluated`);
     return { ...p, off, flat: p.flat ?? (p.base.dims.length > 1 ? `\`${this.realNode(node).text}\` at line ${this.realNode(node).startPosition.row + 1} does pointer arithmetic on \`${p.base.name}\`` : null) };

@@ -34,6 +34,8 @@ export interface SiteResult {
   flat: string | null;
   /** a cp.async write: counted as a store, its figure uncertain (the message says so). */
   asyncCopy?: boolean;
+  /** a site of a called __device__ function no thread of this kernel reaches (see analyze.ts unreachedUnknowns). */
+  unreached?: boolean;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -31,6 +31,10 @@ const SPACED_LAUNCH = /(?<!\boperator\s*)<<([ \t]*)<(?!<)([^;{}]*?)>>([ \t]*)>/g
  * `#pragma` lines (`#pragma unroll`) are blanked too: nothing in them changes an address, and the grammar reads one
  * between a `for (...)` and its body as the end of the loop (an empty body), leaving the body outside it.
  */
+const QUALIFIER_MACRO_SRC = String.raw`(\*[ \t]*)([A-Z][A-Z0-9_]*)([ \t]+(?!const\b|volatile\b)[A-Za-z_]\w*[ \t]*(?:[=,;)]|\[))`;
+const QUALIFIER_MACRO = new RegExp(QUALIFIER_MACRO_SRC);
+const QUALIFIER_MACRO_G = new RegExp(QUALIFIER_MACRO_SRC, 'g');
+
 export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinity }, archUndecided?: number[]): string {
   // control characters are no C; the evaluator marks its own texts with \u0000 and \u0002 (values.ts THREAD, the
   // interpreter's UNKNOWN): a source that holds them must not pass for such a mark
@@ -43,6 +47,13 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   // to the whole cast); after a pointer cast, a parenthesised name followed by `+` or `-` is the value: unparenthesised
   if (/\*\s*(?:const\s*)?\)\s*\(/.test(text)) text = text.replace(POINTER_CAST_OF_NAME, (_m, cast: string, ws: string, open: string, name: string, close: string) =>
     `${cast}${ws}${' '.repeat(open.length)}${name}${' '.repeat(close.length)}`);
+  // `#if __has_include(<cub/cub.cuh>)`: the grammar reads neither a `<path>` nor a `"path"` in a condition (the error
+  // swallows the next definition); `0` padded to the same length parses, and the condition stays undecided as before
+  if (text.includes('__has_include')) text = text.replace(/(__has_include(?:_next)?[ \t]*\([ \t]*)(<[^<>\n"]*>|"[^"\n]*")/g, (_m, head: string, path: string) => `${head}0${' '.repeat(path.length - 1)}`);
+  // `const float * GGML_CUDA_RESTRICT src0 = p;`: a macro between `*` and the declared name can only be a qualifier
+  // (`__restrict__`, or nothing), and the grammar reads no unknown name there (the error swallowed the kernel); blanked
+  // like `#pragma`, outside preprocessor lines, only an all-capitals name followed by a declared name
+  if (QUALIFIER_MACRO.test(text)) text = text.replace(/^(?![ \t]*#).*$/gm, (line) => (line.includes('*') ? line.replace(QUALIFIER_MACRO_G, (_m, star: string, mac: string, rest: string) => `${star}${' '.repeat(mac.length)}${rest}`) : line));
   if (text.includes('pragma')) text = text.replace(/^[ \t]*#[ \t]*pragma\b[^\n]*/gm, (m) => m.replace(/[^\s]/g, ' '));
   if (!/^[ \t]*#[ \t]*if/m.test(text)) return text;
   const lines = text.split('\n');
