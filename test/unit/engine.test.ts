@@ -630,3 +630,27 @@ __global__ void next(float *out)
   assert.deepEqual(a.block, [16, 16, 1]);
   assert.ok(a.assumptions.includes('block 16x16x1 from the `bank-lens: block` comment at line 6'), a.assumptions.join(' | '));
 });
+
+test('a function the file does not define, given shared memory, is a notice at the call, not silence', () => {
+  const src = `
+__device__ void copy16(void *dst, const void *src);
+__device__ float twice(float x);
+__global__ void k(const float4 *in, float *out) {
+  __shared__ float4 s[64];
+  copy16(&s[threadIdx.x], &in[threadIdx.x]);
+  printf("%p\\n", s);
+  out[threadIdx.x] = twice(s[threadIdx.x].x);
+}
+void run(const float4 *i, float *o) { k<<<1, 64>>>(i, o); }
+`;
+  const r = analyzeText(src);
+  const notes = r.notices.filter((n) => n.message.includes('is not defined in this file'));
+  assert.deepEqual(notes.map((n) => [n.range.start.line, n.message]), [
+    [5, '`copy16(...)` is not defined in this file: what it reads or writes in shared memory through `&s[threadIdx.x]` is not analysed'],
+  ]);
+  // a value read from shared memory and passed on is an access of its own, as before: `.x` of a float4, lanes 16
+  // bytes apart, 4 words in each bank used
+  const load = r.accesses.find((a) => a.range.start.line === 7)!;
+  assert.equal(load.kind, 'load');
+  assert.equal(load.degree, 4);
+});

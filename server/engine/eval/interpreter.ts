@@ -169,7 +169,11 @@ export class Interp {
   readonly unreached = new Map<number, Node>();
   /** why a skipped branch is never run, where a condition the same for every thread decides it (by node id). */
   readonly unreachedWhy = new Map<number, string>();
-  /** loops stopped at the iteration cap: where, and why (shown to the user as a notice). */
+  /**
+   * What was not evaluated, where, and why (each shown to the user as a notice at its line): loops stopped at the
+   * iteration cap, statements nested too deep, calls into functions this file does not define that are given shared
+   * memory.
+   */
   capped: { line: number; message: string }[] = [];
   private depth = 0;
   private macroDepth = 0;
@@ -2701,6 +2705,16 @@ export class Interp {
       const reason = `\`${fnNode.text}()\` is a member function of \`${typeName(target.t)}\` that this file does not define, called on an object in shared memory: what it reads or writes is not known`;
       this.access(this.unknownRef(target, target.t, reason), 'atomic', node);
     }
+    // a function this file does not define (a header's `copy16(&s[i], src)`) given shared memory: what it does there
+    // is not seen, so it is said where the call is, rather than left out without a word
+    if (!def && !method && name && !NO_MEMORY_CALLS.test(name)) {
+      const given = argNodes.filter((_, i) => args[i]?.k === 'ptr');
+      if (given.length) {
+        const line = this.realNode(node).startPosition.row;
+        const message = `\`${name}(...)\` is not defined in this file: what it reads or writes in shared memory through \`${given.map((a) => a.text).join('`, `')}\` is not analysed`;
+        if (!this.capped.some((c) => c.message === message)) this.capped.push({ line, message });
+      }
+    }
     return unk(`the result of \`${name || fnNode.text}(...)\``);
   }
 
@@ -3367,6 +3381,9 @@ function rangeOfLanes(v: Float64Array): { min: number; max: number } {
   }
   return r;
 }
+
+/** Functions given a pointer that do not read or write through it (see call). */
+const NO_MEMORY_CALLS = /^(printf|assert|__assert_fail|__builtin_assume_aligned|__builtin_expect|__builtin_assume|__isShared|__isGlobal|__isLocal|__isConstant|__isGridConstant|__cvta_generic_to_\w+|__prefetch_global_\w+)$/;
 
 /** marks an address that could not be evaluated; the rest of the key is the reason. */
 const UNKNOWN = '\u0000';
