@@ -934,8 +934,8 @@ export class Interp {
     // a variable that is the same for every thread (a double-buffer index `cur ^= 1`, a stage counter) stays so
     // while the loop only mixes it with such values: it becomes an unknown warp-uniform value; the pass below checks
     const uniform = new Set<string>();
-    let snapOf: { demoted: Set<string> } | null = null;
-    const snapDemoted = () => snapOf?.demoted ?? new Set<string>();
+    // what the passes below start from, and the names they found not to hold as assumed (made once they are known)
+    let snap: ReturnType<Interp['snapshot']> | null = null;
     // a per-lane variable that every pass ends with the value it had before the loop (a work index `wtx = tx` set
     // again at the end of the body, after an inner loop that steps it) holds that value at every iteration's start:
     // it keeps it; the pass below checks, and one that does not come back becomes unknown
@@ -954,7 +954,7 @@ export class Interp {
         if (kept.has(name)) continue;
         if (v.value.k === 'ptr') {
           const p = v.value;
-          if (snapDemoted().has(name)) {
+          if (snap?.demoted.has(name)) {
             v.value = lost(p, name);
             continue;
           }
@@ -1009,8 +1009,7 @@ export class Interp {
     const perLane = (name: string) => `\`${name}\` takes different values on different lanes in the loop at line ${line}, whose trip count is unknown`;
     // a variable taken as warp-uniform that ends the pass per-lane (a per-lane accumulator `best = i`) makes the pass
     // wrong only where it was used: the pass is run again from the same state with that variable per-lane and unknown
-    const snap = uniform.size || kept.size || additiveStart.size || moved.size ? this.snapshot() : null;
-    snapOf = snap;
+    snap = uniform.size || kept.size || additiveStart.size || moved.size ? this.snapshot() : null;
     // a kept variable is back where it was: the same type, and sameValue on every lane
     const same = (a: Value | undefined, b: Num) => !!a && a.k === 'num' && a.t.kind === b.t.kind && sizeOf(a.t) === sizeOf(b.t) && sameValue(a, b, this.ones);
     const notPerLane = new Map<string, string>();
@@ -1059,7 +1058,7 @@ export class Interp {
         let unknownStep = false;
         if (ok) {
           const d = binary('-', (v as Ptr).off, m.start.off, name, null);
-          unknownStep = d.k !== 'num' || Object.keys(d.sym ?? {}).some((k) => k.startsWith(UNKNOWN));
+          unknownStep = d.k !== 'num' || !knownOffset(d);
           ok = !unknownStep && d.k === 'num' && isUniform(d.v) && !hasThread(d.sym);
         }
         if (ok) continue;
@@ -1092,7 +1091,7 @@ export class Interp {
         snap.demoted.add(name);
         const v = this.lookupVar(name);
         // a moved pointer still points into its array: its accesses are reported there, unknown
-        if (v && moved.has(name) && v.value.k === 'ptr') v.value = notPerLane.has(name) ? unknownPointer(v.value, notPerLane.get(name)!) : lost(v.value, name);
+        if (v && moved.has(name) && v.value.k === 'ptr') v.value = unknownPointer(v.value, notPerLane.get(name)!);
         else if (v) {
           // unknown until a lane assigns it (`for (j = 0; ...)` on the lanes that run an inner loop): as if declared
           // without a value, so that such an assignment holds on those lanes
@@ -1438,7 +1437,6 @@ export class Interp {
     return { ...v, ctx: { ...this.ctx, call: `line ${call.startPosition.row + 1}` } };
   }
 
-  /** The member function `name` of an object's struct (by where it is defined), with `arity` parameters. */
   /**
    * Among same-named functions that take as many arguments, the first whose parameters' class types are those of the
    * arguments (`load(FragA &f, p)` and `load(FragB &f, p)`: the argument's declared type picks one). A type not known
@@ -1481,6 +1479,7 @@ export class Interp {
     return null;
   }
 
+  /** The member function `name` of an object's struct (by where it is defined), with `arity` parameters. */
   private memberDef(self: { t: CType }, name: string, arity: number, among?: FunctionFact[]): FunctionFact | null {
     const decl = self.t.kind === 'struct' ? this.cfg.facts.typeDecls.get(self.t.name.replace(/\s*<.*$/, '')) : undefined;
     if (!decl) return null;
@@ -1733,10 +1732,10 @@ export class Interp {
     // a pointer read from shared memory (`cur` of `__shared__ float *cur`): its name is also where the access through
     // it is reported (`cur[i]`), and a read of 8 bytes at one place is a broadcast: not recorded
     if (v.t.kind !== 'pointer') this.access(v, 'load', node);
-    const known = this.wholeScalar(v) ? this.stored.get(v.base.id) : undefined;
+    const known = this.stored.size && this.wholeScalar(v) ? this.stored.get(v.base.id) : undefined;
     if (known) {
       // a value read in a pass of a loop of unknown trip count that the pass then stores again (see access)
-      if (known.k !== 'unk' && !(known.k === 'ptr' && known.off.v !== known.off.v)) this.symbolicPass?.reads.add(v.base.id);
+      if (known.k !== 'unk' && !(known.k === 'ptr' && !knownOffset(known.off))) this.symbolicPass?.reads.add(v.base.id);
       return known;
     }
     return unk(`\`${node.text}\` is a value loaded from shared memory`);
@@ -2352,22 +2351,8 @@ export class Interp {
     if (a.k === 'ptr' || b.k === 'ptr') {
       const p = (a.k === 'ptr' ? a : b) as Ptr;
       const o = a.k === 'ptr' ? b : a;
-      if ((op === '+' || (op === '-' && a.k === 'ptr')) && o.k === 'num') {
-        // `p + i` with `T *p` and the size of T not known: still a pointer into the array, at a place not known (it
-        // was read as steps of one byte, which gave exact figures for an unknown layout)
-        const es = sizeOf(p.to);
-        if (es === null) return unknownPointer(p, `the size of \`${typeName(p.to)}\` is not known`);
-        const delta = binary('*', o, num(op === '-' ? -es : es, LONGT), () => node.text, null);
-        const off = binary('+', p.off, delta, () => node.text, null);
-        if (off.k !== 'num') return unknownPointer(p, off.k === 'unk' ? off.reason : `\`${node.text}\` is not evaluated`);
-        const flat = p.flat ?? (p.base.dims.length > 1 ? `\`${this.realNode(node).text}\` at line ${this.realNode(node).startPosition.row + 1} does pointer arithmetic on \`${p.base.name}\`` : null);
-        return { ...p, off, flat };
-      }
-      if ((op === '+' || (op === '-' && a.k === 'ptr')) && o.k === 'unk') {
-        // `keys + aCount`, the offset not known: still a pointer into `keys`, so what it indexes is an access site,
-        // reported unknown with this reason (as `keys[aCount + i]` would be)
-        return unknownPointer(p, o.reason);
-      }
+      // `p + i`, `i + p`, `p - i` (`keys + aCount` with the count not known: still a pointer into `keys`)
+      if ((op === '+' || (op === '-' && a.k === 'ptr')) && (o.k === 'num' || o.k === 'unk')) return this.ptrStep(p, o, op, node);
       // `p < s + n` of two pointers into one array: their byte offsets compared
       if (a.k === 'ptr' && b.k === 'ptr' && a.base === b.base && /^(<|>|<=|>=|==|!=)$/.test(op) && knownOffset(a.off) && knownOffset(b.off))
         return binary(op, a.off, b.off, () => node.text, this.active());
@@ -2378,7 +2363,7 @@ export class Interp {
         if (es === null) return unk(`the size of \`${typeName(a.to)}\` is not known`);
         return binary('/', binary('-', a.off, b.off, () => node.text, null), num(es), () => node.text, null);
       }
-      if (a.k === 'ptr' && o.k === 'num' && (op === '^' || op === '|' || op === '&')) return this.ptrBits(p, node, op, o);
+      if (a.k === 'ptr' && o.k === 'num' && (op === '^' || op === '|' || op === '&')) return this.ptrStep(p, o, op, node);
       return unk(`\`${node.text}\` compares or combines pointers`);
     }
     return this.bin(node, 0, op, a, b, () => node.text, this.active());
@@ -2507,11 +2492,15 @@ export class Interp {
     return Math.max(n, alignOf(base.elem));
   }
 
+  /** `p + by`, `p - by` (also `p += by`, `++p`) and `p ^ by`, `p | by`, `p & by` of a pointer into shared memory. */
   private ptrStep(p: Ptr, by: Value, op: string, node: Node): Value {
     if (by.k === 'num' && (op === '^' || op === '|' || op === '&')) return this.ptrBits(p, node, op, by);
-    // `p += step[i]`: still a pointer into the same array, its offset not known
+    // `p += step[i]`: still a pointer into the same array, its offset not known (what it indexes is an access site,
+    // reported unknown with this reason, as `keys[aCount + i]` would be)
     if (by.k === 'unk' && (op === '+' || op === '-')) return unknownPointer(p, by.reason);
     if (by.k !== 'num' || (op !== '+' && op !== '-')) return unk(`\`${node.text}\` is not evaluated`);
+    // `p + i` with `T *p` and the size of T not known: still a pointer into the array, at a place not known (it was
+    // read as steps of one byte, which gave exact figures for an unknown layout)
     const es = sizeOf(p.to);
     if (es === null) return unknownPointer(p, `the size of \`${typeName(p.to)}\` is not known`);
     const off = binary('+', p.off, binary('*', by, num(op === '-' ? -es : es, LONGT), () => node.text, null), () => node.text, null);
