@@ -665,6 +665,16 @@ function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: 
   return combos;
 }
 
+/** callerBindings of a launching function, read once per file (each kernel it launches, each check, asks again). */
+const callerMemo = new WeakMap<FileFacts, Map<FunctionFact, CallerBinding[] & { truncated?: boolean }>>();
+function callersOf(fn: FunctionFact, facts: FileFacts, deadline: number, caps: Caps): CallerBinding[] & { truncated?: boolean } {
+  let memo = callerMemo.get(facts);
+  if (!memo) callerMemo.set(facts, (memo = new Map()));
+  let out = memo.get(fn);
+  if (!out) memo.set(fn, (out = callerBindings(fn, facts, deadline, caps)));
+  return out;
+}
+
 /**
  * The values of `fn`'s parameters at each call of it in this file (`launch(out, in, 256)`; `launch(out, in, block_size)`
  * in a function whose own callers pass it, `depth` levels up; in a loop over the values of a local array), so that a
@@ -830,7 +840,7 @@ export function instancesOf(
       // every call of the launcher (called by name only, never through its address) passes another value
       if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, host?.bind))) continue;
       if (!host && path.eq.size && l.caller?.params.length && onlyCalled(l.caller, facts)) {
-        const calls = callerBindings(l.caller, facts, deadline, caps);
+        const calls = callersOf(l.caller, facts, deadline, caps);
         if (calls.length && !calls.truncated && calls.every((c) => contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, undefined, c.params)))) continue;
       }
       const it = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, host?.bind, path);
@@ -841,7 +851,7 @@ export function instancesOf(
       // a shape made of the launching function's parameters: the shapes its callers pass, one instance each
       if (!host && l.block && l.caller && !blockOf(it.rvalue(l.block))) {
         let any = false;
-        const calls = callerBindings(l.caller, facts, deadline, caps);
+        const calls = callersOf(l.caller, facts, deadline, caps);
         const cut = calls.truncated ? `; only the first ${MAX_CALLER_BINDINGS} calls are read` : '';
         for (const call of calls) {
           if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, undefined, call.params))) continue;
