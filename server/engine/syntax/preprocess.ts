@@ -19,6 +19,11 @@ const STRING_LINE = /^\s*(?:"(?:[^"\\\n]|\\.)*"\s*)+(?:\/\/.*)?$/;
 /** A launch's `<<<` and `>>>` spelled with blanks inside (`<< <`, `>> >`); `operator<< <T>` is no launch. */
 const SPACED_LAUNCH = /(?<!\boperator\s*)<<([ \t]*)<(?!<)([^;{}]*?)>>([ \t]*)>/g;
 
+/** `const float * GGML_CUDA_RESTRICT src0`: an all-caps macro between `*` and the declared name, a qualifier to blank. */
+const QUALIFIER_MACRO_SRC = String.raw`(\*[ \t]*)([A-Z][A-Z0-9_]*)([ \t]+(?!const\b|volatile\b)[A-Za-z_]\w*[ \t]*(?:[=,;)]|\[))`;
+const QUALIFIER_MACRO = new RegExp(QUALIFIER_MACRO_SRC);
+const QUALIFIER_MACRO_G = new RegExp(QUALIFIER_MACRO_SRC, 'g');
+
 /**
  * Replaces the text of inactive conditional regions with spaces, keeping line breaks, spells CUDA's
  * `__align__(n)` as the `alignas(n)` the grammar knows and a launch's `<< <` ... `>> >` as `<<<` ... `>>>` (same
@@ -31,10 +36,6 @@ const SPACED_LAUNCH = /(?<!\boperator\s*)<<([ \t]*)<(?!<)([^;{}]*?)>>([ \t]*)>/g
  * `#pragma` lines (`#pragma unroll`) are blanked too: nothing in them changes an address, and the grammar reads one
  * between a `for (...)` and its body as the end of the loop (an empty body), leaving the body outside it.
  */
-const QUALIFIER_MACRO_SRC = String.raw`(\*[ \t]*)([A-Z][A-Z0-9_]*)([ \t]+(?!const\b|volatile\b)[A-Za-z_]\w*[ \t]*(?:[=,;)]|\[))`;
-const QUALIFIER_MACRO = new RegExp(QUALIFIER_MACRO_SRC);
-const QUALIFIER_MACRO_G = new RegExp(QUALIFIER_MACRO_SRC, 'g');
-
 export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinity }, archUndecided?: number[]): string {
   // control characters are no C; the evaluator marks its own texts with \u0000 and \u0002 (values.ts THREAD, the
   // interpreter's UNKNOWN): a source that holds them must not pass for such a mark
