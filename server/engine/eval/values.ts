@@ -95,10 +95,16 @@ export function copyObj(o: Obj, name?: string): Obj {
 export const unk = (reason: string): Unk => ({ k: 'unk', reason });
 export const num = (v: Lanes, t: CType = INT, sym: Sym | null = null): Num => ({ k: 'num', t, v, sym });
 
-export function isUniform(v: Lanes, mask?: Uint8Array | null): boolean {
+/** One value on the active lanes; with `span`, one value in each run of `span` lanes (a warp: 32). */
+export function isUniform(v: Lanes, mask?: Uint8Array | null, span = Infinity): boolean {
   if (typeof v === 'number') return true;
   let first: number | undefined;
+  let next = span;
   for (let i = 0; i < v.length; i++) {
+    if (i === next) {
+      first = undefined;
+      next += span;
+    }
     if (mask && !mask[i]) continue;
     if (first === undefined) first = v[i];
     else if (v[i] !== first) return false;
@@ -107,18 +113,7 @@ export function isUniform(v: Lanes, mask?: Uint8Array | null): boolean {
 }
 
 /** One value on the active lanes of each warp (lanes 32w .. 32w + 31 of the block's linear thread order). */
-export function isWarpUniform(v: Lanes, mask?: Uint8Array | null): boolean {
-  if (typeof v === 'number') return true;
-  for (let w = 0; w < v.length; w += 32) {
-    let first: number | undefined;
-    for (let i = w; i < Math.min(w + 32, v.length); i++) {
-      if (mask && !mask[i]) continue;
-      if (first === undefined) first = v[i];
-      else if (v[i] !== first) return false;
-    }
-  }
-  return true;
-}
+export const isWarpUniform = (v: Lanes, mask?: Uint8Array | null): boolean => isUniform(v, mask, 32);
 
 export function laneAt(v: Lanes, i: number): number {
   return typeof v === 'number' ? v : v[i];
