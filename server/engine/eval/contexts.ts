@@ -1,7 +1,7 @@
 // Which (template instance, block shape) pairs a kernel runs with, in the order of the issue: a
 // `// bank-lens: block=...` directive, launches in the same file, the caller's --block / setting, else 32 threads.
 import type { Node } from '../syntax/parser';
-import { FileFacts, FunctionFact, named, declaratorName, hasToken, LaunchFact } from '../facts/collect';
+import { FileFacts, FunctionFact, named, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn } from '../facts/collect';
 import { CType, typeName, INT } from '../facts/ctypes';
 import { Interp, DEFAULT_CAPS, Caps } from './interpreter';
 import { Value, uniformValue, convert, num } from './values';
@@ -133,14 +133,7 @@ function decidedBranches(node: Node, body: Node, before: number, it: Interp): bo
     const cond = p.childForFieldName('condition');
     const want = child.id === p.childForFieldName('consequence')?.id ? true : child.id === p.childForFieldName('alternative')?.id ? false : null;
     if (!cond || want === null) return null;
-    const names = new Set<string>();
-    const stack: Node[] = [cond];
-    while (stack.length) {
-      const c = stack.pop()!;
-      if (c.type === 'identifier') names.add(c.text);
-      for (const k of named(c)) stack.push(k);
-    }
-    for (const n of names) if (writesTo(body, n, body.startIndex, before).length) return null;
+    for (const n of new Set(identifiersIn(cond))) if (writesTo(body, n, body.startIndex, before).length) return null;
     const u = uniformValue(it.rvalue(cond));
     if (u === null) return null;
     if ((u !== 0) !== want) return false;
@@ -739,19 +732,16 @@ function throughPointer(l: LaunchFact, kernels: Set<string>): LaunchFact[] {
   };
   /** the kernels a value names: `k`, `&k`, `(void (*)(float *))k`, `k<T>`, `c ? k1 : k2`, a table `{k1, k2}`. */
   const resolve = (v: Node | null, depth = 0): void => {
-    for (let i = 0; v && i < 8; i++) {
-      if (v.type === 'parenthesized_expression') v = named(v)[0] ?? null;
-      else if (v.type === 'cast_expression') v = v.childForFieldName('value');
-      else if (v.type === 'pointer_expression' && v.childForFieldName('operator')?.text === '&') v = v.childForFieldName('argument');
-      else break;
-    }
+    while (v?.type === 'parenthesized_expression') v = named(v)[0] ?? null;
     if (!v || depth > 8) return;
     if (v.type === 'conditional_expression') {
       resolve(v.childForFieldName('consequence'), depth + 1);
       resolve(v.childForFieldName('alternative'), depth + 1);
     } else if (v.type === 'initializer_list') for (const c of named(v)) resolve(c, depth + 1);
-    else if (v.type === 'template_function') add(v.childForFieldName('name')?.text ?? '', named(v.childForFieldName('arguments')));
-    else if (v.type === 'identifier') add(v.text, l.templateArgs);
+    else {
+      const k = kernelRef(v);
+      if (k) add(k.name, k.targs ?? l.templateArgs);
+    }
   };
   /** every value `name` is given: assigned, initialised, or taken from a table by a range-for. */
   const valuesOf = (name: string, depth: number): void => {

@@ -4,7 +4,7 @@
 import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
 import { substitute, callArguments } from '../syntax/preprocess';
-import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName, readTemplateParams } from '../facts/collect';
+import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName, readTemplateParams, identifiersIn } from '../facts/collect';
 import { CType, BUILTINS, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
@@ -297,6 +297,19 @@ export class Interp {
       this.mask = saved;
     }
   }
+  /**
+   * Code run for every lane under a condition not known per lane, said in `note`: what it stores in a scalar
+   * `__shared__` variable may not be stored at all (see remember).
+   */
+  private assumedToRun<T>(note: string, f: () => T): T {
+    this.uncertain++;
+    try {
+      return this.withAssumption(note, f);
+    } finally {
+      this.uncertain--;
+    }
+  }
+
   private withAssumption<T>(a: string | null, f: () => T): T {
     if (a) {
       this.assumptions.push(a);
@@ -472,20 +485,14 @@ export class Interp {
           if (start < 0 || i < start || i >= end) this.skipped(c, why);
         });
       } else {
-        // a store in a case is made under a condition not known per lane (see `stored`)
-        this.uncertain++;
-        try {
-          this.withAssumption(`the cases of the switch at line ${line} are each assumed to run for every lane`, () => {
-            for (const c of cases) {
-              // each case for every lane: a `break` ends only its own case
-              sw.brk.set(before);
-              this.touch();
-              for (const st of statements(c)) if (st.type !== 'break_statement') this.exec(st);
-            }
-          });
-        } finally {
-          this.uncertain--;
-        }
+        this.assumedToRun(`the cases of the switch at line ${line} are each assumed to run for every lane`, () => {
+          for (const c of cases) {
+            // each case for every lane: a `break` ends only its own case
+            sw.brk.set(before);
+            this.touch();
+            for (const st of statements(c)) if (st.type !== 'break_statement') this.exec(st);
+          }
+        });
       }
     } finally {
       this.loops.pop();
@@ -559,28 +566,16 @@ export class Interp {
           lp.cont.set(cont);
         }
       };
-      this.uncertain++;
-      try {
-        if (cons && narrow && !this.anyActive(narrow.mask)) this.skipped(cons, `${guard}; ${narrow.note}, and no lane passes the rest`);
-        else if (cons && narrow) this.withAssumption(`${guard}; ${narrow.note}`, () => this.withMask(this.and(narrow.mask), () => this.exec(cons)));
-        else if (cons) this.withAssumption(`${guard}; assumed true for every lane`, () => this.exec(cons));
-      } finally {
-        this.uncertain--;
-      }
+      if (cons && narrow && !this.anyActive(narrow.mask)) this.skipped(cons, `${guard}; ${narrow.note}, and no lane passes the rest`);
+      else if (cons && narrow) this.assumedToRun(`${guard}; ${narrow.note}`, () => this.withMask(this.and(narrow.mask), () => this.exec(cons)));
+      else if (cons) this.assumedToRun(`${guard}; assumed true for every lane`, () => this.exec(cons));
       settle();
       const afterCons = vars.map(([, v, before]) => {
         const now = v.value;
         v.value = before;
         return now;
       });
-      if (altStmt) {
-        this.uncertain++;
-        try {
-          this.withAssumption(`${guard}; its else branch assumed to run for every lane`, () => this.exec(altStmt));
-        } finally {
-          this.uncertain--;
-        }
-      }
+      if (altStmt) this.assumedToRun(`${guard}; its else branch assumed to run for every lane`, () => this.exec(altStmt));
       settle();
       // a guard the same on every thread (`if (has_next)`, `has_next = next_k < k`) sends all or none: a variable each
       // branch leaves the same on every thread is so after it, an unknown warp-uniform value
@@ -836,13 +831,13 @@ export class Interp {
       }
       const assigned = this.assignedNames([update, body]);
       const induction = [...this.assignedNames([update]).keys()];
-      if (induction.length === 0 && condNode) for (const id of this.identifiersIn(condNode)) if (assigned.has(id)) induction.push(id);
+      if (induction.length === 0 && condNode) for (const id of identifiersIn(condNode)) if (assigned.has(id)) induction.push(id);
       let alive = this.active().slice();
       const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
       let ran = false;
       // a condition nothing in the loop changes (`for (int t = blockIdx.x;; t += gridDim.x)`, `while (true)`): only a
       // break or a return ends the loop
-      const endless = !condNode || !this.identifiersIn(condNode).some((id) => assigned.has(id));
+      const endless = !condNode || !identifiersIn(condNode).some((id) => assigned.has(id));
       for (let iter = 0; ; iter++) {
         this.tick();
         if (lp.touched) for (let i = 0; i < this.n; i++) alive[i] &= 1 - lp.brk[i];
@@ -913,17 +908,6 @@ export class Interp {
       this.ctx = savedCtx;
       this.frame().scopes.pop();
     }
-  }
-
-  private identifiersIn(n: Node): string[] {
-    const out: string[] = [];
-    const stack = [n];
-    while (stack.length) {
-      const c = stack.pop()!;
-      if (c.type === 'identifier') out.push(c.text);
-      for (const k of named(c)) stack.push(k);
-    }
-    return out;
   }
 
   /** A loop whose trip count cannot be computed: run the body once with the changed variables as uniform unknowns. */
@@ -2846,7 +2830,7 @@ export class Interp {
   }
 
   private mentionsShared(n: Node): boolean {
-    for (const id of this.identifiersIn(n)) {
+    for (const id of identifiersIn(n)) {
       const b = this.binding(id);
       if (b && (isBase(b) || b.value.k === 'ptr' || b.value.k === 'ref')) return true;
     }

@@ -78,6 +78,18 @@ export const named = (n: Node | null | undefined): Node[] =>
   n ? ((n as Node & ChildMemo).__named ??= n.namedChildren.filter((c) => c !== null) as Node[]) : NONE;
 export const kids = (n: Node): Node[] => ((n as Node & ChildMemo).__kids ??= n.children.filter((c) => c !== null) as Node[]);
 
+/** The names (identifiers) written in `n`, in no particular order, with repeats. */
+export function identifiersIn(n: Node): string[] {
+  const out: string[] = [];
+  const stack = [n];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (c.type === 'identifier') out.push(c.text);
+    for (const k of named(c)) stack.push(k);
+  }
+  return out;
+}
+
 export function hasToken(n: Node, tok: string): boolean {
   for (const c of kids(n)) {
     if (c.type === tok || (c.type === 'type_qualifier' && c.text === tok)) return true;
@@ -370,7 +382,7 @@ export function collectFacts(root: Node, text: string): FileFacts {
 }
 
 /** The kernel a launch API is given: `k`, `(void *)k`, `&k`, `reinterpret_cast<void *>(k)`, `k<T>`, `ns::k`. */
-function kernelRef(k: Node | null): { name: string; targs: Node[] | null } | null {
+export function kernelRef(k: Node | null): { name: string; targs: Node[] | null } | null {
   for (let i = 0; k && i < 8; i++) {
     if (k.type === 'cast_expression') k = k.childForFieldName('value');
     else if (k.type === 'parenthesized_expression') k = named(k)[0] ?? null;
