@@ -3115,7 +3115,7 @@ export class Interp {
       const own = r.nameNode;
       r = this.realRef(r);
       exprNode = this.realNode(exprNode);
-      if (r.nameNode !== own && !this.macroSites.some((s) => [...s.holders.values()].includes(r.nameNode))) inMacro = this.macroPath(own);
+      if (r.nameNode !== own && !this.macroSites.some((s) => holds(s.holders, r.nameNode))) inMacro = this.macroPath(own);
     }
     if (kind !== 'load' && r.base.dims.length === 0 && this.stored.size) {
       // any store to a scalar (a member, a byte of it, an atomic) ends what was known of its value; remember may
@@ -3353,6 +3353,12 @@ function rangeOfLanes(v: Float64Array): { min: number; max: number } {
     laneRanges.set(v, (r = { min, max }));
   }
   return r;
+}
+
+/** Whether `node` is one of a macro site's holders (no array of them made: access() asks for every access in a macro). */
+function holds(holders: Map<string, Node>, node: Node): boolean {
+  for (const h of holders.values()) if (h === node) return true;
+  return false;
 }
 
 /** Functions given a pointer that do not read or write through it (see call). */
