@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { initEngine, analyzeText, FileAnalysis, AccessFinding, TextEdit } from '../engine';
 import { profileFor } from '../engine/model/bankModel';
-import { parseBlock } from '../engine/syntax/preprocess';
+import { parseBlock, parseDefine } from '../engine/syntax/preprocess';
 import { renderText, renderJson, renderSarif, FileReport } from './render';
 import { applyEdits } from './edits';
 
@@ -21,6 +21,8 @@ const USAGE = `usage: cuda-bank-lens [check] [options] <file-or-folder>...
   --verbose                 text output: add the bank map of each conflict and the assumptions
   --all-sources             also search folders for .h, .hpp and .cpp files
   --budget-ms N             analysis time budget per file (default 10000)
+  -D NAME=VALUE, --define NAME=VALUE
+                            a macro the file takes from a header (WARP_SIZE=32); repeatable; the file's own wins
   --version, --help
 
 exit status: 0 no conflict, 1 at least one conflict, 2 bad usage or an unreadable file`;
@@ -33,21 +35,24 @@ interface Options {
   verbose: boolean;
   allSources: boolean;
   budgetMs: number;
+  defines: Record<string, string>;
   paths: string[];
 }
 
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Options | 'help' | 'version' {
-  const o: Options = { format: 'text', fix: false, verbose: false, allSources: false, budgetMs: 10000, paths: [] };
+  const o: Options = { format: 'text', fix: false, verbose: false, allSources: false, budgetMs: 10000, defines: {}, paths: [] };
   const args = [...argv];
   if (args[0] === 'check') args.shift();
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const eq = a.indexOf('=');
-    const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
+    // `-DNAME=VALUE` is `-D` with its value attached, as compilers take it
+    const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a.startsWith('-D') && a.length > 2 ? '-D' : a;
     const value = () => {
       if (a.startsWith('--') && eq > 0) return a.slice(eq + 1);
+      if (flag === '-D' && a.length > 2) return a.slice(2);
       const v = args[++i];
       if (v === undefined) throw new UsageError(`${flag} needs a value`);
       return v;
@@ -81,6 +86,14 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
         const v = Number(value());
         if (!Number.isFinite(v) || v <= 0) throw new UsageError('--budget-ms needs a positive number');
         o.budgetMs = v;
+        break;
+      }
+      case '-D':
+      case '--define': {
+        const v = value();
+        const d = parseDefine(v);
+        if (!d) throw new UsageError(`bad definition \`${v}\` (NAME=VALUE, or NAME for 1)`);
+        o.defines[d[0]] = d[1];
         break;
       }
       case '--fix':
@@ -175,7 +188,7 @@ async function main(argv: string[]): Promise<number> {
   await initEngine({ baselineWasm: bytes < BASELINE_WASM_BYTES });
   const reports: FileReport[] = [];
   const fixes: string[] = [];
-  const engineOpts = { arch: opts.arch, block: opts.block, budgetMs: opts.budgetMs };
+  const engineOpts = { arch: opts.arch, block: opts.block, budgetMs: opts.budgetMs, ...(Object.keys(opts.defines).length ? { defines: opts.defines } : {}) };
   for (const file of files) {
     let text: string;
     try {

@@ -483,6 +483,22 @@ function groupSites(results: SiteResult[], modelNote: string): Map<string, { res
   return out;
 }
 
+const definesKey = (d: Record<string, string> | undefined): string => (d ? Object.keys(d).sort().map((k) => `${k}=${d[k]}`).join('\u0001') : '');
+
+/** The file's facts with macros given from outside (`--define`), where the file does not define them; one per set. */
+const withDefinesMemo = new WeakMap<FileFacts, { key: string; facts: FileFacts }>();
+function withDefines(facts: FileFacts, defines: Record<string, string> | undefined): FileFacts {
+  const key = definesKey(defines);
+  if (!key) return facts;
+  const hit = withDefinesMemo.get(facts);
+  if (hit && hit.key === key) return hit.facts;
+  const macros = new Map(facts.macros);
+  for (const [name, body] of Object.entries(defines!)) if (!macros.has(name)) macros.set(name, { name, params: null, body: body.trim(), line: -1 });
+  const out = { ...facts, macros };
+  withDefinesMemo.set(facts, { key, facts: out });
+  return out;
+}
+
 /** A short fingerprint of a long text (FNV-1a in two 32-bit halves, plus the length). */
 function digest(text: string): string {
   let h1 = 0x811c9dc5, h2 = 0x01000193;
@@ -710,6 +726,7 @@ export class EngineDocument {
       this.kept = [];
     }
     this.facts = facts;
+    facts = withDefines(facts, options.defines);
     const notices: Notice[] = this.blanked.map((b) => ({
       range: { start: { line: b.line, character: 0 }, end: { line: b.line, character: 0 } },
       severity: 'information' as const,
@@ -736,7 +753,7 @@ export class EngineDocument {
       });
     }
     const modelNote = `bank model ${profile.name}: ${profile.describe}`;
-    const optKey = JSON.stringify([profile.name, options.block ?? null, !!options.wholeBlock]);
+    const optKey = JSON.stringify([profile.name, options.block ?? null, !!options.wholeBlock, definesKey(options.defines)]);
     const nextCache = new Map<string, KernelRun>();
     const runs: { kernel: FunctionFact; run: KernelRun; key: string }[] = [];
     const skipped: FunctionFact[] = [];

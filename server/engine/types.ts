@@ -146,6 +146,11 @@ export interface AnalyzeOptions {
   /** compute padding fixes (default true). */
   fixes?: boolean;
   /**
+   * object-like macros given from outside, as `-D` gives them to a compiler (`{ WARP_SIZE: '32' }`): values the file
+   * names but takes from a header. A `#define` of the same name in the file wins. They are not used to decide `#if`.
+   */
+  defines?: Record<string, string>;
+  /**
    * evaluate every thread of every block, never one warp standing for all (default false: the engine evaluates one
    * warp where that is exact; the results are the same, which the tests check with this).
    */

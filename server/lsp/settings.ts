@@ -1,5 +1,6 @@
 // The `cudaBankLens.*` settings: defaults, validation, and the mapping to the engine's AnalyzeOptions.
 import type { AnalyzeOptions } from '../engine';
+import { parseDefine } from '../engine/syntax/preprocess';
 
 export type SeveritySetting = 'error' | 'warning' | 'information' | 'hint';
 
@@ -12,6 +13,8 @@ export interface Settings {
   showBroadcastHints: boolean;
   showUnknown: boolean;
   analysisBudgetMs: number;
+  /** macros the files take from headers, `NAME=VALUE` each (`WARP_SIZE=32`), as `-D` gives them to a compiler. */
+  defines: string[];
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -21,6 +24,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   showBroadcastHints: true,
   showUnknown: false,
   analysisBudgetMs: 500,
+  defines: [],
 });
 
 /**
@@ -88,6 +92,12 @@ export function normalizeSettings(raw: unknown): SettingsResult {
     if (Number.isFinite(n) && n > 0) s.analysisBudgetMs = Math.min(Math.round(n), 60_000);
     else problems.push(`cudaBankLens.analysisBudgetMs: ${JSON.stringify(r.analysisBudgetMs)} is not a positive number`);
   }
+  if (r.defines !== undefined) {
+    const list = Array.isArray(r.defines) ? r.defines : null;
+    const ok = list?.filter((d): d is string => typeof d === 'string' && parseDefine(d) !== null) ?? [];
+    s.defines = ok;
+    if (!list || ok.length !== list.length) problems.push(`cudaBankLens.defines: every entry must be a string NAME=VALUE (or NAME); ${JSON.stringify(r.defines)} has others, left out`);
+  }
   return { settings: s, problems };
 }
 
@@ -95,10 +105,11 @@ export function analyzeOptions(s: Settings): AnalyzeOptions {
   const options: AnalyzeOptions = { arch: s.architecture, budgetMs: s.analysisBudgetMs };
   const block = s.defaultBlock ? parseBlock(s.defaultBlock) : undefined;
   if (block) options.block = block;
+  if (s.defines.length) options.defines = Object.fromEntries(s.defines.map((d) => parseDefine(d)!));
   return options;
 }
 
 /** A key that changes when the analysis-relevant settings change (display-only settings excluded). */
 export function analysisKey(s: Settings): string {
-  return JSON.stringify([s.architecture, s.defaultBlock, s.analysisBudgetMs]);
+  return JSON.stringify([s.architecture, s.defaultBlock, s.analysisBudgetMs, s.defines]);
 }

@@ -219,3 +219,36 @@ __global__ void k(T *o) {
   assert.equal(a.elementBytes, null);
   assert.match(a.reason, /T/);
 });
+
+test('-D / --define give a macro the file takes from a header; the file\'s own #define wins; a bad one is a usage error', () => {
+  const src = [
+    '#include "common.cuh"',
+    '__global__ void k(float *out) {',
+    '  __shared__ float s[WARP_SIZE][WARP_SIZE];',
+    '  s[threadIdx.x][threadIdx.y] = out[threadIdx.x];',
+    '}',
+    'void run(float *o) { k<<<1, dim3(WARP_SIZE, 4)>>>(o); }',
+    '',
+  ].join('\n');
+  const f = tmpFile('define.cu', src);
+  const first = (args: string[]) => {
+    const r = run(['--format', 'json', ...args, f]);
+    return { code: r.code, a: JSON.parse(r.out).files[0].accesses[0] };
+  };
+  const none = first([]);
+  assert.equal(none.a.status, 'unknown');
+  for (const args of [['-D', 'WARP_SIZE=32'], ['-DWARP_SIZE=32'], ['--define', 'WARP_SIZE=32'], ['--define=WARP_SIZE=32']]) {
+    const r = first(args);
+    assert.equal(r.code, 1, args.join(' '));
+    assert.equal(r.a.status, 'conflict');
+    assert.equal(r.a.degree, 32);
+    assert.deepEqual(r.a.block, [32, 4, 1]);
+  }
+  // the file's own `#define WARP_SIZE 16` is the one used: a 16x4 block
+  const own = tmpFile('own.cu', src.replace('#include "common.cuh"', '#define WARP_SIZE 16'));
+  const j = JSON.parse(run(['--format', 'json', '-D', 'WARP_SIZE=32', own]).out);
+  assert.deepEqual(j.files[0].accesses[0].block, [16, 4, 1]);
+  const bad = run(['-D', '2X=1', f]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /bad definition `2X=1`/);
+});

@@ -654,3 +654,23 @@ void run(const float4 *i, float *o) { k<<<1, 64>>>(i, o); }
   assert.equal(load.kind, 'load');
   assert.equal(load.degree, 4);
 });
+
+test('defines (as -D gives them) fill in what a header would: a #define in the file wins; nothing else changes', () => {
+  const src = `
+#include "config.cuh"
+__global__ void k(float *out) {
+  __shared__ float s[TILE][TILE + PAD];
+  s[threadIdx.x][threadIdx.y] = out[threadIdx.x];
+}
+void run(float *o) { k<<<1, dim3(TILE, 8)>>>(o); }
+`;
+  assert.equal(analyzeText(src).accesses[0].status, 'unknown');
+  const padded = analyzeText(src, { defines: { TILE: '32', PAD: '1' } }).accesses[0];
+  assert.equal(padded.status, 'conflict-free');
+  assert.deepEqual(padded.block, [32, 8, 1]);
+  const unpadded = analyzeText(src, { defines: { TILE: '32', PAD: '0' } }).accesses[0];
+  assert.equal(unpadded.degree, 32);
+  // the file's own definition of PAD is the one used
+  const own = analyzeText(src.replace('#include "config.cuh"', '#define PAD 0'), { defines: { TILE: '32', PAD: '1' } }).accesses[0];
+  assert.equal(own.degree, 32);
+});

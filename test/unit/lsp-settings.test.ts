@@ -28,10 +28,22 @@ describe('lsp settings', () => {
     assert.deepEqual(normalizeSettings(null).settings, DEFAULT_SETTINGS);
     const ok = normalizeSettings({ architecture: 'sm_3x-8B', defaultBlock: 256, severity: 'hint', showBroadcastHints: false, showUnknown: true, analysisBudgetMs: '250' });
     assert.deepEqual(ok.problems, []);
-    assert.deepEqual(ok.settings, { architecture: 'sm_3x-8B', defaultBlock: '256', severity: 'hint', showBroadcastHints: false, showUnknown: true, analysisBudgetMs: 250 });
+    assert.deepEqual(ok.settings, { architecture: 'sm_3x-8B', defaultBlock: '256', severity: 'hint', showBroadcastHints: false, showUnknown: true, analysisBudgetMs: 250, defines: [] });
     const bad = normalizeSettings({ architecture: 'sm_99', defaultBlock: 'big', severity: 'loud', analysisBudgetMs: -1 });
     assert.deepEqual(bad.settings, DEFAULT_SETTINGS);
     assert.equal(bad.problems.length, 4);
+  });
+
+  it('reads defines as NAME=VALUE strings, leaves out the others and says so', () => {
+    const ok = normalizeSettings({ defines: ['WARP_SIZE=32', 'USE_FAST'] });
+    assert.deepEqual(ok.problems, []);
+    assert.deepEqual(ok.settings.defines, ['WARP_SIZE=32', 'USE_FAST']);
+    assert.deepEqual(analyzeOptions(ok.settings).defines, { WARP_SIZE: '32', USE_FAST: '1' });
+    const bad = normalizeSettings({ defines: ['WARP_SIZE=32', '2BAD=1', 7] });
+    assert.deepEqual(bad.settings.defines, ['WARP_SIZE=32']);
+    assert.equal(bad.problems.length, 1);
+    assert.equal(normalizeSettings({ defines: 'WARP_SIZE=32' }).settings.defines.length, 0);
+    assert.notEqual(analysisKey(DEFAULT_SETTINGS), analysisKey({ ...DEFAULT_SETTINGS, defines: ['WARP_SIZE=32'] }));
   });
 
   it('maps settings to engine options', () => {

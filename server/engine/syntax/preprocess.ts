@@ -264,6 +264,12 @@ export function readDirectives(text: string): { line: number; blocks: [number, n
   return out;
 }
 
+/** `NAME=VALUE` (or `NAME`, which is `NAME=1`, as `-D` reads it): a macro given from outside; null when NAME is no identifier. */
+export function parseDefine(text: string): [string, string] | null {
+  const m = /^\s*([A-Za-z_]\w*)(?:=(.*))?$/s.exec(text);
+  return m ? [m[1], m[2] ?? '1'] : null;
+}
+
 /** `32`, `16x16`, `32x8x1` -> [x, y, z]; null if malformed or over 1,024 threads. */
 export function parseBlock(s: string): [number, number, number] | null {
   const m = /^(\d+)(?:[xX](\d+))?(?:[xX](\d+))?$/.exec(s);
