@@ -542,9 +542,9 @@ export class EngineDocument {
     this.text = text;
   }
 
-  private reparse(arch: { lo: number; hi: number }): Tree {
+  private reparse(arch: { lo: number; hi: number }, defines?: Record<string, string>): Tree {
     this.archUndecided = [];
-    const src = blankInactive(this.text, arch, this.archUndecided);
+    const src = blankInactive(this.text, arch, this.archUndecided, defines);
     if (this.tree && this.parsedText !== null && this.parsedText !== src) {
       const old = this.parsedText;
       // one edit spanning the changed middle: common prefix and suffix are kept
@@ -717,7 +717,7 @@ export class EngineDocument {
         notices: [{ range: { start: { line: at.row, character: at.column }, end: { line: at.row, character: at.column } }, severity: 'information', message: 'this file holds binary data (a NUL byte): it is not analysed as CUDA source' }],
       };
     }
-    const tree = this.reparse(archRange(options.arch)!); // every spelling profileFor takes has a range
+    const tree = this.reparse(archRange(options.arch)!, options.defines); // every spelling profileFor takes has a range
     const text = this.parsedText!;
     let facts = this.reuseFacts(tree);
     if (!facts) {

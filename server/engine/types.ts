@@ -147,7 +147,7 @@ export interface AnalyzeOptions {
   fixes?: boolean;
   /**
    * object-like macros given from outside, as `-D` gives them to a compiler (`{ WARP_SIZE: '32' }`): values the file
-   * names but takes from a header. A `#define` of the same name in the file wins. They are not used to decide `#if`.
+   * names but takes from a header. A `#define` of the same name in the file wins. They decide `#if` as the file's do.
    */
   defines?: Record<string, string>;
   /**

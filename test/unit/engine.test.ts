@@ -674,3 +674,25 @@ void run(float *o) { k<<<1, dim3(TILE, 8)>>>(o); }
   const own = analyzeText(src.replace('#include "config.cuh"', '#define PAD 0'), { defines: { TILE: '32', PAD: '1' } }).accesses[0];
   assert.equal(own.degree, 32);
 });
+
+test('defines decide `#if` as the file\'s own macros do', () => {
+  const src = `
+#ifndef WARP_SIZE
+#define WARP_SIZE 32
+#endif
+__global__ void k(float *out) {
+  __shared__ float s[1024];
+#if WARP_SIZE == 64
+  s[2 * threadIdx.x] = out[threadIdx.x];
+#else
+  s[threadIdx.x] = out[threadIdx.x];
+#endif
+}
+void run(float *o) { k<<<1, WARP_SIZE>>>(o); }
+`;
+  const line = (r: ReturnType<typeof analyzeText>) => r.accesses.map((a) => [a.range.start.line, a.degree, a.block?.[0]]);
+  // the file's own default: 32, the `#else` branch (line 9), conflict-free
+  assert.deepEqual(line(analyzeText(src)), [[9, 1, 32]]);
+  // given 64: the `#ifndef` default is skipped, the first branch (line 7) runs, 2 words apart
+  assert.deepEqual(line(analyzeText(src, { defines: { WARP_SIZE: '64' } })), [[7, 2, 64]]);
+});

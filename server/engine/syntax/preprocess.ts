@@ -29,14 +29,15 @@ const QUALIFIER_MACRO_G = new RegExp(QUALIFIER_MACRO_SRC, 'g');
  * `__align__(n)` as the `alignas(n)` the grammar knows and a launch's `<< <` ... `>> >` as `<<<` ... `>>>` (same
  * length, so every offset still holds).
  * An `#if` / `#ifdef` / `#elif` / `#else` branch is blanked when its condition is decided false from this file alone
- * (conditionals.ts: literals, the file's own `#define`s and `#undef`s, `__CUDA_ARCH__` as the bank model's range of
- * architectures `arch`), or when an earlier branch of its chain is decided true. A chain whose branches are all
+ * (conditionals.ts: literals, the file's own `#define`s and `#undef`s and those given from outside (`defines`, as `-D`
+ * gives them), `__CUDA_ARCH__` as the bank model's range of architectures `arch`), or when an earlier branch of its
+ * chain is decided true. A chain whose branches are all
  * decided loses its directive lines too; a chain with an undecided branch keeps them, and all its undecided branches.
  * The line of the first undecided condition on `__CUDA_ARCH__` of each chain goes to `archUndecided` (0-based).
  * `#pragma` lines (`#pragma unroll`) are blanked too: nothing in them changes an address, and the grammar reads one
  * between a `for (...)` and its body as the end of the loop (an empty body), leaving the body outside it.
  */
-export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinity }, archUndecided?: number[]): string {
+export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinity }, archUndecided?: number[], defines?: Record<string, string>): string {
   // control characters are no C; the evaluator marks its own texts with \u0000 and \u0002 (values.ts THREAD, the
   // interpreter's UNKNOWN): a source that holds them must not pass for such a mark
   if (/[\u0000-\u0008]/.test(text)) text = text.replace(/[\u0000-\u0008]/g, ' ');
@@ -58,7 +59,8 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   if (text.includes('pragma')) text = text.replace(/^[ \t]*#[ \t]*pragma\b[^\n]*/gm, (m) => m.replace(/[^\s]/g, ' '));
   if (!/^[ \t]*#[ \t]*if/m.test(text)) return text;
   const lines = text.split('\n');
-  const env: ConditionEnv = { defined: new Map(), undefined: new Set(), arch };
+  // macros given from outside (`-D`) hold from the first line, as a compiler's do
+  const env: ConditionEnv = { defined: new Map(Object.entries(defines ?? {})), undefined: new Set(), arch };
   /** one `#if` chain: whether a branch was decided true, whether one was undecided, its directive lines. */
   interface Chain { taken: boolean; unsure: boolean; parentBlank: boolean; directives: number[]; archNoted?: boolean }
   const stack: Chain[] = [];
@@ -101,8 +103,9 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
       stack.push(chain);
       if (!blank) {
         const name = cond.split(/\s/)[0];
-        // an include guard (`#ifndef X` then `#define X`) is open the first time the file is read
-        const guard = kw === 'ifndef' && /^[A-Za-z_]\w*$/.test(name) && new RegExp(`^[ \\t]*#[ \\t]*define[ \\t]+${name}\\b`).test(lines[i + 1] ?? '');
+        // an include guard (`#ifndef X` then `#define X`) is open the first time the file is read; a default
+        // (`#ifndef WARP_SIZE` / `#define WARP_SIZE 32`) for a name given from outside is not taken
+        const guard = kw === 'ifndef' && !env.defined.has(name) && /^[A-Za-z_]\w*$/.test(name) && new RegExp(`^[ \\t]*#[ \\t]*define[ \\t]+${name}\\b`).test(lines[i + 1] ?? '');
         const yes = guard ? true : decide(kw === 'if' ? cond : `${kw === 'ifndef' ? '!' : ''}defined(${name})`, env);
         if (yes === null && kw === 'if' && cond.includes('__CUDA_ARCH__')) {
           archUndecided?.push(first);
