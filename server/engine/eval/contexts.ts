@@ -720,12 +720,12 @@ const indexes = new WeakMap<FileFacts, { launches: Map<string, FileFacts['launch
  * arms of a `?:`) or that initialises it. A table of kernels (`Kernel steps[] = {a, b};`, in the function or at file
  * scope) walked by a range-for (`for (Kernel k : steps) k<<<...>>>`) or indexed (`steps[i]<<<...>>>`) launches each.
  */
-function throughPointer(l: LaunchFact, kernels: Set<string>): LaunchFact[] {
+function throughPointer(l: LaunchFact, kernels: Set<string>, givers: (scope: Node) => Givers): LaunchFact[] {
   if (!l.caller) return [];
   // where a name can be given its kernels: the launching function, then the file scope (a table of kernels)
   let root: Node = l.caller.outer;
   for (let i = 0; root.parent && i < 256; i++) root = root.parent;
-  const scopes = [l.caller.body, ...named(root).filter((n) => n.type === 'declaration')];
+  const scopes = [givers(root), givers(l.caller.body)];
   const out: LaunchFact[] = [];
   const add = (name: string, targs: Node[] | null) => {
     if (kernels.has(name) && !out.some((o) => o.kernel === name)) out.push({ ...l, kernel: name, templateArgs: targs });
@@ -746,22 +746,37 @@ function throughPointer(l: LaunchFact, kernels: Set<string>): LaunchFact[] {
   /** every value `name` is given: assigned, initialised, or taken from a table by a range-for. */
   const valuesOf = (name: string, depth: number): void => {
     if (depth > 4) return;
-    const stack: Node[] = [...scopes];
-    while (stack.length) {
-      const n = stack.pop()!;
-      if (n.type === 'assignment_expression' && n.childForFieldName('operator')?.text === '=') {
-        const target = n.childForFieldName('left');
-        if (target?.type === 'identifier' && target.text === name) resolve(n.childForFieldName('right'));
-      } else if (n.type === 'init_declarator' && declaratorName(n)?.text === name) resolve(n.childForFieldName('value'));
-      else if (n.type === 'for_range_loop' && declaratorName(n.childForFieldName('declarator'))?.text === name) {
-        const table = n.childForFieldName('right');
-        if (table?.type === 'identifier') valuesOf(table.text, depth + 1);
-        else resolve(table);
+    for (const scope of scopes)
+      for (const g of scope.get(name) ?? []) {
+        if (g.value) resolve(g.value);
+        else if (g.table?.type === 'identifier') valuesOf(g.table.text, depth + 1);
+        else resolve(g.table ?? null);
       }
-      for (const c of named(n)) stack.push(c);
-    }
   };
   valuesOf(l.kernel, 0);
+  return out;
+}
+
+/** What each name is given in a scope (a function body; at the root, the file's declarations), read in one walk. */
+type Givers = Map<string, { value?: Node | null; table?: Node | null }[]>;
+function giversIn(scope: Node): Givers {
+  const out: Givers = new Map();
+  const give = (name: string | undefined, g: { value?: Node | null; table?: Node | null }) => {
+    if (!name) return;
+    const list = out.get(name);
+    if (list) list.push(g);
+    else out.set(name, [g]);
+  };
+  const stack: Node[] = scope.parent ? [scope] : named(scope).filter((n) => n.type === 'declaration');
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'assignment_expression' && n.childForFieldName('operator')?.text === '=') {
+      const target = n.childForFieldName('left');
+      if (target?.type === 'identifier') give(target.text, { value: n.childForFieldName('right') });
+    } else if (n.type === 'init_declarator') give(declaratorName(n)?.text, { value: n.childForFieldName('value') });
+    else if (n.type === 'for_range_loop') give(declaratorName(n.childForFieldName('declarator'))?.text, { table: n.childForFieldName('right') });
+    for (const c of named(n)) stack.push(c);
+  }
   return out;
 }
 
@@ -770,7 +785,15 @@ function byKernel(facts: FileFacts) {
   if (!ix) {
     ix = { launches: new Map(), instantiations: new Map() };
     const kernels = new Set(facts.kernels.map((k) => k.name));
-    for (const l of [...facts.launches, ...facts.launches.flatMap((l) => (kernels.has(l.kernel) ? [] : throughPointer(l, kernels)))]) {
+    // each scope is read once, however many launches of names that are no kernel of the file it holds
+    const scopes = new Map<number, Givers>();
+    const givers = (scope: Node) => {
+      let g = scopes.get(scope.id);
+      if (!g) scopes.set(scope.id, (g = giversIn(scope)));
+      return g;
+    };
+    const indirect = facts.launches.flatMap((l) => (kernels.has(l.kernel) ? [] : throughPointer(l, kernels, givers)));
+    for (const l of [...facts.launches, ...indirect]) {
       const list = ix.launches.get(l.kernel);
       if (list) list.push(l);
       else ix.launches.set(l.kernel, [l]);
