@@ -7,8 +7,9 @@ import { blankInactive } from './syntax/preprocess';
 import { recover, closingCandidates, Blanked, Closed } from './syntax/recover';
 import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, kids, declaratorName, readTopLevelFunction } from './facts/collect';
 import { typeName } from './facts/ctypes';
-import { runBlock, blockAddrs, BudgetExceeded, DEFAULT_CAPS, Visit, ATOMICS } from './eval/interpreter';
+import { runBlock, blockAddrs, BudgetExceeded, DEFAULT_CAPS, Visit, ATOMICS, Interp, LongLoop } from './eval/interpreter';
 import { instancesOf, directiveOf, Instance, evalConstant } from './eval/contexts';
+import type { Value } from './eval/values';
 import { BankProfile, profileFor, archRange, blockSummary, shiftGrain, warpLanes, request, BlockSummary } from './model/bankModel';
 import { buildFindings, contextText, SiteResult } from './findings/findings';
 import { paddingFix, rowConstantFix, ArrayInfo, RowConstant } from './fix/padding';
@@ -40,8 +41,17 @@ function runInstance(
   kernel: FunctionFact, inst: Instance, facts: FileFacts, profile: BankProfile, deadline: number, warp: boolean,
   dimOverrides?: Map<string, number>, constOverrides?: Map<number, number>,
 ): { results: SiteResult[]; arrays: ArrayInfo[]; notes: string[]; capped: { line: number; message: string }[]; unreached: Unreached } {
-  const it = runBlock({ facts, block: inst.block, values: inst.values, types: inst.types, args: inst.args, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides, warp }, kernel);
-  const common = [inst.blockSource, ...inst.argSources, ...it.notes];
+  const run = (args: Map<string, Value>, longLoop?: number) =>
+    runBlock({ facts, block: inst.block, values: inst.values, types: inst.types, args, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides, warp, longLoop }, kernel);
+  let given = givenArgs.get(inst);
+  let it: Interp | null = null;
+  if (!given) {
+    const r = argsNeeded(inst, run);
+    givenArgs.set(inst, (given = r.given));
+    it = r.it;
+  }
+  it ??= run(given.args);
+  const common = [inst.blockSource, ...given.sources, ...it.notes];
   if (inst.unbound) common.push(inst.unbound);
   const memo: SummaryMemo = new Map();
   const lists: AssumptionCache = new Map();
@@ -59,6 +69,47 @@ function runInstance(
   const why = [...it.unreachedWhy].map(([id, reason]) => ({ node: it.unreached.get(id)!, reason }));
   return { results, arrays, notes: [...it.notes], capped: it.capped, unreached: { nodes: [...it.unreached.values()], why } };
 }
+
+/** The launch's arguments each instance is run with, decided once (the padding search runs it again). */
+const givenArgs = new WeakMap<Instance, { args: Map<string, Value>; sources: string[] }>();
+
+/**
+ * The arguments a launch binds (`pitch` = 16, `n` = 4096) the kernel is run with, and the run. All of them, unless a
+ * loop of warp-uniform condition then runs LONG_LOOP iterations or more (`k < K`, K = 4096: hundreds of passes over a
+ * main loop): then the kernel is run without them, and given only those that what it could not evaluate names other
+ * than as a loop's bound (an unknown stride, a guard); such a loop runs as one of unknown trip count, in one pass.
+ */
+function argsNeeded(inst: Instance, run: (args: Map<string, Value>, longLoop?: number) => Interp): { given: { args: Map<string, Value>; sources: string[] }; it: Interp } {
+  const all = { args: inst.args, sources: inst.argSources };
+  if (!inst.args.size) return { given: all, it: run(all.args) };
+  try {
+    return { given: all, it: run(all.args, LONG_LOOP) };
+  } catch (e) {
+    if (!(e instanceof LongLoop)) throw e;
+  }
+  const first = run(new Map());
+  const texts: string[] = [...first.notes, ...first.capped.map((c) => c.message)];
+  const seen = new Set<string[]>();
+  for (const v of first.visits) {
+    if (v.reason) texts.push(v.reason);
+    if (!seen.has(v.assumptions)) {
+      seen.add(v.assumptions);
+      texts.push(...v.assumptions);
+    }
+  }
+  const keep = [...inst.args.keys()].filter((name) => {
+    const re = new RegExp(`(^|[^\\w])${name}($|[^\\w])`);
+    return texts.some((t) => re.test(t) && !/^the loop at line \d+ has a trip count that cannot be computed/.test(t));
+  });
+  const kept = (s: string) => keep.some((n) => s.startsWith(`\`${n}\` = `));
+  const sources = inst.argSources.map((s) => (kept(s) ? s : `${s} is not given: with it a loop runs ${LONG_LOOP} iterations or more; without it, a loop it bounds is taken in one pass, as one of unknown trip count`));
+  if (!keep.length) return { given: { args: new Map(), sources }, it: first };
+  const args = new Map(keep.map((n) => [n, inst.args.get(n)!]));
+  return { given: { args, sources }, it: run(args) };
+}
+
+/** Iterations of a loop bounded by a launch's argument past which that argument is not given (see argsNeeded). */
+const LONG_LOOP = 64;
 
 /** `X + 1` -> { left: 'X', value: 1 } (so padding again edits the literal rather than adding `+ 1 + 1`). */
 function plusLiteral(d: Node): { left: string; value: number } | null {

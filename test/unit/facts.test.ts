@@ -194,7 +194,7 @@ test('reference parameters and local references bound to shared memory load and 
   ]);
 });
 
-test('kernel arguments: a constant passed for a scalar integer parameter binds it in that launch\'s instance', () => {
+test('kernel arguments: a value the file states, passed for a scalar integer parameter, binds it in that launch\'s instance', () => {
   const { text, result } = analyzeFile('test/fixtures/launch-args.cu');
   const of = (kernel: string) => {
     const found = result.accesses.filter((a) => a.kernel === kernel);
@@ -217,7 +217,7 @@ test('kernel arguments: a constant passed for a scalar integer parameter binds i
   assert.equal(viaConst.degree, 2);
   assert.deepEqual(viaConst.cases, []);
   assert.ok(viaConst.assumptions.includes(`\`stride\` = 6 from the launch at line ${launch('viaConst<<<')}`));
-  // a plain variable stays the unknown it was
+  // a variable set from a run-time value stays unknown
   const runtime = of('runtime');
   assert.equal(runtime.status, 'unknown');
   assert.equal(runtime.reason, '`threadIdx.x * pitch` combines the unknown warp-uniform value `pitch` with per-lane values');

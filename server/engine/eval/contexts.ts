@@ -54,6 +54,7 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
       // a parameter of the caller, with the value one call of it passes (see callerBindings)
       const param = !decl && caller.params.some((p) => p.name === name) ? params?.get(name) : undefined;
       if (!decl && !param) return null;
+      if (decl && !settled(caller, facts, decl, name, at)) return null;
       visiting.add(name);
       try {
         let v = decl ? it.valueOfDeclaration(decl, name) : param!;
@@ -234,11 +235,12 @@ const valid = (b: [number, number, number]): [number, number, number] | null =>
   b.every((x) => Number.isInteger(x) && x >= 1) && b[0] * b[1] * b[2] <= 1024 ? b : null;
 
 /**
- * An argument the launch passes as an integer constant expression: literals, macros, enumerators, file-scope and
- * the caller's `const`/`constexpr` values, and operators over them. A caller's plain variable, parameter or any
- * call is not (what it holds at the launch is not known), even where the host evaluator could follow it.
+ * An argument the launch passes as an integer expression whose value at the launch is one the file states: literals,
+ * macros, enumerators, file-scope constants, the caller's locals (as the host evaluator follows them: an initializer
+ * and writes before the launch in straight code or decided branches; see settled), the counters of known loops around
+ * the launch (`counters`), and operators over them. A parameter of the caller or any call is not.
  */
-function isConstantArgument(arg: Node, facts: FileFacts, caller: FunctionFact | null): boolean {
+function isConstantArgument(arg: Node, facts: FileFacts, caller: FunctionFact | null, counters?: Map<string, Value>): boolean {
   const stack: Node[] = [arg];
   while (stack.length) {
     const n = stack.pop()!;
@@ -250,9 +252,8 @@ function isConstantArgument(arg: Node, facts: FileFacts, caller: FunctionFact | 
     }
     if (n.type === 'identifier') {
       const name = n.text;
-      if (facts.macros.has(name) || facts.enums.has(name) || facts.constants.has(name)) continue;
-      const decl = caller ? findDeclaration(caller.body, name, arg.startIndex) : null;
-      if (!decl || !(hasToken(decl, 'const') || hasToken(decl, 'constexpr'))) return false;
+      if (facts.macros.has(name) || facts.enums.has(name) || facts.constants.has(name) || counters?.has(name)) continue;
+      if (!caller || !findDeclaration(caller.body, name, arg.startIndex)) return false;
       continue;
     }
     if (n.type === 'sizeof_expression' || n.type === 'type_descriptor') continue;
@@ -261,8 +262,8 @@ function isConstantArgument(arg: Node, facts: FileFacts, caller: FunctionFact | 
   return true;
 }
 
-/** The kernel's scalar integer parameters that this launch passes a constant for, by name, with the assumptions. */
-function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it: Interp): { values: Map<string, Value>; sources: string[] } {
+/** The kernel's scalar integer parameters that this launch passes a known value for, by name, with the assumptions. */
+function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it: Interp, counters?: Map<string, Value>): { values: Map<string, Value>; sources: string[] } {
   const values = new Map<string, Value>();
   const sources: string[] = [];
   if (l.api) return { values, sources };
@@ -273,7 +274,7 @@ function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it
     const typeNode = p.node.childForFieldName('type');
     if (!a || !typeNode || p.node.childForFieldName('declarator')?.type !== 'identifier') return; // pointers, references, arrays
     const t = it.resolveType(typeNode);
-    if (t.kind !== 'int' || !isConstantArgument(a, facts, l.caller)) return;
+    if (t.kind !== 'int' || !isConstantArgument(a, facts, l.caller, counters)) return;
     const v = it.rvalue(a);
     if (v.k !== 'num' || v.t.kind !== 'int') return;
     const c = convert(v, t);
@@ -283,6 +284,59 @@ function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it
     sources.push(`\`${p.name}\` = ${u} from the launch at line ${line}`);
   });
   return { values, sources };
+}
+
+/** Functions that take their arguments by value (a local passed to one keeps its value). */
+const BY_VALUE_CALLS = /^(?:std::)?(printf|fprintf|sprintf|snprintf|puts|assert|max|min|fmax|fmin|abs|ceil|floor|sqrt|log2|pow|exp|malloc|calloc|dim3|cudaMalloc\w*|cudaMemset\w*|cudaMemcpy\w*|cudaLaunch\w*|cudaFuncSetAttribute|cudaDeviceSynchronize|cudaGetLastError|cudaGetErrorString)$/;
+
+/**
+ * Whether the host evaluator may take `name`, a local of `caller` declared by `decl`, to hold at `at` what its
+ * initializer and the writes before `at` give: its address is never taken (`&n`, `scanf("%d", &n)`, `cin >> n`), it is
+ * passed to no function that could take it by reference, and no loop around `at` that begins after `decl` writes it
+ * (`for (...) { k<<<1, threads>>>(); threads *= 2; }` launches other shapes than the first).
+ */
+function settled(caller: FunctionFact, facts: FileFacts, decl: Node, name: string, at: number): boolean {
+  if (hasToken(decl, 'const') || hasToken(decl, 'constexpr')) return true; // never written, whatever it is passed to
+  const body = caller.body;
+  let memo = escapeMemo.get(facts);
+  if (!memo) escapeMemo.set(facts, (memo = new Map()));
+  const key = `${decl.id}:${name}`;
+  let kept = memo.get(key);
+  if (kept === undefined) memo.set(key, (kept = !escapes(body, facts, decl, name)));
+  if (!kept) return false;
+  const here = body.descendantForIndex(at);
+  for (let n: Node | null = here; n && n.startIndex > body.startIndex; n = n.parent)
+    if ((n.type === 'for_statement' || n.type === 'while_statement' || n.type === 'do_statement' || n.type === 'for_range_loop') && n.startIndex > decl.startIndex && writesTo(n, name, n.startIndex, n.endIndex).length) return false;
+  return true;
+}
+const escapeMemo = new WeakMap<FileFacts, Map<string, boolean>>();
+
+/** Whether a local's address is taken, or it is passed where it could be written (see settled), after `decl`. */
+function escapes(body: Node, facts: FileFacts, decl: Node, name: string): boolean {
+  const stack: Node[] = [body];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.endIndex <= decl.startIndex) continue;
+    if (n.type === 'pointer_expression' && n.childForFieldName('operator')?.text === '&') {
+      let x: Node | null = n.childForFieldName('argument');
+      while (x && (x.type === 'field_expression' || x.type === 'subscript_expression' || x.type === 'parenthesized_expression'))
+        x = x.type === 'parenthesized_expression' ? named(x)[0] ?? null : x.childForFieldName('argument');
+      if (x?.type === 'identifier' && x.text === name) return true;
+    } else if (n.type === 'binary_expression' && n.childForFieldName('operator')?.text === '>>' && n.childForFieldName('right')?.text === name && /\bcin\b|>>/.test(n.childForFieldName('left')?.text ?? '')) return true;
+    else if (n.type === 'call_expression') {
+      const f = n.childForFieldName('function');
+      const callee = f?.text.replace(/\s/g, '') ?? '';
+      const args = named(n.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
+      const i = args.findIndex((a) => a.type === 'identifier' && a.text === name);
+      if (i >= 0 && !BY_VALUE_CALLS.test(callee) && !named(n).some((c) => c.type === 'kernel_call_syntax')) {
+        // a function of the file: by value unless that parameter is a reference (every overload)
+        const defs = facts.functions.get(callee) ?? [];
+        if (!defs.length || defs.some((d) => !d.params[i] || /&/.test(d.params[i].node.text))) return true;
+      }
+    }
+    for (const c of named(n)) stack.push(c);
+  }
+  return false;
 }
 
 type Binding = { values: Map<string, Value>; types: Map<string, CType>; label: Record<string, number | string>; unbound?: string };
@@ -599,7 +653,7 @@ type CallerBinding = { params: Map<string, Value>; where: string };
 
 /**
  * The counters of the `for` loops around `call` in `fn` that run a known number of times (`for (int j = 0; j < 4; j++)`,
- * `j < sizeof(sizes) / sizeof(int)` over a local array), one map per combination of their values, with the locals the
+ * `j < sizeof(sizes) / sizeof(int)` over a local array, `for (int b = 32; b <= 256; b *= 2)`: see counterValues), one map per combination of their values, with the locals the
  * loop body sets from them before the call (`int block_size = sizes[j];`). A loop that is not of this form adds nothing.
  */
 function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>): { values: Map<string, Value>; where: string }[] & { truncated?: boolean } {
@@ -607,35 +661,19 @@ function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: 
   for (let n: Node | null = call.parent; n && n.startIndex >= fn.body.startIndex && n !== fn.body; n = n.parent) {
     if (n.type !== 'for_statement') continue;
     const init = n.childForFieldName('initializer');
-    const cond = n.childForFieldName('condition');
-    const update = n.childForFieldName('update');
     const body = n.childForFieldName('body');
     const d = init?.type === 'declaration' ? init.childrenForFieldName('declarator') : [];
     if (d.length !== 1 || d[0]?.type !== 'init_declarator' || !body || body.startIndex > call.startIndex) continue;
     const j = declaratorName(d[0])?.text;
-    const op = cond?.type === 'binary_expression' ? cond.childForFieldName('operator')?.text : undefined;
-    if (!j || (op !== '<' && op !== '<=') || cond!.childForFieldName('left')?.text !== j) continue;
-    if (!(update?.type === 'update_expression' && update.text.replace(/\s/g, '').match(new RegExp(`^(\\+\\+${j}|${j}\\+\\+)$`)))) continue;
-    if (writesTo(body, j, body.startIndex, body.endIndex).length) continue;
+    if (!j || writesTo(body, j, body.startIndex, body.endIndex).length) continue;
     const it = hostInterp(facts, fn, n.startIndex, deadline, caps, undefined, undefined, params);
-    const from = uniformValue(it.rvalue(d[0].childForFieldName('value')!));
-    const bound = cond!.childForFieldName('right')!;
-    let to = uniformValue(it.rvalue(bound));
-    // `sizeof(sizes) / sizeof(int)` or `/ sizeof(sizes[0])` over a local array with an initializer list
-    const m = /^sizeof\s*\(?\s*(\w+)\s*\)?\s*\/\s*sizeof\s*\(\s*(\w+(?:\s*\[\s*0\s*\])?)\s*\)$/.exec(bound.text.trim());
-    if (to === null && m) {
-      const items = localArrayItems(fn, m[1], n.startIndex);
-      const decl = findDeclaration(fn.body, m[1], n.startIndex);
-      const elem = decl?.childForFieldName('type')?.text.trim();
-      if (items && (m[2].replace(/\s/g, '') === `${m[1]}[0]` || m[2] === elem)) to = items.length;
-    }
-    if (from === null || to === null) continue;
-    const last = op === '<' ? to - 1 : to;
-    if (last < from || last - from + 1 > MAX_CALLER_BINDINGS) continue;
+    const counts = counterValues(fn, n, j, d[0].childForFieldName('value'), it);
+    if (!counts) continue;
     const next: typeof combos = [];
-    next.truncated = combos.truncated || combos.length * (last - from + 1) > MAX_CALLER_BINDINGS;
+    next.truncated = combos.truncated || combos.length * counts.length > MAX_CALLER_BINDINGS;
     for (const c of combos)
-      for (let v = from; v <= last && next.length < MAX_CALLER_BINDINGS; v++) {
+      for (const v of counts) {
+        if (next.length >= MAX_CALLER_BINDINGS) break;
         const values = new Map(c.values);
         values.set(j, num(v, INT));
         // locals the body declares from the counter before the call, written nowhere else before it
@@ -656,6 +694,55 @@ function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: 
     combos = next;
   }
   return combos;
+}
+
+/**
+ * The values the counter `j` of `for (int j = from; j OP bound; STEP)` takes, in order: OP one of `<`, `<=`, `>`,
+ * `>=`, `!=`; STEP `j++`, `--j`, `j += c`, `j *= 2`, `j >>= 1`, `j = j * 2`, ... with `from`, `bound` and `c` known
+ * here. Null when the loop is not of this form, or runs more than MAX_CALLER_BINDINGS times (or forever).
+ */
+function counterValues(fn: FunctionFact, loop: Node, j: string, init: Node | null, it: Interp): number[] | null {
+  const cond = loop.childForFieldName('condition');
+  const update = loop.childForFieldName('update');
+  if (!init || cond?.type !== 'binary_expression' || cond.childForFieldName('left')?.text !== j || !update) return null;
+  const op = cond.childForFieldName('operator')?.text;
+  const from = uniformValue(it.rvalue(init));
+  const bound = cond.childForFieldName('right')!;
+  let to = uniformValue(it.rvalue(bound));
+  // `sizeof(sizes) / sizeof(int)` or `/ sizeof(sizes[0])` over a local array with an initializer list
+  const m = /^sizeof\s*\(?\s*(\w+)\s*\)?\s*\/\s*sizeof\s*\(\s*(\w+(?:\s*\[\s*0\s*\])?)\s*\)$/.exec(bound.text.trim());
+  if (to === null && m) {
+    const items = localArrayItems(fn, m[1], loop.startIndex);
+    const decl = findDeclaration(fn.body, m[1], loop.startIndex);
+    const elem = decl?.childForFieldName('type')?.text.trim();
+    if (items && (m[2].replace(/\s/g, '') === `${m[1]}[0]` || m[2] === elem)) to = items.length;
+  }
+  if (from === null || to === null || !Number.isInteger(from) || !Number.isInteger(to)) return null;
+  const test = op === '<' ? (v: number) => v < to! : op === '<=' ? (v: number) => v <= to! : op === '>' ? (v: number) => v > to!
+    : op === '>=' ? (v: number) => v >= to! : op === '!=' ? (v: number) => v !== to! : null;
+  // the step: `j++` and `--j`, `j op= c`, or `j = j op c`
+  let stepOp: string | undefined, by: number | null = 1;
+  if (update.type === 'update_expression' && update.childForFieldName('argument')?.text === j) stepOp = update.text.includes('++') ? '+' : '-';
+  else if (update.type === 'assignment_expression' && update.childForFieldName('left')?.text === j) {
+    const aop = update.childForFieldName('operator')?.text ?? '';
+    let right = update.childForFieldName('right');
+    if (aop === '=' && right?.type === 'binary_expression' && right.childForFieldName('left')?.text === j) {
+      stepOp = right.childForFieldName('operator')?.text;
+      right = right.childForFieldName('right');
+    } else if (aop.endsWith('=') && aop.length > 1) stepOp = aop.slice(0, -1);
+    by = right ? uniformValue(it.rvalue(right)) : null;
+  }
+  const step = by === null || !Number.isInteger(by) ? null
+    : stepOp === '+' ? (v: number) => v + by! : stepOp === '-' ? (v: number) => v - by!
+    : stepOp === '*' ? (v: number) => v * by! : stepOp === '/' && by !== 0 ? (v: number) => Math.trunc(v / by!)
+    : stepOp === '<<' && by >= 0 && by < 31 ? (v: number) => v << by! : stepOp === '>>' && by >= 0 && by < 31 ? (v: number) => v >> by! : null;
+  if (!test || !step) return null;
+  const out: number[] = [];
+  for (let v = from; test(v); v = step(v)) {
+    if (out.length >= MAX_CALLER_BINDINGS || out.includes(v)) return null; // too many values, or never ends
+    out.push(v);
+  }
+  return out;
 }
 
 /** callerBindings of a launching function, read once per file (each kernel it launches, each check, asks again). */
@@ -848,38 +935,45 @@ export function instancesOf(
     // a launch in a host function template is read once per binding of that template the file gives
     const outer = l.caller?.templateParams.length || l.caller?.classTemplateParams.length ? hostTemplateBindings(l.caller, facts, deadline, caps) : [];
     for (const host of outer.length ? outer : [null]) {
-      const path = pathFacts(l.caller, l.node);
-      // under `case 128:` of `switch (threads)` where `threads` is known to be 256: that launch never runs; nor where
-      // every call of the launcher (called by name only, never through its address) passes another value
-      if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, host?.bind))) continue;
-      if (!host && path.eq.size && l.caller?.params.length && onlyCalled(l.caller, facts)) {
-        const calls = callersOf(l.caller, facts, deadline, caps);
-        if (calls.length && !calls.truncated && calls.every((c) => contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, undefined, c.params)))) continue;
-      }
-      const it = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, host?.bind, path);
-      const b = bindTemplate(kernel, l.templateArgs, it, deduceTypes(kernel, l, it));
-      const args = bindArguments(kernel, l, facts, it);
-      path.used.length = 0;
-      const at = `${l.what ?? 'the launch'} at line ${l.node.startPosition.row + 1}`;
-      // a shape made of the launching function's parameters: the shapes its callers pass, one instance each
-      if (!host && l.block && l.caller && !blockOf(it.rvalue(l.block))) {
-        let any = false;
-        const calls = callersOf(l.caller, facts, deadline, caps);
-        const cut = calls.truncated ? `; only the first ${MAX_CALLER_BINDINGS} calls are read` : '';
-        for (const call of calls) {
-          if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, undefined, call.params))) continue;
-          const pit = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, pathFacts(l.caller, l.node), call.params);
-          const block = blockOf(pit.rvalue(l.block));
-          if (!block) continue;
-          any = true;
-          // the kernel's arguments and template arguments stay as the launch alone gives them (see isConstantArgument)
-          bound.push({ b, block, source: `${at} in \`${l.caller.name}\` (${call.where}${cut})`, shmem: shmemOf(l, pit), args });
+      // a launch in a host loop (`for (int b = 32; b <= 256; b *= 2) k<<<1, b>>>(d, b);`): once per value of its
+      // counters, where the loop runs a known number of times
+      const loops = l.caller ? loopBindings(l.caller, l.node, facts, deadline, caps) : [{ values: new Map<string, Value>(), where: '' }];
+      for (const loop of loops) {
+        const bind: Binding | undefined = loop.values.size ? { values: new Map([...(host?.bind.values ?? []), ...loop.values]), types: host?.bind.types ?? new Map(), label: host?.bind.label ?? {} } : host?.bind;
+        const path = pathFacts(l.caller, l.node);
+        // under `case 128:` of `switch (threads)` where `threads` is known to be 256: that launch never runs; nor where
+        // every call of the launcher (called by name only, never through its address) passes another value
+        if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind))) continue;
+        if (!host && path.eq.size && l.caller?.params.length && onlyCalled(l.caller, facts)) {
+          const calls = callersOf(l.caller, facts, deadline, caps);
+          if (calls.length && !calls.truncated && calls.every((c) => contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, undefined, c.params)))) continue;
         }
-        if (any) continue;
+        const it = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind, path);
+        const b = bindTemplate(kernel, l.templateArgs, it, deduceTypes(kernel, l, it));
+        const args = bindArguments(kernel, l, facts, it, loop.values);
+        path.used.length = 0;
+        const launch = `${l.what ?? 'the launch'} at line ${l.node.startPosition.row + 1}`;
+        const at = `${launch}${loop.where}`;
+        // a shape made of the launching function's parameters: the shapes its callers pass, one instance each
+        if (!host && l.block && l.caller && !blockOf(it.rvalue(l.block))) {
+          let any = false;
+          const calls = callersOf(l.caller, facts, deadline, caps);
+          const cut = calls.truncated ? `; only the first ${MAX_CALLER_BINDINGS} calls are read` : '';
+          for (const call of calls) {
+            if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, undefined, call.params))) continue;
+            const pit = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, pathFacts(l.caller, l.node), call.params);
+            const block = blockOf(pit.rvalue(l.block));
+            if (!block) continue;
+            any = true;
+            // the kernel's arguments and template arguments stay as the launch alone gives them (see isConstantArgument)
+            bound.push({ b, block, source: `${at} in \`${l.caller.name}\` (${call.where}${cut})`, shmem: shmemOf(l, pit), args });
+          }
+          if (any) continue;
+        }
+        const block = shape(l, it, launch); // a shape not evaluated is said once, not once per loop iteration
+        const where = block && path.used.length ? ` (inside ${path.used.join(' and ')})` : '';
+        bound.push({ b, block, source: `${at}${where}${host ? ` in ${host.where}` : ''}`, shmem: shmemOf(l, it), args });
       }
-      const block = shape(l, it, at);
-      const where = block && path.used.length ? ` (inside ${path.used.join(' and ')})` : '';
-      bound.push({ b, block, source: `${at}${where}${host ? ` in ${host.where}` : ''}`, shmem: shmemOf(l, it), args });
     }
   }
   for (const x of indirectLaunches(kernel, facts)) {

@@ -74,6 +74,15 @@ export interface RunConfig {
   warp?: boolean;
   /** the analysis is of a single host thread (block shapes, template arguments): no threadIdx. */
   host?: boolean;
+  /** a loop of warp-uniform condition that reaches this many iterations ends the run with LongLoop (see runInstance). */
+  longLoop?: number;
+}
+
+/** Thrown where a run given RunConfig.longLoop reaches a loop that long. */
+export class LongLoop extends Error {
+  constructor(line: number) {
+    super(`the loop at line ${line} is long`);
+  }
 }
 
 interface Var {
@@ -859,6 +868,7 @@ export class Interp {
         const cv = cond.v;
         if (typeof cv === 'number') {
           if (cv === 0) break; // a uniform condition keeps the same threads in the loop
+          if (this.cfg.longLoop !== undefined && iter >= this.cfg.longLoop) throw new LongLoop(line);
         } else {
           const next = new Uint8Array(this.n);
           for (let i = 0; i < this.n; i++) next[i] = alive[i] && cv[i] !== 0 ? 1 : 0;

@@ -1,0 +1,87 @@
+// Launches in host loops and with the caller's locals (test/fixtures/host-launches.cu): figures from a brute-force
+// lane oracle of docs/bank-model.md (word = byte address / 4, bank = word % 32; a warp's wavefronts are the most
+// distinct words any one bank holds).
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { ready, analyzeFile, accessAt, lineOf } from './helpers/engine';
+
+before(() => ready);
+
+const FIXTURE = 'test/fixtures/host-launches.cu';
+const line = (text: string, snippet: string) => lineOf(text, snippet) + 1;
+
+/** The oracle: wavefronts of one warp of 4-byte accesses at these word indices. */
+function wavefronts(words: number[]): number {
+  const byBank = new Map<number, Set<number>>();
+  for (const w of words) {
+    const b = w % 32;
+    if (!byBank.has(b)) byBank.set(b, new Set());
+    byBank.get(b)!.add(w);
+  }
+  return Math.max(...[...byBank.values()].map((s) => s.size));
+}
+const lanes = (n: number) => Array.from({ length: n }, (_, t) => t);
+
+test('a launch in a loop that doubles its counter is one instance per value: `stride` = 1, 2, ..., 32', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const st = accessAt(result, text, 's[threadIdx.x * stride] = d[threadIdx.x];', 'store');
+  const loopLine = line(text, 'for (int stride = 1; stride <= 32; stride *= 2)');
+  assert.deepEqual(st.cases.map((c) => [c.context.stride, c.degree]), [1, 2, 4, 8, 16, 32].map((k) => [k, wavefronts(lanes(32).map((t) => t * k))]));
+  assert.equal(st.status, 'conflict');
+  assert.equal(st.degree, 32);
+  assert.equal(st.wavefronts, 32);
+  assert.equal(st.worst!.distinctWords, 32);
+  assert.equal(st.assumptions[0], `block 32x1x1 from the launch at line ${loopLine + 1} with \`stride\` = 32 (the loop at line ${loopLine})`);
+  assert.ok(st.assumptions.includes(`\`stride\` = 32 from the launch at line ${loopLine + 1}`));
+});
+
+test('a launch in a loop over block sizes (doubling, and halving with `>=`) is analysed with each block', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const by = accessAt(result, text, 's[threadIdx.x * 2] = d[threadIdx.x];', 'store');
+  assert.equal(by.degree, wavefronts(lanes(32).map((t) => 2 * t)));
+  assert.equal(by.degree, 2);
+  assert.ok(by.assumptions.includes('4 contexts evaluated (block shapes, loop iterations, instances, calls and pieces of a copy); the figures are those of the worst'), by.assumptions.join('\n'));
+  assert.ok(!by.assumptions.some((a) => a.includes('could not be evaluated')));
+  // 64, 32 and 16 threads: a full warp is 4-way; the 16 lanes of the 16-thread block, 2-way
+  const h = accessAt(result, text, 'h[threadIdx.x * 4] = d[threadIdx.x];', 'store');
+  const loopLine = line(text, 'for (int n = 64; n >= 16; n /= 2)');
+  assert.equal(h.degree, wavefronts(lanes(32).map((t) => 4 * t)));
+  assert.equal(h.degree, 4);
+  assert.equal(wavefronts(lanes(16).map((t) => 4 * t)), 2);
+  assert.equal(h.assumptions[0], `block 64x1x1 from the launch at line ${loopLine + 1} with \`n\` = 64 (the loop at line ${loopLine})`);
+  assert.ok(h.assumptions.includes('3 contexts evaluated (block shapes, loop iterations, instances, calls and pieces of a copy); the figures are those of the worst'));
+});
+
+test('a local set once before the launch binds the kernel argument; one whose address is taken does not', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const local = accessAt(result, text, 's[threadIdx.x * pitch] = d[threadIdx.x];', 'store');
+  assert.equal(local.kernel, 'fromLocal');
+  assert.equal(local.degree, wavefronts(lanes(32).map((t) => 16 * t)));
+  assert.equal(local.degree, 16);
+  assert.equal(local.worst!.distinctWords, 32);
+  assert.ok(local.assumptions.includes(`\`pitch\` = 16 from the launch at line ${line(text, 'fromLocal<<<1, 32>>>(d, pitch);')}`));
+  const escaped = result.accesses.find((a) => a.kernel === 'escaped')!;
+  assert.equal(escaped.status, 'unknown');
+  assert.equal(escaped.reason, '`threadIdx.x * pitch` combines the unknown warp-uniform value `pitch` with per-lane values');
+  assert.ok(!escaped.assumptions.some((a) => a.startsWith('`pitch` =')));
+});
+
+test('a block size that the loop around the launch changes after it is no one shape: the default, said so', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const g = result.accesses.find((a) => a.kernel === 'grown')!;
+  assert.equal(g.assumptions[0], `the block shape \`t\` of the launch at line ${line(text, 'grown<<<1, t>>>(d);')} could not be evaluated: assumed a one-dimensional block of 32 threads (one full warp)`);
+  assert.equal(g.degree, 8);
+});
+
+test('a size argument that only bounds a long loop is not given: the loop is one pass, and the figures exact', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  for (const kind of ['load', 'store'] as const) {
+    const a = accessAt(result, text, 'acc[threadIdx.x * 2] += d[k + threadIdx.x];', kind);
+    assert.equal(a.status, 'conflict');
+    assert.equal(a.degree, 2);
+    assert.equal(a.wavefronts, 2);
+    const at = line(text, 'longLoop<<<1, 32>>>(d, K);');
+    assert.ok(a.assumptions.includes(`\`K\` = 4096 from the launch at line ${at} is not given: with it a loop runs 64 iterations or more; without it, a loop it bounds is taken in one pass, as one of unknown trip count`), a.assumptions.join('\n'));
+    assert.ok(a.assumptions.some((x) => x.startsWith(`the loop at line ${line(text, 'for (int k = 0; k < K; k += 8)')} has a trip count that cannot be computed`)));
+  }
+});
