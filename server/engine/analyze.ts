@@ -536,15 +536,19 @@ function groupSites(results: SiteResult[], modelNote: string): Map<string, { res
 
 const definesKey = (d: Record<string, string> | undefined): string => (d ? Object.keys(d).sort().map((k) => `${k}=${d[k]}`).join('\u0001') : '');
 
-/** The file's facts with macros given from outside (`--define`), where the file does not define them; one per set. */
+/**
+ * The file's facts with macros given from outside (`--define`), where the file does not define them; one per set. A
+ * name the file `#undef`s is not given: where it holds is a matter of lines, which the evaluator does not follow.
+ */
 const withDefinesMemo = new WeakMap<FileFacts, { key: string; facts: FileFacts }>();
-function withDefines(facts: FileFacts, defines: Record<string, string> | undefined): FileFacts {
+function withDefines(facts: FileFacts, defines: Record<string, string> | undefined, text: string): FileFacts {
   const key = definesKey(defines);
   if (!key) return facts;
   const hit = withDefinesMemo.get(facts);
   if (hit && hit.key === key) return hit.facts;
   const macros = new Map(facts.macros);
-  for (const [name, body] of Object.entries(defines!)) if (!macros.has(name)) macros.set(name, { name, params: null, body: body.trim(), line: -1 });
+  for (const [name, body] of Object.entries(defines!))
+    if (!macros.has(name) && !new RegExp(`^[ \\t]*#[ \\t]*undef[ \\t]+${name}\\b`, 'm').test(text)) macros.set(name, { name, params: null, body: body.trim(), line: -1 });
   const out = { ...facts, macros };
   withDefinesMemo.set(facts, { key, facts: out });
   return out;
@@ -777,7 +781,7 @@ export class EngineDocument {
       this.kept = [];
     }
     this.facts = facts;
-    facts = withDefines(facts, options.defines);
+    facts = withDefines(facts, options.defines, text);
     const notices: Notice[] = this.blanked.map((b) => ({
       range: { start: { line: b.line, character: 0 }, end: { line: b.line, character: 0 } },
       severity: 'information' as const,

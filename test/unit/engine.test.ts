@@ -675,6 +675,20 @@ void run(float *o) { k<<<1, dim3(TILE, 8)>>>(o); }
   assert.equal(own.degree, 32);
 });
 
+test('a define the file `#undef`s is not given to the evaluator: what it is at each line is not followed', () => {
+  const src = `
+__global__ void k(float *out) {
+  __shared__ float s[1024];
+  s[threadIdx.x * STRIDE] = out[threadIdx.x];
+}
+void run(float *o) { k<<<1, 32>>>(o); }
+`;
+  assert.equal(analyzeText(src, { defines: { STRIDE: '2' } }).accesses[0].degree, 2);
+  const undone = analyzeText(`#undef STRIDE\n${src}`, { defines: { STRIDE: '2' } }).accesses[0];
+  assert.equal(undone.status, 'unknown');
+  assert.equal(undone.reason, '`STRIDE` is not known here');
+});
+
 test('defines decide `#if` as the file\'s own macros do', () => {
   const src = `
 #ifndef WARP_SIZE
