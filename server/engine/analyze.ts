@@ -548,7 +548,7 @@ function withDefines(facts: FileFacts, defines: Record<string, string> | undefin
   if (hit && hit.key === key) return hit.facts;
   const macros = new Map(facts.macros);
   for (const [name, body] of Object.entries(defines!))
-    if (!macros.has(name) && !new RegExp(`^[ \\t]*#[ \\t]*undef[ \\t]+${name}\\b`, 'm').test(text)) macros.set(name, { name, params: null, body: body.trim(), line: -1 });
+    if (!macros.has(name) && !new RegExp(`^[ \\t]*#[ \\t]*undef[ \\t]+${name.replace(/\W/g, '\\$&')}\\b`, 'm').test(text)) macros.set(name, { name, params: null, body: body.trim(), line: -1 });
   const out = { ...facts, macros };
   withDefinesMemo.set(facts, { key, facts: out });
   return out;
