@@ -423,30 +423,24 @@ function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<strin
     const tp = kernel.templateParams.find((t) => t.isType && t.name === typeNode.text.trim());
     const depth = pointerDepth(p.node.childForFieldName('declarator'));
     if (!tp || depth === null || out.has(tp.name)) return;
-    // `(const float *)src0->data`, `static_cast<float *>(p)`, `reinterpret_cast<half *>(p)`: the cast's type
-    const cast = castType(a);
-    if (cast) {
-      const castDepth = abstractPointerDepth(cast.childForFieldName('declarator'));
-      const base = cast.childForFieldName('type');
-      if (castDepth === null || castDepth < depth || !base) return;
+    /** T from an argument of type `base` with `argDepth` stars, for a parameter `T` with `depth` of them. */
+    const bind = (base: Node | null, argDepth: number | null) => {
+      if (argDepth === null || argDepth < depth || !base) return;
       let t = it.resolveType(base);
       if (t.kind === 'unknown') return;
-      for (let k = depth; k < castDepth; k++) t = { kind: 'pointer', to: t };
+      for (let k = depth; k < argDepth; k++) t = { kind: 'pointer', to: t };
       out.set(tp.name, t);
-      return;
-    }
+    };
+    // `(const float *)src0->data`, `static_cast<float *>(p)`, `reinterpret_cast<half *>(p)`: the cast's type
+    const cast = castType(a);
+    if (cast) return bind(cast.childForFieldName('type'), abstractPointerDepth(cast.childForFieldName('declarator')));
     if (a.type !== 'identifier') return;
     const decl = l.caller!.params.find((q) => q.name === a.text)?.node ?? findDeclaration(l.caller!.body, a.text, l.node.startIndex);
     const at = decl?.childForFieldName('type');
     if (!decl || !at) return;
     let d = decl.type === 'declaration' ? decl.childrenForFieldName('declarator').find((x) => x && declaratorName(x)?.text === a.text) ?? null : decl.childForFieldName('declarator');
     if (d?.type === 'init_declarator') d = d.childForFieldName('declarator');
-    const argDepth = pointerDepth(d);
-    if (argDepth === null || argDepth < depth) return;
-    let t = it.resolveType(at);
-    if (t.kind === 'unknown') return;
-    for (let k = depth; k < argDepth; k++) t = { kind: 'pointer', to: t };
-    out.set(tp.name, t);
+    bind(at, pointerDepth(d));
   });
   return out;
 }
@@ -488,13 +482,14 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
       ? hostTemplateBindings(caller, facts, deadline, caps, depth + 1, memo) : [];
     return outer.length ? outer : [null];
   };
-  const add = (args: Node[], caller: FunctionFact | null, at: Node, what: string) => {
-    const where = `\`${fn.name}<${args.map((a) => a.text).join(', ')}>\` (${what} at line ${at.startPosition.row + 1})`;
+  /** `as`: the parameters bound are a class template's (`Gemm<128, 64>`), named so. */
+  const add = (args: Node[], caller: FunctionFact | null, at: Node, what: string, as?: { target: FunctionFact; where: string }) => {
+    const where = as?.where ?? `\`${fn.name}<${args.map((a) => a.text).join(', ')}>\` (${what} at line ${at.startPosition.row + 1})`;
     // a call written in another host function template (`launch<pack_size, 256>(o)` in `dispatch<pack_size>`): read
     // once per binding that template gets
     for (const o of outerOf(caller)) {
       if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) return;
-      const bind = bindTemplate(fn, args, hostInterp(facts, caller, at.startIndex, deadline, caps, o?.bind));
+      const bind = bindTemplate(as?.target ?? fn, args, hostInterp(facts, caller, at.startIndex, deadline, caps, o?.bind));
       if (!bind.unbound) out.push({ bind, where: o ? `${where} in ${o.where}` : where });
     }
   };
@@ -533,12 +528,9 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
     const name = body?.childForFieldName('name')?.text;
     const asClass = { ...fn, templateParams: fn.classTemplateParams };
     if (name)
-      for (const { fn: caller, node: n } of hostNodesMentioning(facts, name, fn)) {
-        if (n.type !== 'template_type' || n.childForFieldName('name')?.text !== name) continue;
-        const args = named(n.childForFieldName('arguments'));
-        const bind = bindTemplate(asClass, args, hostInterp(facts, caller, n.startIndex, deadline, caps));
-        if (!bind.unbound) out.push({ bind, where: `\`${n.text}\` (at line ${n.startPosition.row + 1})` });
-      }
+      for (const { fn: caller, node: n } of hostNodesMentioning(facts, name, fn))
+        if (n.type === 'template_type' && n.childForFieldName('name')?.text === name)
+          add(named(n.childForFieldName('arguments')), caller, n, '', { target: asClass, where: `\`${n.text}\` (at line ${n.startPosition.row + 1})` });
   }
   return out;
 }
