@@ -2069,15 +2069,31 @@ export class Interp {
   }
 
   private expandMacro(text: string, name: string): Value {
-    if (this.macroDepth >= this.cfg.caps.macroDepth) return unk(`the macro \`${name}\` expands deeper than ${this.cfg.caps.macroDepth} levels`);
+    if (this.macroDepth >= this.cfg.caps.macroDepth) return this.tooDeep(name);
     if (!text.trim()) return unk(`the macro \`${name}\` is empty`);
     const parsed = parseExpression(text);
     if (!parsed) return unk(`the macro \`${name}\` is not an expression`);
+    return this.inMacro(null, () => this.macroEval(parsed.expr, name));
+  }
+
+  private tooDeep(name: string): Value {
+    return unk(`the macro \`${name}\` expands deeper than ${this.cfg.caps.macroDepth} levels`);
+  }
+
+  /**
+   * Runs `body` one macro expansion deeper; `site`: an expansion whose accesses are reported at its use (see
+   * macroSites), with `scope` the names bound for it.
+   */
+  private inMacro<T>(site: Interp['macroSites'][number] | null, body: () => T, scope?: Map<string, Var | SharedBase>): T {
+    if (scope) this.frame().scopes.push(scope);
+    if (site) this.macroSites.push(site);
     this.macroDepth++;
     try {
-      return this.macroEval(parsed.expr, name);
+      return body();
     } finally {
       this.macroDepth--;
+      if (site) this.macroSites.pop();
+      if (scope) this.frame().scopes.pop();
     }
   }
 
@@ -2086,22 +2102,17 @@ export class Interp {
    * macro site, so that what it accesses (`#define TILE_A(i) (s_a[(i)] + off)`) is reported at the use.
    */
   private callMacro(text: string, name: string, node: Node): Value {
-    if (this.macroDepth >= this.cfg.caps.macroDepth) return unk(`the macro \`${name}\` expands deeper than ${this.cfg.caps.macroDepth} levels`);
+    if (this.macroDepth >= this.cfg.caps.macroDepth) return this.tooDeep(name);
     if (!text.trim()) return unk(`the macro \`${name}\` is empty`);
     const parsed = parseExpression(text);
     if (!parsed) return unk(`the macro \`${name}\` is not an expression`);
-    this.macroSites.push({ tree: parsed.tree, call: node, holders: new Map(), first: node });
-    this.macroDepth++;
-    try {
+    return this.inMacro({ tree: parsed.tree, call: node, holders: new Map(), first: node }, () => {
       const v = this.eval(parsed.expr);
       // a place it names is at the use, mapped on by the sites around it (not through them all here: two uses in
       // one expansion must stay two sites)
       const here = <T extends Node | undefined>(n: T): T | Node => (n && n.tree === parsed.tree ? node : n);
       return v.k === 'ref' ? { ...v, nameNode: here(v.nameNode), at: here(v.at) } : v;
-    } finally {
-      this.macroDepth--;
-      this.macroSites.pop();
-    }
+    });
   }
 
   /**
@@ -2115,17 +2126,10 @@ export class Interp {
     if (!/^(?:\{[\s\S]*\}|(?:for|while|do)\b[\s\S]*)$/.test(body)) return null;
     const parsed = parseStatements(body, this.realNode(node).startPosition.row);
     if (!parsed) return null;
-    if (this.macroDepth >= this.cfg.caps.macroDepth) return unk(`the macro \`${name}\` expands deeper than ${this.cfg.caps.macroDepth} levels`);
-    this.macroSites.push({ tree: parsed.tree, call: node, holders: new Map(), first: node });
-    this.macroDepth++;
-    this.frame().scopes.push(new Map());
-    try {
+    if (this.macroDepth >= this.cfg.caps.macroDepth) return this.tooDeep(name);
+    this.inMacro({ tree: parsed.tree, call: node, holders: new Map(), first: node }, () => {
       for (const st of parsed.stmts) this.exec(st);
-    } finally {
-      this.frame().scopes.pop();
-      this.macroDepth--;
-      this.macroSites.pop();
-    }
+    }, new Map());
     return { k: 'other', what: `the statement macro \`${name}\`` };
   }
 
@@ -2162,17 +2166,10 @@ export class Interp {
     const scope = new Map<string, Var | SharedBase>();
     for (const b of bound) scope.set(b.name, b.value.k === 'ref' ? { value: b.value, type: b.value.t, ref: true } : { value: b.value, type: { kind: 'unknown' } as CType });
     const site = { tree: parsed.tree, call: this.realNode(node), holders, first: holders.values().next().value ?? this.realNode(node) };
-    this.frame().scopes.push(scope);
-    this.macroSites.push(site);
-    this.macroDepth++;
-    try {
+    return this.inMacro(site, () => {
       const v = this.eval(parsed.expr);
       return v.k === 'ref' ? this.realRef(v) : v;
-    } finally {
-      this.macroDepth--;
-      this.macroSites.pop();
-      this.frame().scopes.pop();
-    }
+    }, scope);
   }
 
   /** Where a node of (nested) macro expansions stands in each of them, outermost last: tells apart the accesses of one use. */
@@ -2642,7 +2639,7 @@ export class Interp {
     const mac = this.cfg.facts.macros.get(name);
     if (mac && mac.params !== null && fnNode.type === 'identifier') {
       // evaluate the arguments where they stand (their accesses are real sites), then the expansion
-      if (this.macroDepth >= this.cfg.caps.macroDepth) return unk(`the macro \`${name}\` expands deeper than ${this.cfg.caps.macroDepth} levels`);
+      if (this.macroDepth >= this.cfg.caps.macroDepth) return this.tooDeep(name);
       const text = substitute(mac, argNodes.map((a) => a.text));
       const touchesShared = argNodes.some((a) => this.mentionsShared(a));
       if (touchesShared) {
