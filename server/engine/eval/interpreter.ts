@@ -2095,15 +2095,18 @@ export class Interp {
   }
 
   /**
-   * A function-like macro whose expansion is a block or a loop (`#define STORE_SHARED(i) { for (...) { s[...] = ...; } }`,
-   * used as `STORE_SHARED(0)`): its statements run where it is used, as if written there (`_Pragma(...)` dropped, as
+   * A function-like macro whose expansion is a block, a loop or an `if` (`#define STORE_SHARED(i) { for (...) { s[...] = ...; } }`,
+   * used as `STORE_SHARED(0)`; `#define SUM(k) if (t < k) { s[t] += s[t + k]; }`; `do { ... } while (0)`, which the
+   * use's `;` ends): its statements run where it is used, as if written there (`_Pragma(...)` dropped, as
    * `#pragma` lines are). What they access is reported at the use, one site per access of the expansion. Null where
    * the expansion is not such a statement.
    */
   private statementMacro(text: string, name: string, node: Node): Value | null {
     const body = text.replace(/\b_Pragma\s*\(\s*"(?:[^"\\]|\\.)*"\s*\)/g, (m) => ' '.repeat(m.length)).trim();
-    if (!/^(?:\{[\s\S]*\}|(?:for|while|do)\b[\s\S]*)$/.test(body)) return null;
-    const parsed = parseStatements(body, this.realNode(node).startPosition.row);
+    if (!/^(?:\{[\s\S]*\}|(?:for|while|do|if)\b[\s\S]*)$/.test(body)) return null;
+    // the use's `;` ends the last statement of `do { ... } while (0)` or `if (c) s[i] += s[i + k]`
+    const row = this.realNode(node).startPosition.row;
+    const parsed = parseStatements(body, row) ?? (/[;}]$/.test(body) ? null : parseStatements(`${body};`, row));
     if (!parsed) return null;
     if (this.macroDepth >= this.cfg.caps.macroDepth) return unk(`the macro \`${name}\` expands deeper than ${this.cfg.caps.macroDepth} levels`);
     this.macroSites.push({ tree: parsed.tree, call: node, holders: new Map(), first: node });
