@@ -8,7 +8,7 @@ import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName, rea
 import { CType, BUILTINS, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
-  isUniform, symText, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
+  isUniform, isWarpUniform, symText, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
 } from './values';
 
 export class BudgetExceeded extends Error {}
@@ -1722,6 +1722,9 @@ export class Interp {
       if (known.k !== 'unk' && !(known.k === 'ptr' && !knownOffset(known.off))) this.symbolicPass?.reads.add(v.base.id);
       return known;
     }
+    // every active lane of each warp reads one word (`s_radix[2 * n - 1]`, `counts[0]`): one value on the warp's lanes,
+    // not known, so a warp-uniform unknown; added to a subscript it moves every lane alike (bank model rule 6)
+    if (v.t.kind === 'int' && knownOffset(v.off) && isWarpUniform(v.off.v, this.active())) return atom(node.text, v.t);
     return unk(`\`${node.text}\` is a value loaded from shared memory`);
   }
 
@@ -2283,6 +2286,12 @@ export class Interp {
       return this.returned(def, node, this.inline(def, [{ value: idx }], argNode, node, this.templateArgs.get(baseV.t) ?? null, [this.memberScope(baseV)]));
     }
     if (baseV.k === 'ref' && baseV.t.kind !== 'array') return unk(`\`${argNode.text}\` is not an array`);
+    // every active lane of each warp reads one element of an integer array in global memory (`offsets[blockIdx.x]`,
+    // `buf[i]` under `if (tid == 0)`): one value on the warp's lanes, not known (a warp-uniform unknown)
+    if (baseV.k === 'other' && argNode.type === 'identifier' && idx.k === 'num' && knownOffset(idx) && isWarpUniform(idx.v, this.active())) {
+      const t = this.lookupVar(argNode.text)?.type;
+      if (t?.kind === 'pointer' && t.to.kind === 'int') return atom(node.text, t.to);
+    }
     return baseV.k === 'unk' && baseV.reason.includes('shared') ? baseV : unk(`\`${node.text}\` is a value loaded from memory that is not shared`);
   }
 
