@@ -1,0 +1,74 @@
+// Regressions from the tenth sweep of unseen kernels, helper C (Parboil, SHOC, the PMPP textbook, CUDA by Example):
+// figures from a brute-force lane oracle of docs/bank-model.md.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { ready, analyzeFile, accessAt, lineOf } from './helpers/engine';
+import type { AccessFinding, FileAnalysis } from '../../server/engine';
+
+before(() => ready);
+
+const FIXTURE = 'test/fixtures/unseen10c.cu';
+
+/** Every access of `kind` on the line containing `snippet` (a statement macro's accesses are all reported at its use). */
+function accessesAt(r: FileAnalysis, text: string, snippet: string, kind: AccessFinding['kind']): AccessFinding[] {
+  const line = lineOf(text, snippet);
+  return r.accesses.filter((a) => a.range.start.line === line && a.kind === kind);
+}
+
+function figures(a: AccessFinding, status: string, degree: number, wavefronts: number, words: number, lanes: number): void {
+  assert.equal(a.status, status, a.message);
+  assert.equal(a.degree, degree);
+  assert.equal(a.wavefronts, wavefronts);
+  assert.equal(a.worst!.distinctWords, words);
+  assert.equal(a.worst!.activeLanes, lanes);
+}
+
+test('a statement macro whose body is `do { ... } while (0)` or an `if` is run where it is used: its accesses are reported', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // were not reported at all (Parboil histo's `SUM(stride)`: `if (threadIdx.x < stride__) { ... }`); block 256
+  const clear = accessesAt(result, text, 'CLEAR_ODD(0.0f);', 'store');
+  assert.equal(clear.length, 1);
+  figures(clear[0], 'conflict', 2, 2, 32, 32); // part[2t + 1]
+  assert.deepEqual(clear[0].block, [256, 1, 1]);
+  // a macro defined inside the kernel, over several lines: part[4t] and part[4t + 2] for t < 64
+  const fold = accessesAt(result, text, 'FOLD_QUAD(64);', 'load');
+  assert.equal(fold.length, 2);
+  for (const a of fold) figures(a, 'conflict', 4, 4, 32, 32);
+  const foldSt = accessesAt(result, text, 'FOLD_QUAD(64);', 'store');
+  assert.equal(foldSt.length, 1);
+  figures(foldSt[0], 'conflict', 4, 4, 32, 32);
+  // part[2t] += part[2(t + 128)] for t < 128: 2-way
+  const halve = accessesAt(result, text, 'HALVE_PAIR(128);', 'load');
+  assert.equal(halve.length, 2);
+  for (const a of halve) figures(a, 'conflict', 2, 2, 32, 32);
+  figures(accessesAt(result, text, 'HALVE_PAIR(128);', 'store')[0], 'conflict', 2, 2, 32, 32);
+});
+
+test('an integer read from global memory at one address per warp is a warp-uniform unknown in a subscript', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // `first = row_start[blockIdx.x]`: row[2 * (first + t)] is 2-way whatever `first` is (was unknown)
+  const st = accessAt(result, text, 'row[2 * (first + threadIdx.x)] = vals[threadIdx.x];', 'store');
+  figures(st, 'conflict', 2, 2, 32, 32);
+  assert.deepEqual(st.block, [128, 1, 1]);
+  assert.ok(st.assumptions.some((a) => a.startsWith('`8 * row_start[blockIdx.x]` adds the same offset to every lane')), st.assumptions.join('\n'));
+  // read by one lane (`if (threadIdx.x == 0)`): one word, one wavefront, whatever the key is (was unknown)
+  const one = accessAt(result, text, 'if (threadIdx.x == 0) tally[keys[blockIdx.x]] += 1u;', 'store');
+  figures(one, 'conflict-free', 1, 1, 1, 1);
+  figures(accessAt(result, text, 'if (threadIdx.x == 0) tally[keys[blockIdx.x]] += 1u;', 'load'), 'conflict-free', 1, 1, 1, 1);
+  // a key each lane reads at its own address stays unknown
+  const per = accessAt(result, text, 'atomicAdd(&tally[keys[blockIdx.x * 128 + threadIdx.x]], 1u);', 'atomic');
+  assert.equal(per.status, 'unknown');
+  assert.equal(per.degree, null);
+  assert.equal(per.reason, '`keys[blockIdx.x * 128 + threadIdx.x]` is a value loaded from memory that is not shared');
+});
+
+test('an integer read from one shared word by every lane of a warp is a warp-uniform unknown in a subscript', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // row[lens[63] + 4t]: 4-way (was unknown: "`lens[63]` is a value loaded from shared memory")
+  const ld = accessAt(result, text, 'out[threadIdx.x] = row[lens[63] + 4 * threadIdx.x];', 'load', 'row');
+  figures(ld, 'conflict', 4, 4, 32, 32);
+  assert.ok(ld.assumptions.some((a) => a.startsWith('`4 * lens[63]` adds the same offset to every lane')), ld.assumptions.join('\n'));
+  figures(accessAt(result, text, 'out[threadIdx.x] = row[lens[63] + 4 * threadIdx.x];', 'load', 'lens'), 'broadcast', 1, 1, 1, 32);
+  // tally[row[0] + t]: 32 consecutive words
+  figures(accessAt(result, text, 'out[threadIdx.x + 128] = (int)tally[row[0] + threadIdx.x];', 'load', 'tally'), 'conflict-free', 1, 1, 32, 32);
+});
