@@ -72,3 +72,25 @@ test('an integer read from one shared word by every lane of a warp is a warp-uni
   // tally[row[0] + t]: 32 consecutive words
   figures(accessAt(result, text, 'out[threadIdx.x + 128] = (int)tally[row[0] + threadIdx.x];', 'load', 'tally'), 'conflict-free', 1, 1, 32, 32);
 });
+
+test('through a pointer into shared memory (a helper\'s parameter, a local), an access no thread runs is reported unknown, not dropped', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // `fold_tail<64>(acc)`: `if (N > 64)` is false for every thread; the three accesses were missing
+  const why = 'no thread runs this access: the condition `N > 64` at line 50 is false for every thread of block 64x1x1 (N = 64; from the launch at line 70)';
+  const off = accessesAt(result, text, 'if (N > 64) buf[threadIdx.x] += buf[threadIdx.x + 64];', 'load');
+  assert.equal(off.length, 2);
+  for (const a of [...off, ...accessesAt(result, text, 'if (N > 64) buf[threadIdx.x] += buf[threadIdx.x + 64];', 'store')]) {
+    assert.equal(a.status, 'unknown');
+    assert.equal(a.degree, null);
+    assert.equal(a.reason, why);
+    assert.equal(a.kernel, 'fold_block');
+    assert.equal(a.sharedArray, 'acc');
+  }
+  // `N > 32` holds: buf[t] += buf[t + 32] for t < 32, 32 consecutive words
+  for (const a of accessesAt(result, text, 'if (N > 32) buf[threadIdx.x] += buf[threadIdx.x + 32];', 'load')) figures(a, 'conflict-free', 1, 1, 32, 32);
+  // `float *upper = acc + 64;` under the same false condition in the kernel itself
+  const up = accessAt(result, text, 'if (N > 64) upper[threadIdx.x] = 0.0f;', 'store');
+  assert.equal(up.status, 'unknown');
+  assert.equal(up.reason, 'no thread runs this access: the condition `N > 64` at line 60 is false for every thread of block 64x1x1 (N = 64; from the launch at line 70)');
+  assert.equal(up.sharedArray, 'acc');
+});

@@ -170,6 +170,12 @@ export class Interp {
   /** why a skipped branch is never run, where a condition the same for every thread decides it (by node id). */
   readonly unreachedWhy = new Map<number, string>();
   /**
+   * Pointers into shared memory by name, per function body (node id): parameters given one (`scan(volatile T *s)`
+   * called with `sdata`) and locals set to one (`float *XY1 = buffer + n`). Their subscripts in code no thread runs
+   * are still access sites (reported unknown), as those of the arrays themselves are.
+   */
+  readonly sharedPointers = new Map<number, Map<string, Node>>();
+  /**
    * What was not evaluated, where, and why (each shown to the user as a notice at its line): loops stopped at the
    * iteration cap, statements nested too deep, calls into functions this file does not define that are given shared
    * memory.
@@ -273,6 +279,14 @@ export class Interp {
     }
     this.activeCache = out;
     return out;
+  }
+  /** A variable of the current function that holds a pointer into shared memory (see sharedPointers). */
+  private notePointer(name: string, v: Value): void {
+    const body = this.frame()?.fn?.body;
+    if (v.k !== 'ptr' || !body || this.cfg.host) return;
+    let names = this.sharedPointers.get(body.id);
+    if (!names) this.sharedPointers.set(body.id, (names = new Map()));
+    if (!names.has(name)) names.set(name, v.base.nameNode);
   }
   /** `n` is not run: no thread of the block reaches it here (because of `why`, where one condition decides it). */
   private skipped(n: Node | null | undefined, why?: string): void {
@@ -1323,6 +1337,7 @@ export class Interp {
       if (isArray) value = { k: 'other', what: `local array ${nameNode.text}` };
       value = this.asVariable(value, t, nameNode.text, nameNode);
       const unset = d.type === 'identifier' && t.kind !== 'unknown' && !isArray && !isDim3 ? this.active() : undefined;
+      this.notePointer(nameNode.text, value);
       this.scope().set(nameNode.text, { value, type: t, decl: d, ...(unset ? { unset } : {}) });
     }
   }
@@ -3098,7 +3113,9 @@ export class Interp {
           if (b.value.k === 'ref') return this.scope().set(p.name, { value: b.value, type: t, ref: true });
         }
         // passed by value: converted, cast, an object copied
-        this.scope().set(p.name, { value: this.asVariable(args[i] ?? unk(`\`${p.name}\` has no argument`), t, p.name, node), type: t });
+        const value = this.asVariable(args[i] ?? unk(`\`${p.name}\` has no argument`), t, p.name, node);
+        this.notePointer(p.name, value);
+        this.scope().set(p.name, { value, type: t });
       });
       this.execBlock(def.body);
       return frame.ret ?? { k: 'other', what: 'void' };
