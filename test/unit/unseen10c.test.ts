@@ -60,6 +60,11 @@ test('an integer read from global memory at one address per warp is a warp-unifo
   assert.equal(per.status, 'unknown');
   assert.equal(per.degree, null);
   assert.equal(per.reason, '`keys[blockIdx.x * 128 + threadIdx.x]` is a value loaded from memory that is not shared');
+  // a thread's own local array read at one index, through a pointer parameter of a helper: each lane its own value
+  // (2t here), never one value a warp
+  const own = accessAt(result, text, 'out[threadIdx.x + 256] = row[nth(own, 1)];', 'load');
+  assert.equal(own.status, 'unknown');
+  assert.equal(own.reason, '`list[i]` is a value loaded from memory that is not shared');
 });
 
 test('an integer read from one shared word by every lane of a warp is a warp-uniform unknown in a subscript', () => {
@@ -76,7 +81,8 @@ test('an integer read from one shared word by every lane of a warp is a warp-uni
 test('through a pointer into shared memory (a helper\'s parameter, a local), an access no thread runs is reported unknown, not dropped', () => {
   const { text, result } = analyzeFile(FIXTURE);
   // `fold_tail<64>(acc)`: `if (N > 64)` is false for every thread; the three accesses were missing
-  const why = 'no thread runs this access: the condition `N > 64` at line 50 is false for every thread of block 64x1x1 (N = 64; from the launch at line 70)';
+  const launch = lineOf(text, 'fold_block<64><<<n, 64>>>(out);') + 1;
+  const why = `no thread runs this access: the condition \`N > 64\` at line ${lineOf(text, 'if (N > 64) buf[threadIdx.x]') + 1} is false for every thread of block 64x1x1 (N = 64; from the launch at line ${launch})`;
   const off = accessesAt(result, text, 'if (N > 64) buf[threadIdx.x] += buf[threadIdx.x + 64];', 'load');
   assert.equal(off.length, 2);
   for (const a of [...off, ...accessesAt(result, text, 'if (N > 64) buf[threadIdx.x] += buf[threadIdx.x + 64];', 'store')]) {
@@ -91,6 +97,6 @@ test('through a pointer into shared memory (a helper\'s parameter, a local), an 
   // `float *upper = acc + 64;` under the same false condition in the kernel itself
   const up = accessAt(result, text, 'if (N > 64) upper[threadIdx.x] = 0.0f;', 'store');
   assert.equal(up.status, 'unknown');
-  assert.equal(up.reason, 'no thread runs this access: the condition `N > 64` at line 60 is false for every thread of block 64x1x1 (N = 64; from the launch at line 70)');
+  assert.equal(up.reason, `no thread runs this access: the condition \`N > 64\` at line ${lineOf(text, 'if (N > 64) upper[threadIdx.x]') + 1} is false for every thread of block 64x1x1 (N = 64; from the launch at line ${launch})`);
   assert.equal(up.sharedArray, 'acc');
 });

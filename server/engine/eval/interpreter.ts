@@ -2302,8 +2302,9 @@ export class Interp {
     }
     if (baseV.k === 'ref' && baseV.t.kind !== 'array') return unk(`\`${argNode.text}\` is not an array`);
     // every active lane of each warp reads one element of an integer array in global memory (`offsets[blockIdx.x]`,
-    // `buf[i]` under `if (tid == 0)`): one value on the warp's lanes, not known (a warp-uniform unknown)
-    if (baseV.k === 'other' && argNode.type === 'identifier' && idx.k === 'num' && knownOffset(idx) && isWarpUniform(idx.v, this.active())) {
+    // `buf[i]` under `if (tid == 0)`): one value on the warp's lanes, not known (a warp-uniform unknown). Only through
+    // a kernel's pointer parameter: a local array (`int loc[4]`, passed on as `int *ind`) holds each thread's own values
+    if (baseV.k === 'other' && baseV.what.startsWith('pointer parameter ') && argNode.type === 'identifier' && idx.k === 'num' && knownOffset(idx) && isWarpUniform(idx.v, this.active())) {
       const t = this.lookupVar(argNode.text)?.type;
       if (t?.kind === 'pointer' && t.to.kind === 'int') return atom(node.text, t.to);
     }
