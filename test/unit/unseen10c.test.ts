@@ -100,3 +100,11 @@ test('through a pointer into shared memory (a helper\'s parameter, a local), an 
   assert.equal(up.reason, `no thread runs this access: the condition \`N > 64\` at line ${lineOf(text, 'if (N > 64) upper[threadIdx.x]') + 1} is false for every thread of block 64x1x1 (N = 64; from the launch at line ${launch})`);
   assert.equal(up.sharedArray, 'acc');
 });
+
+test('of warps that tie on degree and wavefronts, the figures are those of the one with the most active lanes', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // block 64, `threadIdx.x >= 24`: warp 0 has 8 lanes, warp 1 all 32 (was 8 lanes, 8 distinct words: warp 0's)
+  const st = accessAt(result, text, 'if (threadIdx.x >= 24) stage[threadIdx.x] = in[threadIdx.x];', 'store');
+  figures(st, 'conflict-free', 1, 1, 32, 32);
+  assert.deepEqual(st.block, [64, 1, 1]);
+});
