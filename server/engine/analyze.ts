@@ -67,7 +67,7 @@ function runInstance(
     dimTexts: b.dimNodes.map((d) => ({ range: rangeOf(d), text: d.text, isNumber: d.type === 'number_literal', plusLiteral: plusLiteral(d) })),
   }));
   const why = [...it.unreachedWhy].map(([id, reason]) => ({ node: it.unreached.get(id)!, reason }));
-  return { results, arrays, notes: [...it.notes], capped: it.capped, unreached: { nodes: [...it.unreached.values()], why } };
+  return { results, arrays, notes: [...it.notes], capped: it.capped, unreached: { nodes: [...it.unreached.values()], why, pointers: it.sharedPointers } };
 }
 
 /** The launch's arguments each instance is run with, decided once (the padding search runs it again). */
@@ -280,10 +280,13 @@ interface SyntacticSite {
  * (`__pipeline_memcpy_async(&s[i], ...)`). An address taken for anything
  * else (`float *p = &s[i]`), a row of a 2-D array used as a pointer and `sizeof(s[0])` are not accesses.
  */
-function sharedSubscripts(kernel: FunctionFact, facts: FileFacts): SyntacticSite[] {
+function sharedSubscripts(kernel: FunctionFact, facts: FileFacts, pointers?: Map<string, Node>): SyntacticSite[] {
   // one walk down, remembering each node's parent (a tree-sitter `parent` walks down from the root: deep code made
   // a walk up per subscript quadratic) and each array's number of extents
   const shared = new Map<string, { name: Node; dims: number }>();
+  // a pointer into shared memory (a parameter given one, a local set to one): one subscript is an access; its
+  // element is not the array's (`uint *k1 = (uint *)keys2`), so no element size is claimed (dims 0)
+  for (const [name, decl] of pointers ?? []) shared.set(name, { name: decl, dims: 0 });
   const declare = (d: Node) => {
     for (const x of d.childrenForFieldName('declarator')) {
       let dims = 0;
@@ -321,6 +324,7 @@ function sharedSubscripts(kernel: FunctionFact, facts: FileFacts): SyntacticSite
     const decl = base && base.type === 'identifier' ? shared.get(base.text) : undefined;
     if (!base || !decl) continue;
     if (depth < decl.dims) continue; // a row: decays to a pointer
+    if (decl.dims === 0 && depth > 1) continue; // a pointer's element subscripted again: not followed
     // the place's context: through `.member` and parentheses to what uses it
     let at: Node = sub;
     let member = false;
@@ -377,6 +381,8 @@ function budgetUnknowns(kernel: FunctionFact, facts: FileFacts, profile: BankPro
 interface Unreached {
   nodes: Node[];
   why: { node: Node; reason: string }[];
+  /** pointers into shared memory by name (to the array's declared name), per function body node id. */
+  pointers: Map<number, Map<string, Node>>;
 }
 
 /** `block 256x1x1 (blockSize = 256; from the launch at line 10)`: an instance's shape, bindings and their source. */
@@ -430,10 +436,16 @@ function unreachedUnknowns(kernel: FunctionFact, facts: FileFacts, run: KernelRu
   };
   if (spans.some((list) => !list.length)) return [];
   const unvisited = (x: SyntacticSite) => !visited.has(`${x.name.startPosition.row}:${x.name.startPosition.column}`) && spans.every((list) => inside(x.expr, list));
-  const sites = sharedSubscripts(kernel, facts).filter(unvisited);
+  // the pointers into shared memory each function was seen to hold, in any instance
+  const pointersOf = (fn: FunctionFact) => {
+    const out = new Map<string, Node>();
+    for (const u of unreachedRuns) for (const [name, decl] of u.pointers.get(fn.body.id) ?? []) if (!out.has(name)) out.set(name, decl);
+    return out;
+  };
+  const sites = sharedSubscripts(kernel, facts, pointersOf(kernel)).filter(unvisited);
   // the same in the __device__ functions the kernel calls (`if (threadIdx.y > 0) tmp[threadIdx.y - 1][...] = v;` in
   // a helper every kernel inlines): marked, so that another kernel that reaches the site keeps its figures alone
-  const inCallees = calledDeviceFunctions(kernel, facts).flatMap((f) => sharedSubscripts(f, facts).filter(unvisited));
+  const inCallees = calledDeviceFunctions(kernel, facts).flatMap((f) => sharedSubscripts(f, facts, pointersOf(f)).filter(unvisited));
   if (!sites.length && !inCallees.length) return [];
   const sizes = new Map(run.arrays.map((a) => [a.id, a.elementBytes]));
   const assumptions = [...new Set(run.instances.map((i) => i.blockSource)), modelNote];

@@ -495,10 +495,10 @@ test('a variable set under a guard that cannot be evaluated is unknown after it 
   // the loads inside the loop do not depend on the guard
   const loop = lineOf(text, 'float d = (p - c[k])');
   assert.deepEqual(result.accesses.filter((a) => a.range.start.line === loop).map((a) => a.status), ['broadcast', 'broadcast']);
-  // a row set under a flag loaded from memory (in a 32x8 block)
+  // a row set under a flag loaded from memory (in a 32x8 block): one flag a warp, not known
   const row = accessAt(result, text, 'tile[row][threadIdx.x] = 1.f;', 'store');
   assert.equal(row.status, 'unknown');
-  assert.equal(row.reason, '`row` is set under the guard `flags[blockIdx.x]` at line 29, which could not be evaluated per lane (`flags[blockIdx.x]` is a value loaded from memory that is not shared)');
+  assert.equal(row.reason, '`row` is set under the guard `flags[blockIdx.x]` at line 29, which could not be evaluated per lane (it depends on `flags[blockIdx.x]`)');
   // both branches set `col` to the same value: it stays known
   const col = accessAt(result, text, 'tile[threadIdx.y][col] = 2.f;', 'store');
   assert.deepEqual([col.status, col.degree, col.wavefronts, col.worst!.activeLanes], ['conflict-free', 1, 1, 32]);

@@ -8,7 +8,7 @@ import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName, rea
 import { CType, BUILTINS, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
-  isUniform, symText, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
+  isUniform, isWarpUniform, symText, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
 } from './values';
 
 export class BudgetExceeded extends Error {}
@@ -179,6 +179,12 @@ export class Interp {
   /** why a skipped branch is never run, where a condition the same for every thread decides it (by node id). */
   readonly unreachedWhy = new Map<number, string>();
   /**
+   * Pointers into shared memory by name, per function body (node id): parameters given one (`scan(volatile T *s)`
+   * called with `sdata`) and locals set to one (`float *XY1 = buffer + n`). Their subscripts in code no thread runs
+   * are still access sites (reported unknown), as those of the arrays themselves are.
+   */
+  readonly sharedPointers = new Map<number, Map<string, Node>>();
+  /**
    * What was not evaluated, where, and why (each shown to the user as a notice at its line): loops stopped at the
    * iteration cap, statements nested too deep, calls into functions this file does not define that are given shared
    * memory.
@@ -282,6 +288,14 @@ export class Interp {
     }
     this.activeCache = out;
     return out;
+  }
+  /** A variable of the current function that holds a pointer into shared memory (see sharedPointers). */
+  private notePointer(name: string, v: Value): void {
+    const body = this.frame()?.fn?.body;
+    if (v.k !== 'ptr' || !body || this.cfg.host) return;
+    let names = this.sharedPointers.get(body.id);
+    if (!names) this.sharedPointers.set(body.id, (names = new Map()));
+    if (!names.has(name)) names.set(name, v.base.nameNode);
   }
   /** `n` is not run: no thread of the block reaches it here (because of `why`, where one condition decides it). */
   private skipped(n: Node | null | undefined, why?: string): void {
@@ -1333,6 +1347,7 @@ export class Interp {
       if (isArray) value = { k: 'other', what: `local array ${nameNode.text}` };
       value = this.asVariable(value, t, nameNode.text, nameNode);
       const unset = d.type === 'identifier' && t.kind !== 'unknown' && !isArray && !isDim3 ? this.active() : undefined;
+      this.notePointer(nameNode.text, value);
       this.scope().set(nameNode.text, { value, type: t, decl: d, ...(unset ? { unset } : {}) });
     }
   }
@@ -1732,6 +1747,9 @@ export class Interp {
       if (known.k !== 'unk' && !(known.k === 'ptr' && !knownOffset(known.off))) this.symbolicPass?.reads.add(v.base.id);
       return known;
     }
+    // every active lane of each warp reads one word (`s_radix[2 * n - 1]`, `counts[0]`): one value on the warp's lanes,
+    // not known, so a warp-uniform unknown; added to a subscript it moves every lane alike (bank model rule 6)
+    if (v.t.kind === 'int' && knownOffset(v.off) && isWarpUniform(v.off.v, this.active())) return atom(node.text, v.t);
     return unk(`\`${node.text}\` is a value loaded from shared memory`);
   }
 
@@ -2116,15 +2134,18 @@ export class Interp {
   }
 
   /**
-   * A function-like macro whose expansion is a block or a loop (`#define STORE_SHARED(i) { for (...) { s[...] = ...; } }`,
-   * used as `STORE_SHARED(0)`): its statements run where it is used, as if written there (`_Pragma(...)` dropped, as
+   * A function-like macro whose expansion is a block, a loop or an `if` (`#define STORE_SHARED(i) { for (...) { s[...] = ...; } }`,
+   * used as `STORE_SHARED(0)`; `#define SUM(k) if (t < k) { s[t] += s[t + k]; }`; `do { ... } while (0)`, which the
+   * use's `;` ends): its statements run where it is used, as if written there (`_Pragma(...)` dropped, as
    * `#pragma` lines are). What they access is reported at the use, one site per access of the expansion. Null where
    * the expansion is not such a statement.
    */
   private statementMacro(text: string, name: string, node: Node): Value | null {
     const body = text.replace(/\b_Pragma\s*\(\s*"(?:[^"\\]|\\.)*"\s*\)/g, (m) => ' '.repeat(m.length)).trim();
-    if (!/^(?:\{[\s\S]*\}|(?:for|while|do)\b[\s\S]*)$/.test(body)) return null;
-    const parsed = parseStatements(body, this.realNode(node).startPosition.row);
+    if (!/^(?:\{[\s\S]*\}|(?:for|while|do|if)\b[\s\S]*)$/.test(body)) return null;
+    // the use's `;` ends the last statement of `do { ... } while (0)` or `if (c) s[i] += s[i + k]`
+    const row = this.realNode(node).startPosition.row;
+    const parsed = parseStatements(body, row) ?? (/[;}]$/.test(body) ? null : parseStatements(`${body};`, row));
     if (!parsed) return null;
     if (this.macroDepth >= this.cfg.caps.macroDepth) return this.tooDeep(name);
     this.inMacro({ tree: parsed.tree, call: node, holders: new Map(), first: node }, () => {
@@ -2287,6 +2308,13 @@ export class Interp {
       return this.returned(def, node, this.inline(def, [{ value: idx }], argNode, node, this.templateArgs.get(baseV.t) ?? null, [this.memberScope(baseV)]));
     }
     if (baseV.k === 'ref' && baseV.t.kind !== 'array') return unk(`\`${argNode.text}\` is not an array`);
+    // every active lane of each warp reads one element of an integer array in global memory (`offsets[blockIdx.x]`,
+    // `buf[i]` under `if (tid == 0)`): one value on the warp's lanes, not known (a warp-uniform unknown). Only through
+    // a kernel's pointer parameter: a local array (`int loc[4]`, passed on as `int *ind`) holds each thread's own values
+    if (baseV.k === 'other' && baseV.what.startsWith('pointer parameter ') && argNode.type === 'identifier' && idx.k === 'num' && knownOffset(idx) && isWarpUniform(idx.v, this.active())) {
+      const t = this.lookupVar(argNode.text)?.type;
+      if (t?.kind === 'pointer' && t.to.kind === 'int') return atom(node.text, t.to);
+    }
     return baseV.k === 'unk' && baseV.reason.includes('shared') ? baseV : unk(`\`${node.text}\` is a value loaded from memory that is not shared`);
   }
 
@@ -3093,7 +3121,9 @@ export class Interp {
           if (b.value.k === 'ref') return this.scope().set(p.name, { value: b.value, type: t, ref: true });
         }
         // passed by value: converted, cast, an object copied
-        this.scope().set(p.name, { value: this.asVariable(args[i] ?? unk(`\`${p.name}\` has no argument`), t, p.name, node), type: t });
+        const value = this.asVariable(args[i] ?? unk(`\`${p.name}\` has no argument`), t, p.name, node);
+        this.notePointer(p.name, value);
+        this.scope().set(p.name, { value, type: t });
       });
       this.execBlock(def.body);
       return frame.ret ?? { k: 'other', what: 'void' };

@@ -269,21 +269,29 @@ export function blockSummary(addrs: Float64Array, width: number, profile: BankPr
   const simple = (profile === sm50 || profile === sm20) && width <= 4;
   const pattern = new Float64Array(32);
   let out: BlockSummary | null = null;
-  const add = (w: number, degree: number, wavefronts: number, ideal: number) => {
-    if (!out) out = { warp: w, degree, wavefronts, totalWavefronts: 0, idealTotal: 0 };
-    else if (degree > out.degree || (degree === out.degree && wavefronts > out.wavefronts)) {
+  // the worst warp: degree, then wavefronts, then the most active lanes (as findings/ picks among contexts: not a
+  // first warp that a guard lets few lanes through), the first on a full tie
+  let outLanes = 0;
+  const add = (w: number, degree: number, wavefronts: number, ideal: number, lanes: number) => {
+    if (!out) {
+      out = { warp: w, degree, wavefronts, totalWavefronts: 0, idealTotal: 0 };
+      outLanes = lanes;
+    } else if (degree > out.degree || (degree === out.degree && (wavefronts > out.wavefronts || (wavefronts === out.wavefronts && lanes > outLanes)))) {
       out.warp = w;
       out.degree = degree;
       out.wavefronts = wavefronts;
+      outLanes = lanes;
     }
     out.totalWavefronts += wavefronts;
     out.idealTotal += ideal;
   };
   for (let w = 0; w * 32 < addrs.length; w++) {
     let first = NaN;
+    let lanes = 0;
     for (let l = 0; l < 32; l++) {
       const t = w * 32 + l;
       const a = t < addrs.length ? addrs[t] : NaN;
+      if (a === a) lanes++;
       if (first !== first && a === a) first = Math.floor(a / grain) * grain;
       pattern[l] = a - first;
     }
@@ -302,7 +310,7 @@ export function blockSummary(addrs: Float64Array, width: number, profile: BankPr
       if (same) hit = recent[r];
     }
     if (hit) {
-      add(w, hit.degree, hit.wavefronts, hit.ideal);
+      add(w, hit.degree, hit.wavefronts, hit.ideal, lanes);
       continue;
     }
     let degree = 0, wavefronts = 0, ideal = 0;
@@ -342,7 +350,7 @@ export function blockSummary(addrs: Float64Array, width: number, profile: BankPr
       }
     }
     if (!ideal) continue;
-    add(w, degree, wavefronts, ideal);
+    add(w, degree, wavefronts, ideal, lanes);
     if (recent.length >= 4) recent.shift();
     recent.push({ pattern: pattern.slice(), degree, wavefronts, ideal });
   }
