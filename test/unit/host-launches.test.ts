@@ -85,3 +85,14 @@ test('a size argument that only bounds a long loop is not given: the loop is one
     assert.ok(a.assumptions.some((x) => x.startsWith(`the loop at line ${line(text, 'for (int k = 0; k < K; k += 8)')} has a trip count that cannot be computed`)));
   }
 });
+
+test('a kernel argument that is the launching function\'s parameter takes what each call of that function passes', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const v = result.accesses.find((a) => a.kernel === 'viaLauncher')!;
+  const launch = line(text, 'viaLauncher<<<1, 32>>>(d, stride);');
+  assert.deepEqual(v.cases.map((c) => [c.context.stride, c.degree]).sort(), [1, 4].map((k) => [k, wavefronts(lanes(32).map((t) => t * k))]));
+  assert.equal(v.degree, 4);
+  assert.equal(v.wavefronts, 4);
+  assert.equal(v.assumptions[0], `block 32x1x1 from the launch at line ${launch} in \`launchStrided\` (the call at line ${line(text, 'launchStrided(d, 4);')})`);
+  assert.ok(v.assumptions.includes(`\`stride\` = 4 from the launch at line ${launch}`));
+});

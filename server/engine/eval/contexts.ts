@@ -262,12 +262,17 @@ function isConstantArgument(arg: Node, facts: FileFacts, caller: FunctionFact | 
   return true;
 }
 
+/** The kernel arguments a launch passes, in order (after the kernel itself, for an API launch). */
+function launchArguments(l: LaunchFact): Node[] {
+  return named(l.node.childForFieldName('arguments')).filter((c) => c.type !== 'comment').slice(l.argsFrom ?? 0);
+}
+
 /** The kernel's scalar integer parameters that this launch passes a known value for, by name, with the assumptions. */
 function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it: Interp, counters?: Map<string, Value>): { values: Map<string, Value>; sources: string[] } {
   const values = new Map<string, Value>();
   const sources: string[] = [];
   if (l.api) return { values, sources };
-  const args = named(l.node.childForFieldName('arguments')).filter((c) => c.type !== 'comment').slice(l.argsFrom ?? 0);
+  const args = launchArguments(l);
   const line = l.node.startPosition.row + 1;
   kernel.params.forEach((p, i) => {
     const a = args[i];
@@ -415,7 +420,7 @@ function abstractPointerDepth(d: Node | null): number | null {
 function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<string, CType> {
   const out = new Map<string, CType>();
   if (l.api || !l.caller || !kernel.templateParams.some((tp) => tp.isType)) return out;
-  const args = named(l.node.childForFieldName('arguments')).filter((c) => c.type !== 'comment').slice(l.argsFrom ?? 0);
+  const args = launchArguments(l);
   kernel.params.forEach((p, i) => {
     const a = args[i];
     const typeNode = p.node.childForFieldName('type');
@@ -946,19 +951,24 @@ export function instancesOf(
         path.used.length = 0;
         const launch = `${l.what ?? 'the launch'} at line ${l.node.startPosition.row + 1}`;
         const at = `${launch}${loop.where}`;
-        // a shape made of the launching function's parameters: the shapes its callers pass, one instance each
-        if (!host && l.block && l.caller && !blockOf(it.rvalue(l.block))) {
+        // a shape, or a kernel argument, made of the launching function's parameters: what its callers pass, one
+        // instance each (`void scan(float *d, int n) { k<<<1, 256>>>(d, n); }` called `scan(d, 1024)`)
+        const callerParams = new Set(l.caller?.params.map((p) => p.name));
+        const argsFromCaller = callerParams.size > 0 && launchArguments(l).some((a) => identifiersIn(a).some((id) => callerParams.has(id)));
+        const blockFromCaller = !!l.block && !blockOf(it.rvalue(l.block));
+        if (!host && l.caller && (blockFromCaller || argsFromCaller)) {
           let any = false;
           const calls = callersOf(l.caller, facts, deadline, caps);
           const cut = calls.truncated ? `; only the first ${MAX_CALLER_BINDINGS} calls are read` : '';
           for (const call of calls) {
-            if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, undefined, call.params))) continue;
-            const pit = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, pathFacts(l.caller, l.node), call.params);
-            const block = blockOf(pit.rvalue(l.block));
-            if (!block) continue;
+            if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind, undefined, call.params))) continue;
+            const pit = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind, pathFacts(l.caller, l.node), call.params);
+            const block = l.block ? blockOf(pit.rvalue(l.block)) : null;
+            if (blockFromCaller && !block) continue;
             any = true;
-            // the kernel's arguments and template arguments stay as the launch alone gives them (see isConstantArgument)
-            bound.push({ b, block, source: `${at} in \`${l.caller.name}\` (${call.where}${cut})`, shmem: shmemOf(l, pit), args });
+            // the template arguments stay as the launch alone gives them
+            const callArgs = argsFromCaller ? bindArguments(kernel, l, facts, pit, new Map([...loop.values, ...call.params])) : args;
+            bound.push({ b, block: block ?? shape(l, it, launch), source: `${at} in \`${l.caller.name}\` (${call.where}${cut})`, shmem: shmemOf(l, pit), args: callArgs });
           }
           if (any) continue;
         }
