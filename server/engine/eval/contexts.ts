@@ -237,10 +237,11 @@ const valid = (b: [number, number, number]): [number, number, number] | null =>
 /**
  * An argument the launch passes as an integer expression whose value at the launch is one the file states: literals,
  * macros, enumerators, file-scope constants, the caller's locals (as the host evaluator follows them: an initializer
- * and writes before the launch in straight code or decided branches; see settled), the counters of known loops around
- * the launch (`counters`), and operators over them. A parameter of the caller or any call is not.
+ * and writes before the launch in straight code or decided branches; see settled), `known` names (the counters of
+ * known loops around the launch; the caller's parameters, with what one call of it passes), and operators over them.
+ * Any other parameter of the caller, or a call, is not.
  */
-function isConstantArgument(arg: Node, facts: FileFacts, caller: FunctionFact | null, counters?: Map<string, Value>): boolean {
+function isConstantArgument(arg: Node, facts: FileFacts, caller: FunctionFact | null, known?: Map<string, Value>): boolean {
   const stack: Node[] = [arg];
   while (stack.length) {
     const n = stack.pop()!;
@@ -252,7 +253,7 @@ function isConstantArgument(arg: Node, facts: FileFacts, caller: FunctionFact | 
     }
     if (n.type === 'identifier') {
       const name = n.text;
-      if (facts.macros.has(name) || facts.enums.has(name) || facts.constants.has(name) || counters?.has(name)) continue;
+      if (facts.macros.has(name) || facts.enums.has(name) || facts.constants.has(name) || known?.has(name)) continue;
       if (!caller || !findDeclaration(caller.body, name, arg.startIndex)) return false;
       continue;
     }
@@ -268,7 +269,7 @@ function launchArguments(l: LaunchFact): Node[] {
 }
 
 /** The kernel's scalar integer parameters that this launch passes a known value for, by name, with the assumptions. */
-function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it: Interp, counters?: Map<string, Value>): { values: Map<string, Value>; sources: string[] } {
+function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it: Interp, known?: Map<string, Value>): { values: Map<string, Value>; sources: string[] } {
   const values = new Map<string, Value>();
   const sources: string[] = [];
   if (l.api) return { values, sources };
@@ -279,7 +280,7 @@ function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it
     const typeNode = p.node.childForFieldName('type');
     if (!a || !typeNode || p.node.childForFieldName('declarator')?.type !== 'identifier') return; // pointers, references, arrays
     const t = it.resolveType(typeNode);
-    if (t.kind !== 'int' || !isConstantArgument(a, facts, l.caller, counters)) return;
+    if (t.kind !== 'int' || !isConstantArgument(a, facts, l.caller, known)) return;
     const v = it.rvalue(a);
     if (v.k !== 'num' || v.t.kind !== 'int') return;
     const c = convert(v, t);
