@@ -515,6 +515,8 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
       }
     }
   }
+  // `&launch<float>` or `launch<float>` passed as a value (a function pointer a test harness calls): an instance too
+  for (const r of kernelReferences(fn, facts)) if (r.caller !== fn) add(r.args, r.caller, r.node, 'the reference');
   // a member function of a class template defined outside it (`template <class T> void S<T>::run(...) { ... }`):
   // each `S<float>` the host code names (an object declared `S<float> s;`) binds the class's parameters
   let scope: Node | null = fn.node.childForFieldName('declarator');
