@@ -2802,7 +2802,7 @@ export class Interp {
     const dst = first ?? (argNodes[0] ? this.rvalue(argNodes[0]) : unk('no argument'));
     for (const a of argNodes.slice(1, 2)) this.rvalue(a);
     const size = argNodes[2] ? uniformValue(this.rvalue(argNodes[2])) : null;
-    for (const a of argNodes.slice(3)) this.rvalue(a);
+    for (const a of argNodes.slice(3)) this.completesOn(a, node);
     if (dst.k !== 'ptr') return { k: 'other', what: 'cp.async' };
     const r = this.deref(dst, num(0), node, argNodes[0]);
     if (r.k !== 'ref') return { k: 'other', what: 'cp.async' };
@@ -2881,27 +2881,55 @@ export class Interp {
    */
   private memcpyAsync(argNodes: Node[], node: Node): Value {
     const first = argNodes[0] ? this.rvalue(argNodes[0]) : unk('no argument');
-    // the size: `cuda::aligned_size_t<16>(16)` written there, or a variable declared as one
+    // the size: `cuda::aligned_size_t<16>(16)` written there, or a variable declared as one; the alignment is a
+    // constant expression (`16`, `sizeof(float4)`, a template parameter)
     const sizeArg = argNodes[2];
     const held = sizeArg?.type === 'identifier' ? this.binding(sizeArg.text) : null;
-    const sizeText = held && !isBase(held) && held.decl ? held.decl.text : sizeArg?.text ?? '';
-    const aligned = /aligned_size_t\s*<\s*(\d+)\s*>/.exec(sizeText);
-    const size = aligned && argNodes[2] ? uniformValue(this.rvalue(argNodes[2])) : null;
-    if (first.k === 'ptr' && size !== null && Number(aligned![1]) === size) return this.asyncCopy(argNodes, node, first);
+    const align = this.alignedSizeAlignment(held && !isBase(held) && held.decl ? held.decl : sizeArg ?? null);
+    const size = align !== null && sizeArg ? uniformValue(this.rvalue(sizeArg)) : null;
+    if (first.k === 'ptr' && size !== null && align === size) return this.asyncCopy(argNodes, node, first);
     if (first.k === 'ptr') {
-      for (const a of argNodes.slice(1)) this.rvalue(a);
+      for (const a of argNodes.slice(1, 3)) this.rvalue(a);
+      for (const a of argNodes.slice(3)) this.completesOn(a, node);
       const r = this.deref(first, num(0), node, argNodes[0]);
       const why = `\`${this.realNode(node).text.split('(')[0]}\` copies with instructions libcu++ chooses from the alignment it can prove (cp.async of 4, 8 or 16 bytes, or a plain copy): the width of each write is not known`;
       if (r.k === 'ref') this.access(this.unknownRef(r, r.t, why), 'store', node, true);
       return { k: 'other', what: 'memcpy_async' };
     }
     const dst = argNodes[1] ? this.rvalue(argNodes[1]) : unk('no argument');
-    for (const a of argNodes.slice(2)) this.rvalue(a);
+    for (const a of argNodes.slice(2, 4)) this.rvalue(a);
+    for (const a of argNodes.slice(4)) this.completesOn(a, node);
     if (dst.k === 'ptr') {
       const r = this.deref(dst, num(0), node, argNodes[1]);
       if (r.k === 'ref') this.access(this.unknownRef(r, r.t, `\`${node.childForFieldName('function')?.text ?? 'memcpy_async'}\` with a group: which lane writes which bytes is not documented`), 'store', node, true);
     }
     return { k: 'other', what: 'memcpy_async' };
+  }
+
+  /**
+   * The barrier or pipeline an async copy completes on (`cuda::memcpy_async(dst, src, size, bar)`): taken by
+   * reference, not loaded. A `__shared__ cuda::barrier` is signalled there in ways no public document gives: an
+   * atomic on that object whose figures are unknown, as a member function call on it is.
+   */
+  private completesOn(a: Node, node: Node): void {
+    const { value } = this.place(a);
+    if (value.k !== 'ref') return;
+    const reason = `\`${this.realNode(node).text.split('(')[0]}\` signals its completion on \`${a.text}\`, an object of type \`${typeName(value.t)}\` in shared memory: what it reads or writes there is not known`;
+    this.access(this.unknownRef(value, value.t, reason), 'atomic', node, true);
+  }
+
+  /** the alignment `N` of the `cuda::aligned_size_t<N>` written in `n`, where `N` is a known constant; else null. */
+  private alignedSizeAlignment(n: Node | null): number | null {
+    const stack = n ? [n] : [];
+    while (stack.length) {
+      const c = stack.pop()!;
+      if ((c.type === 'template_function' || c.type === 'template_type') && c.childForFieldName('name')?.text === 'aligned_size_t') {
+        const arg = named(c.childForFieldName('arguments'))[0];
+        return arg && arg.type !== 'type_descriptor' ? uniformValue(this.rvalue(arg)) : null;
+      }
+      stack.push(...named(c));
+    }
+    return null;
   }
 
   /**
