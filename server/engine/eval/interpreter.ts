@@ -2685,8 +2685,12 @@ export class Interp {
     let defs = lambda ? [lambda.def] : this.cfg.facts.functions.get(name || method) ?? this.pointee(fnNode);
     if (method && defs && defs.length > 1) defs = this.specialization(fnNode.childForFieldName('argument'), defs) ?? defs;
     const def = (defs && this.overload(defs, argNodes)) ?? defs?.find((d) => !d.isKernel);
-    // an argument for a reference parameter is a place, not a value: nothing is loaded at the call
-    const bound = argNodes.map((a, i) => (def && def.params[i] && isReferenceDecl(def.params[i].node) ? this.place(a) : { value: this.rvalue(a) }));
+    // an argument for a reference parameter is a place, not a value: nothing is loaded at the call. A function the
+    // file does not define whose call is assigned to (`FETCH_FLOAT4(s[i]) = v`: a header's macro, or a function that
+    // returns a reference) is not known to read its arguments by value: what it does with a shared place is unknown
+    const opaque = !def && !method && fnNode.type === 'identifier' && !mac && assignedCalls(node).has(name);
+    const bound = argNodes.map((a, i) => (opaque ? this.opaqueArgument(a, name, node)
+      : def && def.params[i] && isReferenceDecl(def.params[i].node) ? this.place(a) : { value: this.rvalue(a) }));
     const args = bound.map((b) => b.value);
     if (name === 'dim3') return this.dim3(args);
     const holder = this.sharedHolder(name);
@@ -2904,6 +2908,22 @@ export class Interp {
       if (r.k === 'ref') this.access(this.unknownRef(r, r.t, `\`${node.childForFieldName('function')?.text ?? 'memcpy_async'}\` with a group: which lane writes which bytes is not documented`), 'store', node, true);
     }
     return { k: 'other', what: 'memcpy_async' };
+  }
+
+  /**
+   * An argument of a call to `name`, a function the file does not define whose calls are assigned to: a place in
+   * shared memory given to it is an access whose width and kind are not known (`FETCH_FLOAT4(s[i])` is a 16-byte
+   * access through a header's macro, not a 4-byte load of `s[i]`).
+   */
+  private opaqueArgument(a: Node, name: string, node: Node): { value: Value } {
+    const { value } = this.place(a);
+    if (value.k !== 'ref') return { value: value.k === 'ptr' || value.k === 'unk' ? value : this.rvalue(a) };
+    const line = assignedCalls(node).get(name)!;
+    const reason = `\`${name}(...)\` is not defined in this file and is assigned to at line ${line + 1} (a macro from a header, or a function that returns a reference): how it reads or writes \`${a.text}\` is not known`;
+    const parent = this.realNode(node).parent;
+    const stored = parent?.type === 'assignment_expression' && parent.childForFieldName('left')?.startIndex === this.realNode(node).startIndex;
+    this.access(this.unknownRef(value, { kind: 'unknown', name: typeName(value.t) }, reason), stored ? 'store' : 'load', node);
+    return { value: unk(reason) };
   }
 
   /**
@@ -3427,6 +3447,33 @@ function holds(holders: Map<string, Node>, node: Node): boolean {
 }
 
 /** Functions given a pointer that do not read or write through it (see call). */
+/**
+ * The functions called as the left side of an assignment (`F(x) = v`, `F(x) += v`) in the function definition around
+ * `node`, each with the line of its first such call: where the file does not define `F`, it is a header's macro or a
+ * function that returns a reference. Only the enclosing definition is read, so a kernel's result depends on its text.
+ */
+const assignedMemo = new WeakMap<Node, Map<string, number>>();
+function assignedCalls(node: Node): Map<string, number> {
+  let fn: Node | null = node;
+  while (fn && fn.type !== 'function_definition') fn = fn.parent;
+  if (!fn) return new Map();
+  let out = assignedMemo.get(fn);
+  if (out) return out;
+  out = new Map();
+  const stack: Node[] = [fn];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (c.type === 'assignment_expression') {
+      const left = c.childForFieldName('left');
+      const f = left?.type === 'call_expression' ? left.childForFieldName('function') : null;
+      if (f?.type === 'identifier') out.set(f.text, Math.min(out.get(f.text) ?? Infinity, left!.startPosition.row));
+    }
+    for (const k of named(c)) stack.push(k);
+  }
+  assignedMemo.set(fn, out);
+  return out;
+}
+
 const NO_MEMORY_CALLS = /^(printf|assert|__assert_fail|__builtin_assume_aligned|__builtin_expect|__builtin_assume|__isShared|__isGlobal|__isLocal|__isConstant|__isGridConstant|__cvta_generic_to_\w+|__prefetch_global_\w+)$/;
 
 /** marks an address that could not be evaluated; the rest of the key is the reason. */
