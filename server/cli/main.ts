@@ -22,7 +22,8 @@ const USAGE = `usage: cuda-bank-lens [check] [options] <file-or-folder>...
   --all-sources             also search folders for .h, .hpp and .cpp files
   --budget-ms N             analysis time budget per file (default 10000)
   -D NAME=VALUE, --define NAME=VALUE
-                            a macro the file takes from a header (WARP_SIZE=32); repeatable; the file's own wins
+                            a macro the file takes from a header (WARP_SIZE=32, or a function-like one:
+                            'FETCH_FLOAT4(p)=(reinterpret_cast<float4 *>(&(p))[0])'); repeatable; the file's own wins
   --version, --help
 
 exit status: 0 no conflict, 1 at least one conflict, 2 bad usage or an unreadable file`;

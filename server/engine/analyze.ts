@@ -3,7 +3,7 @@
 // anything outside the kernels changed.
 import { AccessFinding, AnalyzeOptions, ArrayFinding, FileAnalysis, Notice, PaddingFix, Range, RequestFigures } from './types';
 import { parse, Tree, Node, Edit } from './syntax/parser';
-import { blankInactive } from './syntax/preprocess';
+import { blankInactive, definedMacro } from './syntax/preprocess';
 import { recover, closingCandidates, Blanked, Closed } from './syntax/recover';
 import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, kids, declaratorName, readTopLevelFunction } from './facts/collect';
 import { typeName } from './facts/ctypes';
@@ -559,8 +559,10 @@ function withDefines(facts: FileFacts, defines: Record<string, string> | undefin
   const hit = withDefinesMemo.get(facts);
   if (hit && hit.key === key) return hit.facts;
   const macros = new Map(facts.macros);
-  for (const [name, body] of Object.entries(defines!))
-    if (!macros.has(name) && !new RegExp(`^[ \\t]*#[ \\t]*undef[ \\t]+${name.replace(/\W/g, '\\$&')}\\b`, 'm').test(text)) macros.set(name, { name, params: null, body: body.trim(), line: -1 });
+  for (const [given, body] of Object.entries(defines!)) {
+    const mac = definedMacro(given, body);
+    if (!macros.has(mac.name) && !new RegExp(`^[ \\t]*#[ \\t]*undef[ \\t]+${mac.name.replace(/\W/g, '\\$&')}\\b`, 'm').test(text)) macros.set(mac.name, mac);
+  }
   const out = { ...facts, macros };
   withDefinesMemo.set(facts, { key, facts: out });
   return out;

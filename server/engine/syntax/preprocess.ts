@@ -60,7 +60,7 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   if (!/^[ \t]*#[ \t]*if/m.test(text)) return text;
   const lines = text.split('\n');
   // macros given from outside (`-D`) hold from the first line, as a compiler's do
-  const env: ConditionEnv = { defined: new Map(Object.entries(defines ?? {})), undefined: new Set(), arch };
+  const env: ConditionEnv = { defined: new Map(Object.entries(defines ?? {}).map(([k, v]) => [definedMacro(k, v).name, v])), undefined: new Set(), arch };
   /** one `#if` chain: whether a branch was decided true, whether one was undecided, its directive lines. */
   interface Chain { taken: boolean; unsure: boolean; parentBlank: boolean; directives: number[]; archNoted?: boolean }
   const stack: Chain[] = [];
@@ -269,8 +269,16 @@ export function readDirectives(text: string): { line: number; blocks: [number, n
 
 /** `NAME=VALUE` (or `NAME`, which is `NAME=1`, as `-D` reads it): a macro given from outside; null when NAME is no identifier. */
 export function parseDefine(text: string): [string, string] | null {
-  const m = /^\s*([A-Za-z_]\w*)(?:=(.*))?$/s.exec(text);
-  return m ? [m[1], m[2] ?? '1'] : null;
+  // `NAME(a, b)=BODY`, a function-like macro as a compiler's `-D` takes it: the key keeps its parameter list
+  const m = /^\s*([A-Za-z_]\w*)(\(\s*(?:[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)?\s*\))?(?:=(.*))?$/s.exec(text);
+  return m ? [m[1] + (m[2] ? m[2].replace(/\s+/g, '') : ''), m[3] ?? '1'] : null;
+}
+
+/** A macro given from outside, keyed as parseDefine keys it (`N`, or `F(a,b)` for a function-like one). */
+export function definedMacro(key: string, body: string): Macro {
+  const m = /^(\w+)(?:\(([^)]*)\))?$/.exec(key);
+  const params = m?.[2] === undefined ? null : m[2].split(',').filter((p) => p);
+  return { name: m?.[1] ?? key, params, body: body.trim(), line: -1 };
 }
 
 /** `32`, `16x16`, `32x8x1` -> [x, y, z]; null if malformed or over 1,024 threads. */
