@@ -2179,15 +2179,18 @@ export class Interp {
       return holder;
     });
     const expansion = substitute(mac as Parameters<typeof substitute>[0], texts);
-    // an expansion that is a statement, not an expression (`asm volatile(...)` of an ldmatrix or cp.async macro)
+    // an expansion that is a statement, not an expression (`asm volatile(...)` of an ldmatrix or cp.async macro), or
+    // several (`#define vload(v, a) v = *((float4 *)(a));`, `x.a = s[i]; x.b = s[j];`): each in turn
     const stmt = parseExpression(expansion) ? null : parseStatements(`${expansion};`);
-    const only = stmt && stmt.stmts.length === 1 && stmt.stmts[0].type === 'expression_statement' ? named(stmt.stmts[0])[0] : undefined;
-    const parsed = only ? { tree: stmt!.tree, expr: only } : parseExpression(expansion);
+    const stmts = stmt?.stmts.filter((st) => st.type !== 'expression_statement' || named(st).length) ?? [];
+    const exprs = stmts.length && stmts.every((st) => st.type === 'expression_statement') ? stmts.map((st) => named(st)[0]) : [];
+    const parsed = exprs.length ? { tree: stmt!.tree, expr: exprs[exprs.length - 1] } : parseExpression(expansion);
     if (!parsed) return null;
     const scope = new Map<string, Var | SharedBase>();
     for (const b of bound) scope.set(b.name, b.value.k === 'ref' ? { value: b.value, type: b.value.t, ref: true } : { value: b.value, type: { kind: 'unknown' } as CType });
     const site = { tree: parsed.tree, call: this.realNode(node), holders, first: holders.values().next().value ?? this.realNode(node) };
     return this.inMacro(site, () => {
+      for (const e of exprs.slice(0, -1)) this.eval(e);
       const v = this.eval(parsed.expr);
       return v.k === 'ref' ? this.realRef(v) : v;
     }, scope);
