@@ -2691,7 +2691,7 @@ export class Interp {
     // an argument for a reference parameter is a place, not a value: nothing is loaded at the call. A function the
     // file does not define whose call is assigned to (`FETCH_FLOAT4(s[i]) = v`: a header's macro, or a function that
     // returns a reference) is not known to read its arguments by value: what it does with a shared place is unknown
-    const opaque = !def && !method && fnNode.type === 'identifier' && !mac && assignedCalls(node).has(name);
+    const opaque = !def && !method && fnNode.type === 'identifier' && !mac && !!this.opaqueCall(name, node);
     const bound = argNodes.map((a, i) => (opaque ? this.opaqueArgument(a, name, node)
       : def && def.params[i] && isReferenceDecl(def.params[i].node) ? this.place(a) : { value: this.rvalue(a) }));
     const args = bound.map((b) => b.value);
@@ -2914,15 +2914,26 @@ export class Interp {
   }
 
   /**
-   * An argument of a call to `name`, a function the file does not define whose calls are assigned to: a place in
-   * shared memory given to it is an access whose width and kind are not known (`FETCH_FLOAT4(s[i])` is a 16-byte
-   * access through a header's macro, not a 4-byte load of `s[i]`).
+   * Why a call of `name`, a function the file does not define, is not known to read its arguments by value: it is
+   * assigned to in the same function (`FETCH_FLOAT4(s[i]) = v`: a macro from a header, or a function that returns a
+   * reference), or it is named in capitals as macros are (`FETCH_FLOAT4(s[i])` read). Null: an ordinary call.
+   */
+  private opaqueCall(name: string, node: Node): string | null {
+    const line = assignedCalls(node).get(name);
+    if (line !== undefined) return `\`${name}(...)\` is not defined in this file and is assigned to at line ${line + 1} (a macro from a header, or a function that returns a reference)`;
+    if (/^[A-Z][A-Z0-9_]*[A-Z0-9]$/.test(name) && !BUILTINS[name]) return `\`${name}(...)\` is not defined in this file and is named in capitals, as a macro from a header is (give it with -D to analyse it)`;
+    return null;
+  }
+
+  /**
+   * An argument of a call to `name`, a function the file does not define that opaqueCall says may not read it by
+   * value: a place in shared memory given to it is an access whose width and kind are not known (`FETCH_FLOAT4(s[i])`
+   * is a 16-byte access through a header's macro, not a 4-byte load of `s[i]`). Anything else is a value, as before.
    */
   private opaqueArgument(a: Node, name: string, node: Node): { value: Value } {
-    const { value } = this.place(a);
-    if (value.k !== 'ref') return { value: value.k === 'ptr' || value.k === 'unk' ? value : this.rvalue(a) };
-    const line = assignedCalls(node).get(name)!;
-    const reason = `\`${name}(...)\` is not defined in this file and is assigned to at line ${line + 1} (a macro from a header, or a function that returns a reference): how it reads or writes \`${a.text}\` is not known`;
+    const value = this.eval(a);
+    if (value.k !== 'ref' || value.t.kind === 'array') return { value: this.load(value, a) };
+    const reason = `${this.opaqueCall(name, node)}: how it reads or writes \`${a.text}\` is not known`;
     const parent = this.realNode(node).parent;
     const stored = parent?.type === 'assignment_expression' && parent.childForFieldName('left')?.startIndex === this.realNode(node).startIndex;
     this.access(this.unknownRef(value, { kind: 'unknown', name: typeName(value.t) }, reason), stored ? 'store' : 'load', node);
