@@ -3,7 +3,7 @@
 // oracle of docs/bank-model.md.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { ready, analyzeFile, accessAt } from './helpers/engine';
+import { ready, analyzeFile, accessAt, lineOf } from './helpers/engine';
 import { parseDefine } from '../../server/engine/syntax/preprocess';
 
 before(() => ready);
@@ -30,7 +30,8 @@ test('a launcher template that only a harness names by address (`&runColumns<dou
   assert.equal(ld.worst!.distinctWords, 64);
   assert.equal(ld.worst!.activeLanes, 32);
   assert.deepEqual(ld.block, [32, 8, 1]);
-  assert.ok(ld.assumptions.includes('block 32x8x1 from the launch at line 20 in `runColumns<double>` (the reference at line 55)'), ld.assumptions.join('\n'));
+  const launch = lineOf(text, 'columns<T, PAD><<<') + 1, ref = lineOf(text, 'checkAll<double>(&runColumns<double>') + 1;
+  assert.ok(ld.assumptions.includes(`block 32x8x1 from the launch at line ${launch} in \`runColumns<double>\` (the reference at line ${ref})`), ld.assumptions.join('\n'));
 });
 
 test('`cuda::aligned_size_t<sizeof(float)>` is a constant alignment: one 4-byte cp.async a lane, not unknown', () => {
@@ -62,7 +63,8 @@ test('a header\'s macro assigned to (`AS_VEC4(panel[r][c]) = ...`) makes its sha
   const st = accessAt(result, text, 'AS_VEC4(panel[r][c]) =', 'store');
   assert.equal(st.status, 'unknown');
   assert.equal(st.degree, null);
-  assert.equal(st.reason, '`AS_VEC4(...)` is not defined in this file and is assigned to at line 47 (a macro from a header, or a function that returns a reference): how it reads or writes `panel[r][c]` is not known');
+  const at = lineOf(text, 'AS_VEC4(panel[r][c]) =') + 1;
+  assert.equal(st.reason, `\`AS_VEC4(...)\` is not defined in this file and is assigned to at line ${at} (a macro from a header, or a function that returns a reference): how it reads or writes \`panel[r][c]\` is not known`);
   assert.ok(!result.accesses.some((a) => a.range.start.line === st.range.start.line && a.array === 'panel' && a.kind === 'load'));
   const ld = accessAt(result, text, '= AS_VEC4(panel[threadIdx.x % 16]', 'load');
   assert.equal(ld.status, 'unknown');
@@ -94,4 +96,41 @@ test('-D takes a function-like macro (`AS_VEC4(x)=...`): the float4 copies throu
   assert.equal(ld.elementBytes, 16);
   assert.equal(ld.worst!.distinctWords, 128);
   assert.deepEqual(ld.block, [256, 1, 1]);
+});
+
+test('a header\'s macro named in capitals and only read (`float4 v = AS_VEC4(strip[4 * t])`) is no 4-byte load either', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // was a 4-byte load at stride 4 words: 4-way; the code reads float4s, 16 bytes a lane, conflict-free
+  const ld = accessAt(result, text, 'float4 v = AS_VEC4(strip[', 'load');
+  assert.equal(ld.status, 'unknown');
+  assert.equal(ld.degree, null);
+  assert.equal(ld.reason, '`AS_VEC4(...)` is not defined in this file and is named in capitals, as a macro from a header is (give it with -D to analyse it): how it reads or writes `strip[threadIdx.x * 4]` is not known');
+  const given = analyzeFile(FIXTURE, { defines: AS_VEC4 });
+  const v = accessAt(given.result, given.text, 'float4 v = AS_VEC4(strip[', 'load');
+  assert.equal(v.status, 'conflict-free');
+  assert.equal(v.degree, 1);
+  assert.equal(v.wavefronts, 4);
+  assert.equal(v.elementBytes, 16);
+  assert.equal(v.worst!.distinctWords, 128);
+  assert.deepEqual(v.block, [256, 1, 1]);
+});
+
+test('statement macros of the file: a use without its `;` and the statement after it are analysed, and each statement of an expansion', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // both were missing: `LOAD_PAIR(v, &in[...])` on its own line swallowed the next line, and SPLIT's two statements
+  // were dropped whole. (p)[0] and (p)[1] at 4 words a lane: 4-way each
+  const st = accessAt(result, text, 'SPLIT(v, &buf[threadIdx.x * 4])', 'store');
+  assert.equal(st.status, 'conflict');
+  assert.equal(st.degree, 4);
+  assert.equal(st.wavefronts, 4);
+  assert.equal(st.worst!.distinctWords, 32);
+  assert.deepEqual(st.block, [32, 1, 1]);
+  // float2 at 8 bytes a lane: 2 wavefronts, the ideal
+  const ld = accessAt(result, text, 'LOAD_PAIR(v, &buf[threadIdx.x * 2])', 'load');
+  assert.equal(ld.status, 'conflict-free');
+  assert.equal(ld.degree, 1);
+  assert.equal(ld.wavefronts, 2);
+  assert.equal(ld.elementBytes, 8);
+  assert.equal(ld.worst!.distinctWords, 64);
+  assert.deepEqual(result.notices.filter((n) => /syntax error/.test(n.message)), []);
 });
