@@ -2691,7 +2691,7 @@ export class Interp {
     // an argument for a reference parameter is a place, not a value: nothing is loaded at the call. A function the
     // file does not define whose call is assigned to (`FETCH_FLOAT4(s[i]) = v`: a header's macro, or a function that
     // returns a reference) is not known to read its arguments by value: what it does with a shared place is unknown
-    const opaque = !def && !method && fnNode.type === 'identifier' && !mac && !!this.opaqueCall(name, node);
+    const opaque = !def && !method && fnNode.type === 'identifier' && !mac && !!this.opaqueCall(name);
     const bound = argNodes.map((a, i) => (opaque ? this.opaqueArgument(a, name, node)
       : def && def.params[i] && isReferenceDecl(def.params[i].node) ? this.place(a) : { value: this.rvalue(a) }));
     const args = bound.map((b) => b.value);
@@ -2918,8 +2918,8 @@ export class Interp {
    * assigned to in the same function (`FETCH_FLOAT4(s[i]) = v`: a macro from a header, or a function that returns a
    * reference), or it is named in capitals as macros are (`FETCH_FLOAT4(s[i])` read). Null: an ordinary call.
    */
-  private opaqueCall(name: string, node: Node): string | null {
-    const line = assignedCalls(node).get(name);
+  private opaqueCall(name: string): string | null {
+    const line = assignedCalls(this.frame().fn?.node).get(name);
     if (line !== undefined) return `\`${name}(...)\` is not defined in this file and is assigned to at line ${line + 1} (a macro from a header, or a function that returns a reference)`;
     if (/^[A-Z][A-Z0-9_]*[A-Z0-9]$/.test(name) && !BUILTINS[name]) return `\`${name}(...)\` is not defined in this file and is named in capitals, as a macro from a header is (give it with -D to analyse it)`;
     return null;
@@ -2933,7 +2933,7 @@ export class Interp {
   private opaqueArgument(a: Node, name: string, node: Node): { value: Value } {
     const value = this.eval(a);
     if (value.k !== 'ref' || value.t.kind === 'array') return { value: this.load(value, a) };
-    const reason = `${this.opaqueCall(name, node)}: how it reads or writes \`${a.text}\` is not known`;
+    const reason = `${this.opaqueCall(name)}: how it reads or writes \`${a.text}\` is not known`;
     const parent = this.realNode(node).parent;
     const stored = parent?.type === 'assignment_expression' && parent.childForFieldName('left')?.startIndex === this.realNode(node).startIndex;
     this.access(this.unknownRef(value, { kind: 'unknown', name: typeName(value.t) }, reason), stored ? 'store' : 'load', node);
@@ -3462,15 +3462,15 @@ function holds(holders: Map<string, Node>, node: Node): boolean {
 
 /** Functions given a pointer that do not read or write through it (see call). */
 /**
- * The functions called as the left side of an assignment (`F(x) = v`, `F(x) += v`) in the function definition around
- * `node`, each with the line of its first such call: where the file does not define `F`, it is a header's macro or a
- * function that returns a reference. Only the enclosing definition is read, so a kernel's result depends on its text.
+ * The functions called as the left side of an assignment (`F(x) = v`, `F(x) += v`) in the function definition `fn`
+ * (the one being run), each with the line of its first such call: where the file does not define `F`, it is a
+ * header's macro or a function that returns a reference. Only that definition is read, so a kernel's result depends
+ * on its own text.
  */
 const assignedMemo = new WeakMap<Node, Map<string, number>>();
-function assignedCalls(node: Node): Map<string, number> {
-  let fn: Node | null = node;
-  while (fn && fn.type !== 'function_definition') fn = fn.parent;
-  if (!fn) return new Map();
+const NO_ASSIGNED = new Map<string, number>();
+function assignedCalls(fn: Node | null | undefined): Map<string, number> {
+  if (!fn) return NO_ASSIGNED;
   let out = assignedMemo.get(fn);
   if (out) return out;
   out = new Map();
