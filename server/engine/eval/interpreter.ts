@@ -1490,7 +1490,7 @@ export class Interp {
 
   /** The member function `name` of an object's struct (by where it is defined), with `arity` parameters. */
   private memberDef(self: { t: CType }, name: string, arity: number, among?: FunctionFact[]): FunctionFact | null {
-    const decl = self.t.kind === 'struct' ? this.cfg.facts.typeDecls.get(self.t.name.replace(/\s*<.*$/, '')) : undefined;
+    const decl = this.classDecl(self.t);
     if (!decl) return null;
     const inside = (among ?? this.cfg.facts.functions.get(name) ?? []).filter((d) => d.node.startIndex >= decl.startIndex && d.node.endIndex <= decl.endIndex);
     return inside.find((d) => d.params.length === arity) ?? null;
@@ -1641,26 +1641,108 @@ export class Interp {
     }).join(', ')}>`;
     const cached = this.typeCache.get(key);
     if (cached) return cached;
+    // a partial or full specialization whose arguments match (`template <typename T> struct Op<SUM, T>`) is the class
+    const spec = this.classSpecialization(name!, params, targs, bound);
+    if (spec === 'unknown') {
+      const t: CType = { kind: 'unknown', name: key };
+      this.typeCache.set(key, t);
+      return t;
+    }
+    const use = spec ?? { decl, params, bound };
     const savedValues = this.cfg.values;
     const savedTypes = this.cfg.types;
-    ({ values: this.cfg.values, types: this.cfg.types } = bound);
+    ({ values: this.cfg.values, types: this.cfg.types } = use.bound);
     let t: CType;
     try {
       this.typeCache.set(key, { kind: 'unknown', name: key }); // guards recursive definitions
-      t = this.typeFromDecl(key, decl);
+      t = this.typeFromDecl(key, use.decl);
     } finally {
       this.cfg.values = savedValues;
       this.cfg.types = savedTypes;
     }
     this.typeCache.set(key, t);
-    this.templateArgs.set(t, targs);
+    this.classDecls.set(t, use.decl);
+    if (!spec) this.templateArgs.set(t, targs);
     const own = { values: new Map<string, Value>(), types: new Map<string, CType>() };
-    for (const tp of params) {
-      if (tp.isType && bound.types.has(tp.name)) own.types.set(tp.name, bound.types.get(tp.name)!);
-      if (!tp.isType && bound.values.has(tp.name)) own.values.set(tp.name, bound.values.get(tp.name)!);
+    for (const tp of use.params) {
+      if (tp.isType && use.bound.types.has(tp.name)) own.types.set(tp.name, use.bound.types.get(tp.name)!);
+      if (!tp.isType && use.bound.values.has(tp.name)) own.values.set(tp.name, use.bound.values.get(tp.name)!);
     }
     this.templateBound.set(t, own);
     return t;
+  }
+
+  /** the definition each class template instance was laid out from: the primary template's or a specialization's. */
+  private classDecls = new WeakMap<CType, Node>();
+
+  /** The struct definition a type was laid out from (a class template instance's may be a specialization's). */
+  private classDecl(t: CType): Node | undefined {
+    return this.classDecls.get(t) ?? (t.kind === 'struct' ? this.cfg.facts.typeDecls.get(t.name.replace(/\s*<.*$/, '')) : undefined);
+  }
+
+  /**
+   * The specialization of class template `name` that an instance with arguments `targs` (bound to the primary's
+   * `params` in `bound`) is, with its own parameters bound: a full one (`template <> struct S<float>`) or a partial
+   * one (`template <typename T> struct Op<SUM, T>`, `struct P<T *>`), the most specialized (fewest parameters of its
+   * own) among those that match. Null: none matches, the primary template is the class. 'unknown': whether one matches
+   * cannot be decided here (an argument or a pattern that is not evaluated).
+   */
+  private classSpecialization(name: string, params: FunctionFact['templateParams'], targs: Node[], bound: ClassBinding):
+    { decl: Node; params: FunctionFact['templateParams']; bound: ClassBinding } | null | 'unknown' {
+    let best: { decl: Node; params: FunctionFact['templateParams']; bound: ClassBinding } | null = null;
+    let undecided = false;
+    for (const [k, decl] of this.cfg.facts.typeDecls) {
+      if (!k.startsWith(`${name}<`) || !/^(struct|class)_specifier$/.test(decl.type)) continue;
+      const nameNode = decl.childForFieldName('name');
+      if (nameNode?.type !== 'template_type' || nameNode.childForFieldName('name')?.text !== name) continue;
+      const own = decl.parent?.type === 'template_declaration' ? readTemplateParams(decl.parent.childForFieldName('parameters')) : [];
+      const pats = named(nameNode.childForFieldName('arguments'));
+      if (pats.length !== params.length) continue;
+      const mine: ClassBinding = { values: new Map(this.cfg.values), types: new Map(this.cfg.types) };
+      const fixed = new Set<string>();
+      const mentions = (p: Node) => own.some((tp) => new RegExp(`\\b${tp.name}\\b`).test(p.text));
+      let verdict: boolean | null = true;
+      for (let i = 0; i < pats.length && verdict; i++) {
+        const p = pats[i];
+        const tp = params[i];
+        if (!targs[i]) { verdict = null; break; }
+        const text = p.text.replace(/\s+/g, ' ').trim();
+        const param = own.find((o) => o.name === text || tp.isType && `${o.name} *` === text.replace(/\s*\*$/, ' *'));
+        if (tp.isType) {
+          let actual = bound.types.get(tp.name);
+          if (!actual || actual.kind === 'unknown') { verdict = null; break; }
+          if (param) {
+            if (text !== param.name) actual = actual.kind === 'pointer' ? actual.to : undefined;
+            if (!actual) { verdict = false; break; }
+            if (fixed.has(param.name)) verdict = typeName(mine.types.get(param.name)!) === typeName(actual);
+            else { mine.types.set(param.name, actual); fixed.add(param.name); }
+          } else if (mentions(p)) {
+            // `Op<Float2<T, A>>`: only an instance of that class template can match it
+            const cls = p.childForFieldName('type');
+            const of = cls?.type === 'template_type' ? cls.childForFieldName('name')?.text : undefined;
+            verdict = of && !(actual.kind === 'struct' && actual.name.startsWith(`${of}<`)) ? false : null;
+          } else {
+            const want = this.typeDescriptor(p);
+            verdict = want.kind === 'unknown' ? null : typeName(want) === typeName(actual);
+          }
+        } else {
+          const v = bound.values.get(tp.name);
+          const actual = v ? uniformValue(v) : null;
+          if (actual === null) { verdict = null; break; }
+          if (param && !param.isType && text === param.name) {
+            if (fixed.has(param.name)) verdict = uniformValue(mine.values.get(param.name)!) === actual;
+            else { mine.values.set(param.name, v!); fixed.add(param.name); }
+          } else if (mentions(p)) verdict = null;
+          else {
+            const want = uniformValue(this.rvalue(p));
+            verdict = want === null ? null : want === actual;
+          }
+        }
+      }
+      if (verdict === null) undecided = true;
+      else if (verdict && (!best || own.length < best.params.length)) best = { decl, params: own, bound: mine };
+    }
+    return best ?? (undecided ? 'unknown' : null);
   }
 
   private typeFromDecl(name: string, decl: Node): CType {
@@ -2683,7 +2765,9 @@ export class Interp {
     const local = fnNode.type === 'identifier' ? this.binding(name) : null;
     const lambda = local && !isBase(local) ? local.lambda : undefined;
     let defs = lambda ? [lambda.def] : this.cfg.facts.functions.get(name || method) ?? this.pointee(fnNode);
-    if (method && defs && defs.length > 1) defs = this.specialization(fnNode.childForFieldName('argument'), defs) ?? defs;
+    // the type the object is declared with (a parameter's, a local's): a class template instance's binds its parameters
+    const declared = method ? this.declaredType(fnNode.childForFieldName('argument')) : null;
+    if (method && defs && defs.length > 1) defs = this.specialization(declared, defs) ?? defs;
     const def = (defs && this.overload(defs, argNodes)) ?? defs?.find((d) => !d.isKernel);
     // an argument for a reference parameter is a place, not a value: nothing is loaded at the call
     const bound = argNodes.map((a, i) => (def && def.params[i] && isReferenceDecl(def.params[i].node) ? this.place(a) : { value: this.rvalue(a) }));
@@ -2705,7 +2789,7 @@ export class Interp {
         return this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateBound.get(self.t) ?? this.templateArgs.get(self.t) ?? classArgs, [members]));
       }
     }
-    if (def) return this.returned(def, node, this.inline(def, bound, fnNode, node, classArgs, lambda?.scopes));
+    if (def) return this.returned(def, node, this.inline(def, bound, fnNode, node, classArgs ?? (declared && this.templateBound.get(declared)) ?? null, lambda?.scopes));
     const target = method ? object() : null;
     if (target?.k === 'ref') {
       // a member function the file does not define, called on an object in shared memory (`bar.arrive()` on a
@@ -2820,30 +2904,21 @@ export class Interp {
    */
   /**
    * The member functions, among same-named ones, of the class an object is declared as: `SharedMemory<T> smem;
-   * smem.getPointer()` calls the `template <> struct SharedMemory<float>` one when T is float, the primary template's
-   * when no specialization matches. Null: the object or its type is not known here.
+   * smem.getPointer()` calls the `template <> struct SharedMemory<float>` one when T is float, a partial
+   * specialization's (`template <typename R> struct Op<SUM, R>`) when its pattern matches (see classSpecialization),
+   * the primary template's when none does. Null: the object or its type is not known here.
    */
-  private specialization(obj: Node | null, defs: FunctionFact[]): FunctionFact[] | null {
+  private specialization(t: CType | null, defs: FunctionFact[]): FunctionFact[] | null {
+    const cls = t ? this.classDecl(t) : undefined;
+    if (!cls) return null;
+    const inside = defs.filter((d) => d.node.startIndex >= cls.startIndex && d.node.endIndex <= cls.endIndex);
+    return inside.length ? inside : null;
+  }
+
+  /** The struct type a name is declared with (through one pointer: `p->f()`), else null. */
+  private declaredType(obj: Node | null): CType | null {
     const b = obj?.type === 'identifier' ? this.binding(obj.text) : null;
-    let decl = b && !isBase(b) ? b.decl : null;
-    while (decl && decl.type !== 'declaration' && decl.type !== 'parameter_declaration') decl = decl.parent;
-    const typeNode = decl?.childForFieldName('type');
-    if (!typeNode) return null;
-    const cls = typeNode.type === 'template_type' ? typeNode.childForFieldName('name')?.text : typeNode.text;
-    const args = typeNode.type === 'template_type' ? named(typeNode.childForFieldName('arguments')) : [];
-    const key = (a: Node) => (a.type === 'type_descriptor' ? typeName(this.typeDescriptor(a)) : String(uniformValue(this.rvalue(a))));
-    const want = args.map(key).join(',');
-    const classOf = (d: FunctionFact): Node | null => {
-      for (let p = d.node.parent; p; p = p.parent) if (p.type === 'struct_specifier' || p.type === 'class_specifier') return p.childForFieldName('name');
-      return null;
-    };
-    const exact = defs.filter((d) => {
-      const n = classOf(d);
-      return n?.type === 'template_type' && n.childForFieldName('name')?.text === cls && named(n.childForFieldName('arguments')).map(key).join(',') === want;
-    });
-    if (exact.length) return exact;
-    const primary = defs.filter((d) => classOf(d)?.text === cls);
-    return primary.length ? primary : null;
+    return b && !isBase(b) ? (b.type.kind === 'pointer' ? b.type.to : b.type) : null;
   }
 
   private sharedHolder(name: string): Value | null {
