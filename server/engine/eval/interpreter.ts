@@ -1588,7 +1588,7 @@ export class Interp {
     this.typeCache.set(clean, out); // guards recursive definitions
     const mac = declNode ? undefined : this.cfg.facts.macros.get(clean);
     if (declNode) out = this.typeFromDecl(clean, declNode);
-    else if (node && (node.type === 'struct_specifier' || node.type === 'class_specifier') && node.childForFieldName('body'))
+    else if (node && /^(struct|class|union)_specifier$/.test(node.type) && node.childForFieldName('body'))
       out = this.typeFromDecl(clean, node);
     else if (mac && mac.params === null && /^[A-Za-z_][\w: ]*\**$/.test(mac.body.trim())) {
       // an object-like macro that names a type (`#define fp double`, `#define DATA_TYPE float`): that type, the name
