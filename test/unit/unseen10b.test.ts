@@ -1,0 +1,107 @@
+// Regressions from the tenth sweep of unseen kernels, helper B (template-heavy library kernels: kaldi's cudamatrix
+// reductions, PyTorch's ATen reductions): figures from a brute-force lane oracle of docs/bank-model.md.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { ready, analyzeFile, accessAt } from './helpers/engine';
+
+before(() => ready);
+
+const FIXTURE = 'test/fixtures/unseen10b.cu';
+
+test('a partial specialization of a class template is the class: its member reads the shared operands (were dropped)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // `op` is a kernel parameter `const RedOp<K, V>`; the launch passes `RedOp<RED_SUM, float>()`, so K = RED_SUM and
+  // V = float are deduced, and `RedOp<RED_SUM, W>` reads both references: stride 2 words, 2-way in 2 wavefronts
+  const a = accessAt(result, text, 'V acc = op.merge(part[2 * t], part[2 * t + 1]);', 'load', 'part[2 * t]');
+  assert.equal(a.status, 'conflict');
+  assert.equal(a.kernel, 'pair_reduce');
+  assert.equal(a.degree, 2);
+  assert.equal(a.wavefronts, 2);
+  assert.equal(a.idealWavefronts, 1);
+  assert.equal(a.worst!.distinctWords, 32);
+  assert.deepEqual(a.block, [256, 1, 1]);
+  assert.ok(!a.assumptions.some((s) => /is not bound/.test(s)), a.assumptions.join('\n'));
+  const b = accessAt(result, text, 'V acc = op.merge(part[2 * t], part[2 * t + 1]);', 'load', 'part[2 * t + 1]');
+  assert.equal(b.degree, 2);
+  assert.equal(b.wavefronts, 2);
+  // the primary template (which reads nothing) is not what runs: exactly these two loads on the line
+  const lines = text.split('\n');
+  const line = lines.findIndex((l) => l.includes('V acc = op.merge(part[2 * t], part[2 * t + 1]);'));
+  assert.equal(result.accesses.filter((x) => x.range.start.line === line).length, 2);
+});
+
+test('a partial specialization chosen for a local object of a class template instance (`RedOp<K, V> op;`)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // K = RED_SUM from the launch, V = double deduced: `vals[4 * t]` of doubles is 4-way in each half-warp, 8 wavefronts
+  const a = accessAt(result, text, 'V acc = op.merge(vals[4 * t], vals[t]);', 'load', 'vals[4 * t]');
+  assert.equal(a.status, 'conflict');
+  assert.equal(a.kernel, 'stride_reduce');
+  assert.equal(a.elementBytes, 8);
+  assert.equal(a.degree, 4);
+  assert.equal(a.wavefronts, 8);
+  assert.equal(a.idealWavefronts, 2);
+  assert.equal(a.worst!.distinctWords, 64);
+  assert.deepEqual(a.block, [64, 1, 1]);
+  const b = accessAt(result, text, 'V acc = op.merge(vals[4 * t], vals[t]);', 'load', 'vals[t]');
+  assert.equal(b.status, 'conflict-free');
+  assert.equal(b.wavefronts, 2);
+  assert.equal(b.worst!.distinctWords, 64);
+});
+
+test('a specialization for instances of another class template (`Combine<Pair2<A, B>>`) does not match a scalar', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // V = float: the primary `Combine<V>` runs; it reads the column (32-way) and the row (conflict-free)
+  const col = accessAt(result, text, 'c.apply(rows[threadIdx.x][threadIdx.y], rows[threadIdx.y][threadIdx.x]);', 'load', 'rows[threadIdx.x]');
+  assert.equal(col.status, 'conflict');
+  assert.equal(col.degree, 32);
+  assert.equal(col.wavefronts, 32);
+  assert.deepEqual(col.block, [32, 8, 1]);
+  const row = accessAt(result, text, 'c.apply(rows[threadIdx.x][threadIdx.y], rows[threadIdx.y][threadIdx.x]);', 'load', 'rows[threadIdx.y]');
+  assert.equal(row.status, 'conflict-free');
+  assert.equal(row.wavefronts, 1);
+});
+
+test('an anonymous union declared `__shared__` in a kernel template is laid out (was: the layout is not known)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // TD = 32, R = float, block 32x8: rows stored conflict-free, the column read 32-way, the flat sum conflict-free
+  const st = accessAt(result, text, 'buf.tile[threadIdx.y + i][threadIdx.x] = in[', 'store');
+  assert.equal(st.status, 'conflict-free');
+  assert.equal(st.wavefronts, 1);
+  assert.equal(st.worst!.distinctWords, 32);
+  const col = accessAt(result, text, 'v += buf.tile[threadIdx.x][threadIdx.y + i];', 'load');
+  assert.equal(col.status, 'conflict');
+  assert.equal(col.degree, 32);
+  assert.equal(col.wavefronts, 32);
+  assert.equal(col.worst!.distinctWords, 32);
+  assert.deepEqual(col.block, [32, 8, 1]);
+  const sum = accessAt(result, text, 'if (tid < s) buf.flat[tid] += buf.flat[tid + s];', 'load', 'buf.flat[tid + s]');
+  assert.equal(sum.status, 'conflict-free');
+  assert.equal(sum.wavefronts, 1);
+  assert.equal(sum.reason ?? null, null);
+  const last = accessAt(result, text, 'if (tid == 0) out[blockIdx.x] = buf.flat[0];', 'load');
+  assert.equal(last.worst!.activeLanes, 1);
+  assert.equal(last.wavefronts, 1);
+});
+
+test('an integer every thread reads from one shared word is one value for all lanes: its uses are exact (were unknown)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // `m = first[0]`: `BIN_AT(m)` is one word for 32 lanes, a broadcast
+  const bin = accessAt(result, text, 'int v = BIN_AT(m);', 'load');
+  assert.equal(bin.status, 'broadcast');
+  assert.equal(bin.wavefronts, 1);
+  assert.equal(bin.worst!.distinctWords, 1);
+  assert.equal(bin.worst!.activeLanes, 32);
+  assert.deepEqual(bin.block, [256, 1, 1]);
+  // `spread[2 * t + (m & 63)]`: stride 2 words at a uniform offset, 2-way whatever m is (rule 6), and said so
+  const sp = accessAt(result, text, 'spread[2 * t + (m & 63)] = v;', 'store');
+  assert.equal(sp.status, 'conflict');
+  assert.equal(sp.degree, 2);
+  assert.equal(sp.wavefronts, 2);
+  assert.equal(sp.worst!.distinctWords, 32);
+  assert.ok(sp.assumptions.some((a) => a.startsWith('`4 * (m & 63)` adds the same offset to every lane')), sp.assumptions.join('\n'));
+  // the padded table shifted by one: in warp 1, thread 32 writes word 31 and thread 63 word 63, both in bank 31
+  const sh = accessAt(result, text, 'if (t >= 1) BIN_AT(t - 1) = v;', 'store');
+  assert.equal(sh.status, 'conflict');
+  assert.equal(sh.degree, 2);
+  assert.equal(sh.wavefronts, 2);
+});
