@@ -105,3 +105,21 @@ test('an integer every thread reads from one shared word is one value for all la
   assert.equal(sh.degree, 2);
   assert.equal(sh.wavefronts, 2);
 });
+
+test('a type parameter deduced through class template parameters passed by const reference (was: `T` not bound)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // `column_scan_u32` calls the host `column_scan(const Strip<T> &, ...)` with a `const Strip<unsigned> &`; it launches
+  // the kernel of the same name with that view: T = unsigned. `sums[32][9]` read at [tx/8 + 4ty][tx%8]: the fourth
+  // group of 8 lanes reaches words 32..34 of banks 0..2, which the first group uses: 2-way
+  const st = accessAt(result, text, 'sums[threadIdx.x][threadIdx.y] = img.row(threadIdx.y)[threadIdx.x];', 'store');
+  assert.equal(st.status, 'conflict-free');
+  assert.equal(st.elementBytes, 4);
+  assert.deepEqual(st.block, [32, 8, 1]);
+  assert.ok(!st.assumptions.some((a) => /is not bound/.test(a)), st.assumptions.join('\n'));
+  const ld = accessAt(result, text, 'T part = sums[k][j];', 'load');
+  assert.equal(ld.status, 'conflict');
+  assert.equal(ld.degree, 2);
+  assert.equal(ld.wavefronts, 2);
+  assert.equal(ld.worst!.distinctWords, 32);
+  assert.ok(ld.assumptions.some((a) => a.startsWith('block 32x8x1 from the launch at line') && a.includes('in `column_scan(...)`')), ld.assumptions.join('\n'));
+});

@@ -421,6 +421,11 @@ function abstractPointerDepth(d: Node | null): number | null {
   return depth;
 }
 
+/** A declarator of a name itself or of a reference to it (`x`, `&x`): an object of the declared type, not a pointer or an array. */
+function byValueOrReference(d: Node): boolean {
+  return d.type === 'identifier' || d.type === 'reference_declarator' && named(d).length === 1 && named(d)[0].type === 'identifier';
+}
+
 /**
  * The template arguments of a class template type an argument has (`Op<SUM, float>()`, `Op<SUM, float>{}`, or a name
  * the caller declares `Op<SUM, float> op`), when that class template is `cls`; else null.
@@ -433,7 +438,7 @@ function classArgsOf(a: Node, cls: string, l: LaunchFact): Node[] | null {
     const decl = l.caller!.params.find((q) => q.name === a.text)?.node ?? findDeclaration(l.caller!.body, a.text, l.node.startIndex);
     let d = decl?.type === 'declaration' ? decl.childrenForFieldName('declarator').find((x) => x && declaratorName(x)?.text === a.text) ?? null : decl?.childForFieldName('declarator') ?? null;
     if (d?.type === 'init_declarator') d = d.childForFieldName('declarator');
-    if (d?.type === 'identifier') t = decl!.childForFieldName('type');
+    if (d && byValueOrReference(d)) t = decl!.childForFieldName('type');
   }
   return t && (t.type === 'template_function' || t.type === 'template_type') && t.childForFieldName('name')?.text === cls ? named(t.childForFieldName('arguments')) : null;
 }
@@ -453,7 +458,8 @@ function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<strin
     const a = args[i];
     const typeNode = p.node.childForFieldName('type');
     if (!a || !typeNode) return;
-    if (typeNode.type === 'template_type' && p.node.childForFieldName('declarator')?.type === 'identifier') {
+    const pd = p.node.childForFieldName('declarator');
+    if (typeNode.type === 'template_type' && pd && byValueOrReference(pd)) {
       const given = classArgsOf(a, typeNode.childForFieldName('name')?.text ?? '', l);
       named(typeNode.childForFieldName('arguments')).forEach((pat, j) => {
         const tp = kernel.templateParams.find((t) => t.name === pat.text.trim());
