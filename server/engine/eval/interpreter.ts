@@ -4,7 +4,7 @@
 import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
 import { substitute, callArguments } from '../syntax/preprocess';
-import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName, readTemplateParams, identifiersIn } from '../facts/collect';
+import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken } from '../facts/collect';
 import { CType, BUILTINS, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
@@ -1750,7 +1750,8 @@ export class Interp {
       const body = decl.childForFieldName('body');
       const members: { name: string; type: CType }[] = [];
       for (const f of named(body)) {
-        if (f.type !== 'field_declaration') continue;
+        // a static member (`static constexpr int kPad = 1;`) is no part of an object, nor is a member function declared
+        if (f.type !== 'field_declaration' || hasToken(f, 'static')) continue;
         const ft = f.childForFieldName('type');
         if (!ft) continue;
         // a struct or union defined in place (`union { int u[32]; float f[32]; } x;`), named or not
@@ -1774,7 +1775,7 @@ export class Interp {
             cur = cur.childForFieldName('declarator');
           }
           if (dims.length) t = { kind: 'array', elem: t, dims };
-          const n = declaratorName(d);
+          const n = cur?.type === 'function_declarator' ? null : declaratorName(d);
           if (n) members.push({ name: n.text, type: t });
         }
       }
