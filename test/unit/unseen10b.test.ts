@@ -2,7 +2,7 @@
 // reductions, PyTorch's ATen reductions): figures from a brute-force lane oracle of docs/bank-model.md.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { ready, analyzeFile, accessAt } from './helpers/engine';
+import { ready, analyzeFile, accessAt, lineOf } from './helpers/engine';
 
 before(() => ready);
 
@@ -122,4 +122,34 @@ test('a type parameter deduced through class template parameters passed by const
   assert.equal(ld.wavefronts, 2);
   assert.equal(ld.worst!.distinctWords, 32);
   assert.ok(ld.assumptions.some((a) => a.startsWith('block 32x8x1 from the launch at line') && a.includes('in `column_scan(...)`')), ld.assumptions.join('\n'));
+});
+
+test('a class template instance\'s constant (`TilePad<T>::value`, an enumerator `Words<T>::value`) is evaluated per instance', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // T = float: the full specialization pads to 33 (conflict-free); T = int: the primary pads nothing (32-way)
+  const st = accessAt(result, text, 'tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * 32 + threadIdx.x];', 'store');
+  assert.equal(st.status, 'conflict-free');
+  assert.equal(st.kernel, 'traits_transpose');
+  const ld = accessAt(result, text, 'out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y * Words<T>::value];', 'load');
+  assert.equal(ld.status, 'conflict');
+  assert.equal(ld.degree, 32);
+  assert.equal(ld.wavefronts, 32);
+  assert.deepEqual(ld.block, [32, 8, 1]);
+  assert.deepEqual(ld.cases.map((c) => [c.context, c.degree, c.wavefronts]), [[{ T: 'float' }, 1, 1], [{ T: 'int' }, 32, 32]]);
+});
+
+test('a static data member and a member function declared in a class take no room in its objects (was: 2-way)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  for (const [snippet, expr] of [['lanes[threadIdx.x].value = out[threadIdx.x];', 'lanes'], ['cells[threadIdx.x].value = out[threadIdx.x + 32];', 'cells']]) {
+    const st = accessAt(result, text, snippet, 'store', expr);
+    assert.equal(st.status, 'conflict-free', snippet);
+    assert.equal(st.degree, 1);
+    assert.equal(st.wavefronts, 1);
+    assert.equal(st.worst!.distinctWords, 32);
+  }
+  const line = 'out[threadIdx.x] = lanes[threadIdx.x + Lane::kCount].value + cells[threadIdx.x + 32].twice();';
+  // the read in `twice()` is reported at the call, its expression the member `value` in the function's body
+  const at = lineOf(text, line);
+  const loads = result.accesses.filter((a) => a.range.start.line === at && a.kind === 'load').sort((a, b) => a.range.start.character - b.range.start.character);
+  assert.deepEqual(loads.map((a) => [a.array, a.status, a.degree, a.wavefronts]), [['lanes', 'conflict-free', 1, 1], ['cells', 'conflict-free', 1, 1]]);
 });

@@ -1993,6 +1993,9 @@ export class Interp {
       case 'qualified_identifier': {
         const name = node.childForFieldName('name');
         if (name && /^(std|cuda)$/.test(node.childForFieldName('scope')?.text ?? '')) return this.eval(name);
+        const scope = node.childForFieldName('scope');
+        const ofClass = scope && name?.type === 'identifier' ? this.classConstant(scope, name.text) : null;
+        if (ofClass) return ofClass;
         return this.scopedConstant(node.text.replace(/\s+/g, '').replace(/^::/, '')) ?? unk(`\`${node.text}\` is not known here`);
       }
       default:
@@ -2139,6 +2142,39 @@ export class Interp {
     }
     cache.set(cacheKey, v);
     return v;
+  }
+
+  /**
+   * A constant of a class template instance (`Pad<T>::value`, `Traits<float>::kPad`, or through a type parameter or
+   * alias bound to one): the member of the class the instance is (a specialization's where one matches), evaluated
+   * with the instance's parameters bound. Null: the scope is not such an instance, or the class has no such member.
+   */
+  private classConstant(scope: Node, member: string): Value | null {
+    const named_ = /^(type_|namespace_)?identifier$/.test(scope.type) && (this.cfg.types.has(scope.text) || this.cfg.facts.typeDecls.has(scope.text));
+    if (scope.type !== 'template_type' && !named_) return null;
+    const t = scope.type === 'template_type' ? this.resolveType(scope) : this.resolveTypeName(scope.text);
+    const bound = this.templateBound.get(t);
+    const decl = bound ? this.classDecl(t) : undefined;
+    if (!bound || !decl) return null;
+    const classOf = (n: Node) => {
+      for (let p = n.parent; p; p = p.parent) if (/^(struct|class|union)_specifier$/.test(p.type)) return p;
+      return null;
+    };
+    let node: Node | undefined;
+    for (const [k, n] of this.cfg.facts.scoped) if (k.endsWith(`::${member}`) && classOf(n)?.startIndex === decl.startIndex && classOf(n)?.endIndex === decl.endIndex) node = n;
+    if (!node) return null;
+    const savedValues = this.cfg.values;
+    const savedTypes = this.cfg.types;
+    this.cfg.values = new Map([...savedValues, ...bound.values]);
+    this.cfg.types = new Map([...savedTypes, ...bound.types]);
+    try {
+      if (node.type === 'enumerator') return this.enumValue(node);
+      const init = node.childForFieldName('value') ?? node.childForFieldName('default_value');
+      return init ? this.withHost(() => this.rvalue(init)) : unk(`\`${scope.text}::${member}\` has no value`);
+    } finally {
+      this.cfg.values = savedValues;
+      this.cfg.types = savedTypes;
+    }
   }
 
   private withHost<T>(f: () => T): T {
