@@ -153,3 +153,23 @@ test('a static data member and a member function declared in a class take no roo
   const loads = result.accesses.filter((a) => a.range.start.line === at && a.kind === 'load').sort((a, b) => a.range.start.character - b.range.start.character);
   assert.deepEqual(loads.map((a) => [a.array, a.status, a.degree, a.wavefronts]), [['lanes', 'conflict-free', 1, 1], ['cells', 'conflict-free', 1, 1]]);
 });
+
+test('a base class is part of a record, and a member\'s alignas moves it (were: 4- and 8-byte records, wrong degrees)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // KeyVal : Key is 8 bytes: `.val` at 4, stride 2 words, 2-way (was conflict-free); `.key` through the base is found
+  const val = accessAt(result, text, 'kv[threadIdx.x].val = out[threadIdx.x];', 'store');
+  assert.equal(val.status, 'conflict');
+  assert.equal(val.degree, 2);
+  assert.equal(val.wavefronts, 2);
+  const line = 'out[threadIdx.x] = kv[threadIdx.x].key + sp[threadIdx.x].x;';
+  const key = accessAt(result, text, line, 'load', 'kv');
+  assert.equal(key.degree, 2);
+  assert.equal(key.reason ?? null, null);
+  // Spaced { float x; alignas(16) float y; } is 32 bytes: stride 8 words, 8-way (was 2-way)
+  const y = accessAt(result, text, 'sp[threadIdx.x].y = out[threadIdx.x];', 'store');
+  assert.equal(y.status, 'conflict');
+  assert.equal(y.degree, 8);
+  assert.equal(y.wavefronts, 8);
+  assert.equal(y.worst!.distinctWords, 32);
+  assert.equal(accessAt(result, text, line, 'load', 'sp').degree, 8);
+});

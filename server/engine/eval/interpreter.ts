@@ -1748,7 +1748,14 @@ export class Interp {
   private typeFromDecl(name: string, decl: Node): CType {
     if (decl.type === 'struct_specifier' || decl.type === 'class_specifier' || decl.type === 'union_specifier') {
       const body = decl.childForFieldName('body');
-      const members: { name: string; type: CType }[] = [];
+      const members: { name: string; type: CType; align?: number }[] = [];
+      // base classes come first, in order, as unnamed members; one without data members takes no room
+      for (const b of named(kids(decl).find((c) => c.type === 'base_class_clause') ?? null)) {
+        if (b.type === 'access_specifier' || b.type === 'virtual') continue;
+        const bt = this.resolveType(b);
+        if (bt.kind !== 'struct') return { kind: 'unknown', name: `${name} (its base class \`${b.text}\` is not known)` };
+        if (bt.fields.length) members.push({ name: '', type: bt });
+      }
       for (const f of named(body)) {
         // a static member (`static constexpr int kPad = 1;`) is no part of an object, nor is a member function declared
         if (f.type !== 'field_declaration' || hasToken(f, 'static')) continue;
@@ -1758,8 +1765,13 @@ export class Interp {
         const inPlace = /^(struct|union|class)_specifier$/.test(ft.type) && ft.childForFieldName('body');
         const base = inPlace ? this.typeFromDecl(ft.childForFieldName('name')?.text ?? `${ft.type.split('_')[0]} in ${name}`, ft) : this.resolveType(ft);
         const declarators = f.childrenForFieldName('declarator').filter((c): c is Node => !!c);
+        // `alignas(16) float y;` (`__align__(16)`, which the preprocessor spells alignas)
+        const alignas = kids(f).map((c) => (c.type === 'type_qualifier' ? named(c)[0] : null)).find((c) => c?.type === 'alignas_qualifier');
+        const align = alignas ? uniformValue(this.rvalue(named(alignas)[0] ?? alignas)) : 1;
+        if (align === null || !Number.isInteger(align) || align < 1 || (align & (align - 1)) !== 0)
+          return { kind: 'unknown', name: `${name} (the alignment \`${alignas?.text ?? ''}\` of a member could not be evaluated)` };
         // an anonymous member (`union { ... };`): its members are the enclosing struct's, at its offset
-        if (inPlace && !declarators.length) members.push({ name: '', type: base });
+        if (inPlace && !declarators.length) members.push({ name: '', type: base, align });
         for (const d of declarators) {
           let t = base;
           let cur: Node | null = d;
@@ -1776,14 +1788,14 @@ export class Interp {
           }
           if (dims.length) t = { kind: 'array', elem: t, dims };
           const n = cur?.type === 'function_declarator' ? null : declaratorName(d);
-          if (n) members.push({ name: n.text, type: t });
+          if (n) members.push({ name: n.text, type: t, align });
         }
       }
       if (decl.type === 'union_specifier') {
         if (members.some((m) => sizeOf(m.type) === null)) return { kind: 'unknown', name };
-        const align = Math.max(1, ...members.map((m) => alignOf(m.type)));
+        const align = Math.max(1, ...members.map((m) => Math.max(alignOf(m.type), m.align ?? 1)));
         const bytes = Math.ceil(Math.max(0, ...members.map((m) => sizeOf(m.type)!)) / align) * align;
-        return { kind: 'struct', name, bytes, align, fields: flattenAnonymous(members.map((m) => ({ ...m, offset: 0 }))) };
+        return { kind: 'struct', name, bytes, align, fields: flattenAnonymous(members.map((m) => ({ name: m.name, type: m.type, offset: 0 }))) };
       }
       // `struct __align__(16) P { ... }` (the preprocessor spells it alignas)
       const written = kids(decl).find((c) => c.type === 'alignas_qualifier');
