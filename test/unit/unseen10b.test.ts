@@ -173,3 +173,11 @@ test('a base class is part of a record, and a member\'s alignas moves it (were: 
   assert.equal(y.worst!.distinctWords, 32);
   assert.equal(accessAt(result, text, line, 'load', 'sp').degree, 8);
 });
+
+test('an integer read at a shared place that is not known per lane is not one value for all lanes: what it indexes is unknown', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const ld = accessAt(result, text, 'out[threadIdx.x] = vals[j & 63];', 'load');
+  assert.equal(ld.status, 'unknown');
+  assert.equal(ld.degree, null);
+  assert.equal(ld.reason, '`order[perm[32 + threadIdx.x] & 63]` is a value loaded from shared memory');
+});
