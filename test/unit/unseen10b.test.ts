@@ -181,3 +181,20 @@ test('an integer read at a shared place that is not known per lane is not one va
   assert.equal(ld.degree, null);
   assert.equal(ld.reason, '`order[perm[32 + threadIdx.x] & 63]` is a value loaded from shared memory');
 });
+
+test('an element type a class template instance defines (`typename AccOf<T>::type`, a typedef) is resolved (was unknown)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // T = short: the full specialization `AccOf<short>` makes it int (the primary's short would be conflict-free)
+  const p = accessAt(result, text, 'pairs[2 * threadIdx.x] = acc_t(in[threadIdx.x]);', 'store');
+  assert.equal(p.status, 'conflict');
+  assert.equal(p.elementBytes, 4);
+  assert.equal(p.degree, 2);
+  assert.equal(p.wavefronts, 2);
+  assert.deepEqual(p.block, [128, 1, 1]);
+  const w = accessAt(result, text, 'wide[threadIdx.x] = in[threadIdx.x];', 'store');
+  assert.equal(w.status, 'conflict-free');
+  assert.equal(w.elementBytes, 8);
+  assert.equal(w.wavefronts, 2);
+  assert.equal(w.idealWavefronts, 2);
+  assert.equal(w.worst!.distinctWords, 64);
+});

@@ -1564,6 +1564,12 @@ export class Interp {
       const t = this.templateStruct(node);
       if (t) return t;
     }
+    // `typename Acc<T>::type`: the type the instance defines
+    const q = node.type === 'dependent_type' ? named(node)[0] : node;
+    if (q?.type === 'qualified_identifier') {
+      const t = this.classMemberType(q);
+      if (t) return t;
+    }
     const text = node.text.replace(/\s+/g, ' ').replace(/\b(const|volatile|__restrict__|struct|class|union|typename|signed(?= (?:char|int|short|long)))\b/g, '').trim();
     return this.resolveTypeName(text, node);
   }
@@ -2157,36 +2163,69 @@ export class Interp {
   }
 
   /**
-   * A constant of a class template instance (`Pad<T>::value`, `Traits<float>::kPad`, or through a type parameter or
-   * alias bound to one): the member of the class the instance is (a specialization's where one matches), evaluated
-   * with the instance's parameters bound. Null: the scope is not such an instance, or the class has no such member.
+   * The class template instance a scope names (`Pad<T>` in `Pad<T>::value`, or a type parameter or alias bound to
+   * one): its type, the definition it was laid out from (a matching specialization's first) and its parameters'
+   * bindings. Null: the scope is no such instance.
    */
-  private classConstant(scope: Node, member: string): Value | null {
+  private instanceOf(scope: Node): { t: CType; decl: Node; bound: ClassBinding } | null {
     const named_ = /^(type_|namespace_)?identifier$/.test(scope.type) && (this.cfg.types.has(scope.text) || this.cfg.facts.typeDecls.has(scope.text));
     if (scope.type !== 'template_type' && !named_) return null;
     const t = scope.type === 'template_type' ? this.resolveType(scope) : this.resolveTypeName(scope.text);
     const bound = this.templateBound.get(t);
     const decl = bound ? this.classDecl(t) : undefined;
-    if (!bound || !decl) return null;
-    const classOf = (n: Node) => {
-      for (let p = n.parent; p; p = p.parent) if (/^(struct|class|union)_specifier$/.test(p.type)) return p;
-      return null;
-    };
-    let node: Node | undefined;
-    for (const [k, n] of this.cfg.facts.scoped) if (k.endsWith(`::${member}`) && classOf(n)?.startIndex === decl.startIndex && classOf(n)?.endIndex === decl.endIndex) node = n;
-    if (!node) return null;
+    return bound && decl ? { t, decl, bound } : null;
+  }
+
+  /** `f` with an instance's template parameters bound over the current ones. */
+  private withBindings<T>(bound: ClassBinding, f: () => T): T {
     const savedValues = this.cfg.values;
     const savedTypes = this.cfg.types;
     this.cfg.values = new Map([...savedValues, ...bound.values]);
     this.cfg.types = new Map([...savedTypes, ...bound.types]);
     try {
-      if (node.type === 'enumerator') return this.enumValue(node);
-      const init = node.childForFieldName('value') ?? node.childForFieldName('default_value');
-      return init ? this.withHost(() => this.rvalue(init)) : unk(`\`${scope.text}::${member}\` has no value`);
+      return f();
     } finally {
       this.cfg.values = savedValues;
       this.cfg.types = savedTypes;
     }
+  }
+
+  /**
+   * A constant of a class template instance (`Pad<T>::value`, `Traits<float>::kPad`, an enumerator): the member of
+   * the class the instance is, evaluated with the instance's parameters bound. Null: no such instance or member.
+   */
+  private classConstant(scope: Node, member: string): Value | null {
+    const of = this.instanceOf(scope);
+    if (!of) return null;
+    const classOf = (n: Node) => {
+      for (let p = n.parent; p; p = p.parent) if (/^(struct|class|union)_specifier$/.test(p.type)) return p;
+      return null;
+    };
+    let node: Node | undefined;
+    for (const [k, n] of this.cfg.facts.scoped) if (k.endsWith(`::${member}`) && classOf(n)?.startIndex === of.decl.startIndex && classOf(n)?.endIndex === of.decl.endIndex) node = n;
+    if (!node) return null;
+    const found = node;
+    return this.withBindings(of.bound, () => {
+      if (found.type === 'enumerator') return this.enumValue(found);
+      const init = found.childForFieldName('value') ?? found.childForFieldName('default_value');
+      return init ? this.withHost(() => this.rvalue(init)) : unk(`\`${scope.text}::${member}\` has no value`);
+    });
+  }
+
+  /**
+   * A type a class template instance defines (`typename Acc<T>::type`, `Acc2<T>::type` of a `typedef`): its own
+   * `using` or `typedef`, resolved with the instance's parameters bound. Null: no such instance or member type.
+   */
+  private classMemberType(q: Node): CType | null {
+    const scope = q.childForFieldName('scope');
+    const name = q.childForFieldName('name');
+    const of = scope && name?.type === 'type_identifier' ? this.instanceOf(scope) : null;
+    if (!of) return null;
+    for (const m of named(of.decl.childForFieldName('body'))) {
+      const names = m.type === 'alias_declaration' ? [m.childForFieldName('name')] : m.type === 'type_definition' ? m.childrenForFieldName('declarator').map((d) => d && declaratorName(d)) : [];
+      if (names.some((n) => n?.text === name!.text)) return this.withBindings(of.bound, () => this.typeFromDecl(name!.text, m));
+    }
+    return null;
   }
 
   private withHost<T>(f: () => T): T {
