@@ -198,3 +198,18 @@ test('an element type a class template instance defines (`typename AccOf<T>::typ
   assert.equal(w.idealWavefronts, 2);
   assert.equal(w.worst!.distinctWords, 64);
 });
+
+test('`std::conditional_t<B, X, Y>` and `std::conditional<B, X, Y>::type` pick their type (were unknown)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // T = short, kWide = true: acc is double (2 wavefronts, ideal 2); sizeof(short) > 2 is false: spread is float, 2-way
+  const a = accessAt(result, text, 'acc[threadIdx.x] = in[threadIdx.x];', 'store');
+  assert.equal(a.status, 'conflict-free');
+  assert.equal(a.elementBytes, 8);
+  assert.equal(a.wavefronts, 2);
+  assert.equal(a.worst!.distinctWords, 64);
+  const s = accessAt(result, text, 'spread[2 * threadIdx.x] = in[threadIdx.x];', 'store');
+  assert.equal(s.status, 'conflict');
+  assert.equal(s.elementBytes, 4);
+  assert.equal(s.degree, 2);
+  assert.equal(s.wavefronts, 2);
+});

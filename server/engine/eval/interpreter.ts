@@ -1565,7 +1565,18 @@ export class Interp {
       if (t) return t;
     }
     // `typename Acc<T>::type`: the type the instance defines
-    const q = node.type === 'dependent_type' ? named(node)[0] : node;
+    let q: Node | null = node.type === 'dependent_type' ? named(node)[0] ?? null : node;
+    // `std::conditional_t<B, X, Y>`, `std::conditional<B, X, Y>::type`: X where B holds, else Y
+    while (q?.type === 'qualified_identifier' && /^(std|cuda)$/.test(q.childForFieldName('scope')?.text ?? '')) q = q.childForFieldName('name');
+    const pick = q?.type === 'template_type' && q.childForFieldName('name')?.text === 'conditional_t' ? q
+      : q?.type === 'qualified_identifier' && q.childForFieldName('name')?.text === 'type' && q.childForFieldName('scope')?.type === 'template_type' &&
+        q.childForFieldName('scope')!.childForFieldName('name')?.text === 'conditional' && !this.cfg.facts.typeDecls.has('conditional') ? q.childForFieldName('scope') : null;
+    if (pick && !this.cfg.facts.typeDecls.has('conditional_t')) {
+      const [b, x, y] = named(pick.childForFieldName('arguments'));
+      const holds = b ? uniformValue(this.withHost(() => this.rvalue(b))) : null;
+      const chosen = holds === null ? null : holds ? x : y;
+      return chosen?.type === 'type_descriptor' ? this.typeDescriptor(chosen) : { kind: 'unknown', name: pick.text };
+    }
     if (q?.type === 'qualified_identifier') {
       const t = this.classMemberType(q);
       if (t) return t;
