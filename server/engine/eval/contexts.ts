@@ -421,6 +421,15 @@ function abstractPointerDepth(d: Node | null): number | null {
   return depth;
 }
 
+/** Where the launching function declares a name it passes (a parameter, or a local before the launch), and its declarator. */
+function callerDeclaration(a: Node, l: LaunchFact): { decl: Node; declarator: Node | null } | null {
+  const decl = l.caller!.params.find((q) => q.name === a.text)?.node ?? findDeclaration(l.caller!.body, a.text, l.node.startIndex);
+  if (!decl) return null;
+  let d = decl.type === 'declaration' ? decl.childrenForFieldName('declarator').find((x) => x && declaratorName(x)?.text === a.text) ?? null : decl.childForFieldName('declarator');
+  if (d?.type === 'init_declarator') d = d.childForFieldName('declarator');
+  return { decl, declarator: d };
+}
+
 /** A declarator of a name itself or of a reference to it (`x`, `&x`): an object of the declared type, not a pointer or an array. */
 function byValueOrReference(d: Node): boolean {
   return d.type === 'identifier' || d.type === 'reference_declarator' && named(d).length === 1 && named(d)[0].type === 'identifier';
@@ -435,10 +444,8 @@ function classArgsOf(a: Node, cls: string, l: LaunchFact): Node[] | null {
   if (a.type === 'call_expression') t = a.childForFieldName('function');
   else if (a.type === 'compound_literal_expression') t = a.childForFieldName('type');
   else if (a.type === 'identifier') {
-    const decl = l.caller!.params.find((q) => q.name === a.text)?.node ?? findDeclaration(l.caller!.body, a.text, l.node.startIndex);
-    let d = decl?.type === 'declaration' ? decl.childrenForFieldName('declarator').find((x) => x && declaratorName(x)?.text === a.text) ?? null : decl?.childForFieldName('declarator') ?? null;
-    if (d?.type === 'init_declarator') d = d.childForFieldName('declarator');
-    if (d && byValueOrReference(d)) t = decl!.childForFieldName('type');
+    const found = callerDeclaration(a, l);
+    if (found?.declarator && byValueOrReference(found.declarator)) t = found.decl.childForFieldName('type');
   }
   return t && (t.type === 'template_function' || t.type === 'template_type') && t.childForFieldName('name')?.text === cls ? named(t.childForFieldName('arguments')) : null;
 }
@@ -489,13 +496,9 @@ function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<strin
     // `(const float *)src0->data`, `static_cast<float *>(p)`, `reinterpret_cast<half *>(p)`: the cast's type
     const cast = castType(a);
     if (cast) return bind(cast.childForFieldName('type'), abstractPointerDepth(cast.childForFieldName('declarator')));
-    if (a.type !== 'identifier') return;
-    const decl = l.caller!.params.find((q) => q.name === a.text)?.node ?? findDeclaration(l.caller!.body, a.text, l.node.startIndex);
-    const at = decl?.childForFieldName('type');
-    if (!decl || !at) return;
-    let d = decl.type === 'declaration' ? decl.childrenForFieldName('declarator').find((x) => x && declaratorName(x)?.text === a.text) ?? null : decl.childForFieldName('declarator');
-    if (d?.type === 'init_declarator') d = d.childForFieldName('declarator');
-    bind(at, pointerDepth(d));
+    const found = a.type === 'identifier' ? callerDeclaration(a, l) : null;
+    const at = found?.decl.childForFieldName('type');
+    if (found && at) bind(at, pointerDepth(found.declarator));
   });
   return out;
 }
