@@ -347,7 +347,10 @@ function escapes(body: Node, facts: FileFacts, decl: Node, name: string): boolea
 
 type Binding = { values: Map<string, Value>; types: Map<string, CType>; label: Record<string, number | string>; unbound?: string };
 
-function bindTemplate(kernel: FunctionFact, args: Node[] | null, it: Interp, deduced?: Map<string, CType>): Binding {
+/** A template parameter deduced from a call's arguments: a type, or (from an argument of a class template type) a value. */
+type Deduced = { type: CType } | { value: Value };
+
+function bindTemplate(kernel: FunctionFact, args: Node[] | null, it: Interp, deduced?: Map<string, Deduced>): Binding {
   const values = new Map<string, Value>();
   const types = new Map<string, CType>();
   const label: Record<string, number | string> = {};
@@ -355,9 +358,14 @@ function bindTemplate(kernel: FunctionFact, args: Node[] | null, it: Interp, ded
   kernel.templateParams.forEach((tp, i) => {
     const a = args?.[i] ?? tp.defaultNode;
     const d = !args?.[i] ? deduced?.get(tp.name) : undefined;
+    if (d && 'type' in d) {
+      types.set(tp.name, d.type);
+      label[tp.name] = typeName(d.type);
+      return;
+    }
     if (d) {
-      types.set(tp.name, d);
-      label[tp.name] = typeName(d);
+      values.set(tp.name, d.value);
+      label[tp.name] = uniformValue(d.value)!;
       return;
     }
     if (!a) {
@@ -413,19 +421,67 @@ function abstractPointerDepth(d: Node | null): number | null {
   return depth;
 }
 
+/** Where the launching function declares a name it passes (a parameter, or a local before the launch), and its declarator. */
+function callerDeclaration(a: Node, l: LaunchFact): { decl: Node; declarator: Node | null } | null {
+  const decl = l.caller!.params.find((q) => q.name === a.text)?.node ?? findDeclaration(l.caller!.body, a.text, l.node.startIndex);
+  if (!decl) return null;
+  let d = decl.type === 'declaration' ? decl.childrenForFieldName('declarator').find((x) => x && declaratorName(x)?.text === a.text) ?? null : decl.childForFieldName('declarator');
+  if (d?.type === 'init_declarator') d = d.childForFieldName('declarator');
+  return { decl, declarator: d };
+}
+
+/** A declarator of a name itself or of a reference to it (`x`, `&x`): an object of the declared type, not a pointer or an array. */
+function byValueOrReference(d: Node): boolean {
+  return d.type === 'identifier' || d.type === 'reference_declarator' && named(d).length === 1 && named(d)[0].type === 'identifier';
+}
+
 /**
- * Type template parameters the launch's arguments deduce (`k<<<g, b>>>(d)`, `d` declared `double *d` in the caller,
- * for a kernel parameter `T *p`: T = double), as C++ deduces them. Only a parameter declared as the template parameter
- * itself behind pointers, and an argument that is a name declared in the caller (a parameter or a local before the launch).
+ * The template arguments of a class template type an argument has (`Op<SUM, float>()`, `Op<SUM, float>{}`, or a name
+ * the caller declares `Op<SUM, float> op`), when that class template is `cls`; else null.
  */
-function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<string, CType> {
-  const out = new Map<string, CType>();
-  if (l.api || !l.caller || !kernel.templateParams.some((tp) => tp.isType)) return out;
+function classArgsOf(a: Node, cls: string, l: LaunchFact): Node[] | null {
+  let t: Node | null = null;
+  if (a.type === 'call_expression') t = a.childForFieldName('function');
+  else if (a.type === 'compound_literal_expression') t = a.childForFieldName('type');
+  else if (a.type === 'identifier') {
+    const found = callerDeclaration(a, l);
+    if (found?.declarator && byValueOrReference(found.declarator)) t = found.decl.childForFieldName('type');
+  }
+  return t && (t.type === 'template_function' || t.type === 'template_type') && t.childForFieldName('name')?.text === cls ? named(t.childForFieldName('arguments')) : null;
+}
+
+/**
+ * Template parameters the launch's arguments deduce, as C++ deduces them: a type parameter from a kernel parameter
+ * declared as it behind pointers (`k<<<g, b>>>(d)`, `d` declared `double *d` in the caller, for a kernel parameter
+ * `T *p`: T = double), given a name declared in the caller (a parameter or a local before the launch) or a cast; and
+ * any parameter named as an argument of a kernel parameter of class template type (`const Op<K, T> op` given
+ * `Op<SUM, float>()`: K = SUM, T = float).
+ */
+function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<string, Deduced> {
+  const out = new Map<string, Deduced>();
+  if (l.api || !l.caller || !kernel.templateParams.length) return out;
   const args = launchArguments(l);
   kernel.params.forEach((p, i) => {
     const a = args[i];
     const typeNode = p.node.childForFieldName('type');
     if (!a || !typeNode) return;
+    const pd = p.node.childForFieldName('declarator');
+    if (typeNode.type === 'template_type' && pd && byValueOrReference(pd)) {
+      const given = classArgsOf(a, typeNode.childForFieldName('name')?.text ?? '', l);
+      named(typeNode.childForFieldName('arguments')).forEach((pat, j) => {
+        const tp = kernel.templateParams.find((t) => t.name === pat.text.trim());
+        const g = given?.[j];
+        if (!tp || !g || out.has(tp.name)) return;
+        if (tp.isType) {
+          const t = g.type === 'type_descriptor' && !g.childForFieldName('declarator') ? it.resolveType(g.childForFieldName('type') ?? g) : null;
+          if (t && t.kind !== 'unknown') out.set(tp.name, { type: t });
+        } else {
+          const v = it.rvalue(g);
+          if (uniformValue(v) !== null) out.set(tp.name, { value: v });
+        }
+      });
+      return;
+    }
     const tp = kernel.templateParams.find((t) => t.isType && t.name === typeNode.text.trim());
     const depth = pointerDepth(p.node.childForFieldName('declarator'));
     if (!tp || depth === null || out.has(tp.name)) return;
@@ -435,18 +491,14 @@ function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<strin
       let t = it.resolveType(base);
       if (t.kind === 'unknown') return;
       for (let k = depth; k < argDepth; k++) t = { kind: 'pointer', to: t };
-      out.set(tp.name, t);
+      out.set(tp.name, { type: t });
     };
     // `(const float *)src0->data`, `static_cast<float *>(p)`, `reinterpret_cast<half *>(p)`: the cast's type
     const cast = castType(a);
     if (cast) return bind(cast.childForFieldName('type'), abstractPointerDepth(cast.childForFieldName('declarator')));
-    if (a.type !== 'identifier') return;
-    const decl = l.caller!.params.find((q) => q.name === a.text)?.node ?? findDeclaration(l.caller!.body, a.text, l.node.startIndex);
-    const at = decl?.childForFieldName('type');
-    if (!decl || !at) return;
-    let d = decl.type === 'declaration' ? decl.childrenForFieldName('declarator').find((x) => x && declaratorName(x)?.text === a.text) ?? null : decl.childForFieldName('declarator');
-    if (d?.type === 'init_declarator') d = d.childForFieldName('declarator');
-    bind(at, pointerDepth(d));
+    const found = a.type === 'identifier' ? callerDeclaration(a, l) : null;
+    const at = found?.decl.childForFieldName('type');
+    if (found && at) bind(at, pointerDepth(found.declarator));
   });
   return out;
 }
@@ -504,7 +556,7 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
     const f = n.type === 'call_expression' ? n.childForFieldName('function') : null;
     if (f?.type === 'template_function' && f.childForFieldName('name')?.text === fn.name)
       add(named(f.childForFieldName('arguments')), caller, n, 'the call');
-    else if (f?.type === 'identifier' && f.text === fn.name && fn.templateParams.some((tp) => tp.isType)) {
+    else if (f?.type === 'identifier' && f.text === fn.name && fn.templateParams.length) {
       // `transpose(out, in, n)`: the types its arguments deduce, in each binding of a caller that is itself a template
       for (const up of outerOf(caller)) {
         if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) break;

@@ -4,7 +4,7 @@
 import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
 import { substitute, callArguments } from '../syntax/preprocess';
-import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName, readTemplateParams, identifiersIn } from '../facts/collect';
+import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken } from '../facts/collect';
 import { CType, BUILTINS, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
@@ -1490,7 +1490,7 @@ export class Interp {
 
   /** The member function `name` of an object's struct (by where it is defined), with `arity` parameters. */
   private memberDef(self: { t: CType }, name: string, arity: number, among?: FunctionFact[]): FunctionFact | null {
-    const decl = self.t.kind === 'struct' ? this.cfg.facts.typeDecls.get(self.t.name.replace(/\s*<.*$/, '')) : undefined;
+    const decl = this.classDecl(self.t);
     if (!decl) return null;
     const inside = (among ?? this.cfg.facts.functions.get(name) ?? []).filter((d) => d.node.startIndex >= decl.startIndex && d.node.endIndex <= decl.endIndex);
     return inside.find((d) => d.params.length === arity) ?? null;
@@ -1564,6 +1564,23 @@ export class Interp {
       const t = this.templateStruct(node);
       if (t) return t;
     }
+    // `typename Acc<T>::type`: the type the instance defines
+    let q: Node | null = node.type === 'dependent_type' ? named(node)[0] ?? null : node;
+    // `std::conditional_t<B, X, Y>`, `std::conditional<B, X, Y>::type`: X where B holds, else Y
+    while (q?.type === 'qualified_identifier' && /^(std|cuda)$/.test(q.childForFieldName('scope')?.text ?? '')) q = q.childForFieldName('name');
+    const pick = q?.type === 'template_type' && q.childForFieldName('name')?.text === 'conditional_t' ? q
+      : q?.type === 'qualified_identifier' && q.childForFieldName('name')?.text === 'type' && q.childForFieldName('scope')?.type === 'template_type' &&
+        q.childForFieldName('scope')!.childForFieldName('name')?.text === 'conditional' && !this.cfg.facts.typeDecls.has('conditional') ? q.childForFieldName('scope') : null;
+    if (pick && !this.cfg.facts.typeDecls.has('conditional_t')) {
+      const [b, x, y] = named(pick.childForFieldName('arguments'));
+      const holds = b ? uniformValue(this.withHost(() => this.rvalue(b))) : null;
+      const chosen = holds === null ? null : holds ? x : y;
+      return chosen?.type === 'type_descriptor' ? this.typeDescriptor(chosen) : { kind: 'unknown', name: pick.text };
+    }
+    if (q?.type === 'qualified_identifier') {
+      const t = this.classMemberType(q);
+      if (t) return t;
+    }
     const text = node.text.replace(/\s+/g, ' ').replace(/\b(const|volatile|__restrict__|struct|class|union|typename|signed(?= (?:char|int|short|long)))\b/g, '').trim();
     return this.resolveTypeName(text, node);
   }
@@ -1588,7 +1605,7 @@ export class Interp {
     this.typeCache.set(clean, out); // guards recursive definitions
     const mac = declNode ? undefined : this.cfg.facts.macros.get(clean);
     if (declNode) out = this.typeFromDecl(clean, declNode);
-    else if (node && (node.type === 'struct_specifier' || node.type === 'class_specifier') && node.childForFieldName('body'))
+    else if (node && /^(struct|class|union)_specifier$/.test(node.type) && node.childForFieldName('body'))
       out = this.typeFromDecl(clean, node);
     else if (mac && mac.params === null && /^[A-Za-z_][\w: ]*\**$/.test(mac.body.trim())) {
       // an object-like macro that names a type (`#define fp double`, `#define DATA_TYPE float`): that type, the name
@@ -1641,42 +1658,137 @@ export class Interp {
     }).join(', ')}>`;
     const cached = this.typeCache.get(key);
     if (cached) return cached;
+    // a partial or full specialization whose arguments match (`template <typename T> struct Op<SUM, T>`) is the class
+    const spec = this.classSpecialization(name!, params, targs, bound);
+    if (spec === 'unknown') {
+      const t: CType = { kind: 'unknown', name: key };
+      this.typeCache.set(key, t);
+      return t;
+    }
+    const use = spec ?? { decl, params, bound };
     const savedValues = this.cfg.values;
     const savedTypes = this.cfg.types;
-    ({ values: this.cfg.values, types: this.cfg.types } = bound);
+    ({ values: this.cfg.values, types: this.cfg.types } = use.bound);
     let t: CType;
     try {
       this.typeCache.set(key, { kind: 'unknown', name: key }); // guards recursive definitions
-      t = this.typeFromDecl(key, decl);
+      t = this.typeFromDecl(key, use.decl);
     } finally {
       this.cfg.values = savedValues;
       this.cfg.types = savedTypes;
     }
     this.typeCache.set(key, t);
-    this.templateArgs.set(t, targs);
+    this.classDecls.set(t, use.decl);
+    if (!spec) this.templateArgs.set(t, targs);
     const own = { values: new Map<string, Value>(), types: new Map<string, CType>() };
-    for (const tp of params) {
-      if (tp.isType && bound.types.has(tp.name)) own.types.set(tp.name, bound.types.get(tp.name)!);
-      if (!tp.isType && bound.values.has(tp.name)) own.values.set(tp.name, bound.values.get(tp.name)!);
+    for (const tp of use.params) {
+      if (tp.isType && use.bound.types.has(tp.name)) own.types.set(tp.name, use.bound.types.get(tp.name)!);
+      if (!tp.isType && use.bound.values.has(tp.name)) own.values.set(tp.name, use.bound.values.get(tp.name)!);
     }
     this.templateBound.set(t, own);
     return t;
   }
 
+  /** the definition each class template instance was laid out from: the primary template's or a specialization's. */
+  private classDecls = new WeakMap<CType, Node>();
+
+  /** The struct definition a type was laid out from (a class template instance's may be a specialization's). */
+  private classDecl(t: CType): Node | undefined {
+    return this.classDecls.get(t) ?? (t.kind === 'struct' ? this.cfg.facts.typeDecls.get(t.name.replace(/\s*<.*$/, '')) : undefined);
+  }
+
+  /**
+   * The specialization of class template `name` that an instance with arguments `targs` (bound to the primary's
+   * `params` in `bound`) is, with its own parameters bound: a full one (`template <> struct S<float>`) or a partial
+   * one (`template <typename T> struct Op<SUM, T>`, `struct P<T *>`), the most specialized (fewest parameters of its
+   * own) among those that match. Null: none matches, the primary template is the class. 'unknown': whether one matches
+   * cannot be decided here (an argument or a pattern that is not evaluated).
+   */
+  private classSpecialization(name: string, params: FunctionFact['templateParams'], targs: Node[], bound: ClassBinding):
+    { decl: Node; params: FunctionFact['templateParams']; bound: ClassBinding } | null | 'unknown' {
+    let best: { decl: Node; params: FunctionFact['templateParams']; bound: ClassBinding } | null = null;
+    let undecided = false;
+    for (const [k, decl] of this.cfg.facts.typeDecls) {
+      if (!k.startsWith(`${name}<`) || !/^(struct|class)_specifier$/.test(decl.type)) continue;
+      const nameNode = decl.childForFieldName('name');
+      if (nameNode?.type !== 'template_type' || nameNode.childForFieldName('name')?.text !== name) continue;
+      const own = decl.parent?.type === 'template_declaration' ? readTemplateParams(decl.parent.childForFieldName('parameters')) : [];
+      const pats = named(nameNode.childForFieldName('arguments'));
+      if (pats.length !== params.length) continue;
+      const mine: ClassBinding = { values: new Map(this.cfg.values), types: new Map(this.cfg.types) };
+      const fixed = new Set<string>();
+      const mentions = (p: Node) => own.some((tp) => new RegExp(`\\b${tp.name}\\b`).test(p.text));
+      let verdict: boolean | null = true;
+      for (let i = 0; i < pats.length && verdict; i++) {
+        const p = pats[i];
+        const tp = params[i];
+        if (!targs[i]) { verdict = null; break; }
+        const text = p.text.replace(/\s+/g, ' ').trim();
+        const param = own.find((o) => o.name === text || tp.isType && `${o.name} *` === text.replace(/\s*\*$/, ' *'));
+        if (tp.isType) {
+          let actual = bound.types.get(tp.name);
+          if (!actual || actual.kind === 'unknown') { verdict = null; break; }
+          if (param) {
+            if (text !== param.name) actual = actual.kind === 'pointer' ? actual.to : undefined;
+            if (!actual) { verdict = false; break; }
+            if (fixed.has(param.name)) verdict = typeName(mine.types.get(param.name)!) === typeName(actual);
+            else { mine.types.set(param.name, actual); fixed.add(param.name); }
+          } else if (mentions(p)) {
+            // `Op<Float2<T, A>>`: only an instance of that class template can match it
+            const cls = p.childForFieldName('type');
+            const of = cls?.type === 'template_type' ? cls.childForFieldName('name')?.text : undefined;
+            verdict = of && !(actual.kind === 'struct' && actual.name.startsWith(`${of}<`)) ? false : null;
+          } else {
+            const want = this.typeDescriptor(p);
+            verdict = want.kind === 'unknown' ? null : typeName(want) === typeName(actual);
+          }
+        } else {
+          const v = bound.values.get(tp.name);
+          const actual = v ? uniformValue(v) : null;
+          if (actual === null) { verdict = null; break; }
+          if (param && !param.isType && text === param.name) {
+            if (fixed.has(param.name)) verdict = uniformValue(mine.values.get(param.name)!) === actual;
+            else { mine.values.set(param.name, v!); fixed.add(param.name); }
+          } else if (mentions(p)) verdict = null;
+          else {
+            const want = uniformValue(this.rvalue(p));
+            verdict = want === null ? null : want === actual;
+          }
+        }
+      }
+      if (verdict === null) undecided = true;
+      else if (verdict && (!best || own.length < best.params.length)) best = { decl, params: own, bound: mine };
+    }
+    return best ?? (undecided ? 'unknown' : null);
+  }
+
   private typeFromDecl(name: string, decl: Node): CType {
     if (decl.type === 'struct_specifier' || decl.type === 'class_specifier' || decl.type === 'union_specifier') {
       const body = decl.childForFieldName('body');
-      const members: { name: string; type: CType }[] = [];
+      const members: { name: string; type: CType; align?: number }[] = [];
+      // base classes come first, in order, as unnamed members; one without data members takes no room
+      for (const b of named(kids(decl).find((c) => c.type === 'base_class_clause') ?? null)) {
+        if (b.type === 'access_specifier' || b.type === 'virtual') continue;
+        const bt = this.resolveType(b);
+        if (bt.kind !== 'struct') return { kind: 'unknown', name: `${name} (its base class \`${b.text}\` is not known)` };
+        if (bt.fields.length) members.push({ name: '', type: bt });
+      }
       for (const f of named(body)) {
-        if (f.type !== 'field_declaration') continue;
+        // a static member (`static constexpr int kPad = 1;`) is no part of an object, nor is a member function declared
+        if (f.type !== 'field_declaration' || hasToken(f, 'static')) continue;
         const ft = f.childForFieldName('type');
         if (!ft) continue;
         // a struct or union defined in place (`union { int u[32]; float f[32]; } x;`), named or not
         const inPlace = /^(struct|union|class)_specifier$/.test(ft.type) && ft.childForFieldName('body');
         const base = inPlace ? this.typeFromDecl(ft.childForFieldName('name')?.text ?? `${ft.type.split('_')[0]} in ${name}`, ft) : this.resolveType(ft);
         const declarators = f.childrenForFieldName('declarator').filter((c): c is Node => !!c);
+        // `alignas(16) float y;` (`__align__(16)`, which the preprocessor spells alignas)
+        const alignas = kids(f).map((c) => (c.type === 'type_qualifier' ? named(c)[0] : null)).find((c) => c?.type === 'alignas_qualifier');
+        const align = alignas ? uniformValue(this.rvalue(named(alignas)[0] ?? alignas)) : 1;
+        if (align === null || !Number.isInteger(align) || align < 1 || (align & (align - 1)) !== 0)
+          return { kind: 'unknown', name: `${name} (the alignment \`${alignas?.text ?? ''}\` of a member could not be evaluated)` };
         // an anonymous member (`union { ... };`): its members are the enclosing struct's, at its offset
-        if (inPlace && !declarators.length) members.push({ name: '', type: base });
+        if (inPlace && !declarators.length) members.push({ name: '', type: base, align });
         for (const d of declarators) {
           let t = base;
           let cur: Node | null = d;
@@ -1692,15 +1804,15 @@ export class Interp {
             cur = cur.childForFieldName('declarator');
           }
           if (dims.length) t = { kind: 'array', elem: t, dims };
-          const n = declaratorName(d);
-          if (n) members.push({ name: n.text, type: t });
+          const n = cur?.type === 'function_declarator' ? null : declaratorName(d);
+          if (n) members.push({ name: n.text, type: t, align });
         }
       }
       if (decl.type === 'union_specifier') {
         if (members.some((m) => sizeOf(m.type) === null)) return { kind: 'unknown', name };
-        const align = Math.max(1, ...members.map((m) => alignOf(m.type)));
+        const align = Math.max(1, ...members.map((m) => Math.max(alignOf(m.type), m.align ?? 1)));
         const bytes = Math.ceil(Math.max(0, ...members.map((m) => sizeOf(m.type)!)) / align) * align;
-        return { kind: 'struct', name, bytes, align, fields: flattenAnonymous(members.map((m) => ({ ...m, offset: 0 }))) };
+        return { kind: 'struct', name, bytes, align, fields: flattenAnonymous(members.map((m) => ({ name: m.name, type: m.type, offset: 0 }))) };
       }
       // `struct __align__(16) P { ... }` (the preprocessor spells it alignas)
       const written = kids(decl).find((c) => c.type === 'alignas_qualifier');
@@ -1910,6 +2022,9 @@ export class Interp {
       case 'qualified_identifier': {
         const name = node.childForFieldName('name');
         if (name && /^(std|cuda)$/.test(node.childForFieldName('scope')?.text ?? '')) return this.eval(name);
+        const scope = node.childForFieldName('scope');
+        const ofClass = scope && name?.type === 'identifier' ? this.classConstant(scope, name.text) : null;
+        if (ofClass) return ofClass;
         return this.scopedConstant(node.text.replace(/\s+/g, '').replace(/^::/, '')) ?? unk(`\`${node.text}\` is not known here`);
       }
       default:
@@ -2056,6 +2171,72 @@ export class Interp {
     }
     cache.set(cacheKey, v);
     return v;
+  }
+
+  /**
+   * The class template instance a scope names (`Pad<T>` in `Pad<T>::value`, or a type parameter or alias bound to
+   * one): its type, the definition it was laid out from (a matching specialization's first) and its parameters'
+   * bindings. Null: the scope is no such instance.
+   */
+  private instanceOf(scope: Node): { t: CType; decl: Node; bound: ClassBinding } | null {
+    const named_ = /^(type_|namespace_)?identifier$/.test(scope.type) && (this.cfg.types.has(scope.text) || this.cfg.facts.typeDecls.has(scope.text));
+    if (scope.type !== 'template_type' && !named_) return null;
+    const t = scope.type === 'template_type' ? this.resolveType(scope) : this.resolveTypeName(scope.text);
+    const bound = this.templateBound.get(t);
+    const decl = bound ? this.classDecl(t) : undefined;
+    return bound && decl ? { t, decl, bound } : null;
+  }
+
+  /** `f` with an instance's template parameters bound over the current ones. */
+  private withBindings<T>(bound: ClassBinding, f: () => T): T {
+    const savedValues = this.cfg.values;
+    const savedTypes = this.cfg.types;
+    this.cfg.values = new Map([...savedValues, ...bound.values]);
+    this.cfg.types = new Map([...savedTypes, ...bound.types]);
+    try {
+      return f();
+    } finally {
+      this.cfg.values = savedValues;
+      this.cfg.types = savedTypes;
+    }
+  }
+
+  /**
+   * A constant of a class template instance (`Pad<T>::value`, `Traits<float>::kPad`, an enumerator): the member of
+   * the class the instance is, evaluated with the instance's parameters bound. Null: no such instance or member.
+   */
+  private classConstant(scope: Node, member: string): Value | null {
+    const of = this.instanceOf(scope);
+    if (!of) return null;
+    const classOf = (n: Node) => {
+      for (let p = n.parent; p; p = p.parent) if (/^(struct|class|union)_specifier$/.test(p.type)) return p;
+      return null;
+    };
+    let node: Node | undefined;
+    for (const [k, n] of this.cfg.facts.scoped) if (k.endsWith(`::${member}`) && classOf(n)?.startIndex === of.decl.startIndex && classOf(n)?.endIndex === of.decl.endIndex) node = n;
+    if (!node) return null;
+    const found = node;
+    return this.withBindings(of.bound, () => {
+      if (found.type === 'enumerator') return this.enumValue(found);
+      const init = found.childForFieldName('value') ?? found.childForFieldName('default_value');
+      return init ? this.withHost(() => this.rvalue(init)) : unk(`\`${scope.text}::${member}\` has no value`);
+    });
+  }
+
+  /**
+   * A type a class template instance defines (`typename Acc<T>::type`, `Acc2<T>::type` of a `typedef`): its own
+   * `using` or `typedef`, resolved with the instance's parameters bound. Null: no such instance or member type.
+   */
+  private classMemberType(q: Node): CType | null {
+    const scope = q.childForFieldName('scope');
+    const name = q.childForFieldName('name');
+    const of = scope && name?.type === 'type_identifier' ? this.instanceOf(scope) : null;
+    if (!of) return null;
+    for (const m of named(of.decl.childForFieldName('body'))) {
+      const names = m.type === 'alias_declaration' ? [m.childForFieldName('name')] : m.type === 'type_definition' ? m.childrenForFieldName('declarator').map((d) => d && declaratorName(d)) : [];
+      if (names.some((n) => n?.text === name!.text)) return this.withBindings(of.bound, () => this.typeFromDecl(name!.text, m));
+    }
+    return null;
   }
 
   private withHost<T>(f: () => T): T {
@@ -2686,7 +2867,9 @@ export class Interp {
     const local = fnNode.type === 'identifier' ? this.binding(name) : null;
     const lambda = local && !isBase(local) ? local.lambda : undefined;
     let defs = lambda ? [lambda.def] : this.cfg.facts.functions.get(name || method) ?? this.pointee(fnNode);
-    if (method && defs && defs.length > 1) defs = this.specialization(fnNode.childForFieldName('argument'), defs) ?? defs;
+    // the type the object is declared with (a parameter's, a local's): a class template instance's binds its parameters
+    const declared = method ? this.declaredType(fnNode.childForFieldName('argument')) : null;
+    if (method && defs && defs.length > 1) defs = this.specialization(declared, defs) ?? defs;
     const def = (defs && this.overload(defs, argNodes)) ?? defs?.find((d) => !d.isKernel);
     // an argument for a reference parameter is a place, not a value: nothing is loaded at the call. A function the
     // file does not define whose call is assigned to (`FETCH_FLOAT4(s[i]) = v`: a header's macro, or a function that
@@ -2712,7 +2895,7 @@ export class Interp {
         return this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateBound.get(self.t) ?? this.templateArgs.get(self.t) ?? classArgs, [members]));
       }
     }
-    if (def) return this.returned(def, node, this.inline(def, bound, fnNode, node, classArgs, lambda?.scopes));
+    if (def) return this.returned(def, node, this.inline(def, bound, fnNode, node, classArgs ?? (declared && this.templateBound.get(declared)) ?? null, lambda?.scopes));
     const target = method ? object() : null;
     if (target?.k === 'ref') {
       // a member function the file does not define, called on an object in shared memory (`bar.arrive()` on a
@@ -2827,30 +3010,21 @@ export class Interp {
    */
   /**
    * The member functions, among same-named ones, of the class an object is declared as: `SharedMemory<T> smem;
-   * smem.getPointer()` calls the `template <> struct SharedMemory<float>` one when T is float, the primary template's
-   * when no specialization matches. Null: the object or its type is not known here.
+   * smem.getPointer()` calls the `template <> struct SharedMemory<float>` one when T is float, a partial
+   * specialization's (`template <typename R> struct Op<SUM, R>`) when its pattern matches (see classSpecialization),
+   * the primary template's when none does. Null: the object or its type is not known here.
    */
-  private specialization(obj: Node | null, defs: FunctionFact[]): FunctionFact[] | null {
+  private specialization(t: CType | null, defs: FunctionFact[]): FunctionFact[] | null {
+    const cls = t ? this.classDecl(t) : undefined;
+    if (!cls) return null;
+    const inside = defs.filter((d) => d.node.startIndex >= cls.startIndex && d.node.endIndex <= cls.endIndex);
+    return inside.length ? inside : null;
+  }
+
+  /** The struct type a name is declared with (through one pointer: `p->f()`), else null. */
+  private declaredType(obj: Node | null): CType | null {
     const b = obj?.type === 'identifier' ? this.binding(obj.text) : null;
-    let decl = b && !isBase(b) ? b.decl : null;
-    while (decl && decl.type !== 'declaration' && decl.type !== 'parameter_declaration') decl = decl.parent;
-    const typeNode = decl?.childForFieldName('type');
-    if (!typeNode) return null;
-    const cls = typeNode.type === 'template_type' ? typeNode.childForFieldName('name')?.text : typeNode.text;
-    const args = typeNode.type === 'template_type' ? named(typeNode.childForFieldName('arguments')) : [];
-    const key = (a: Node) => (a.type === 'type_descriptor' ? typeName(this.typeDescriptor(a)) : String(uniformValue(this.rvalue(a))));
-    const want = args.map(key).join(',');
-    const classOf = (d: FunctionFact): Node | null => {
-      for (let p = d.node.parent; p; p = p.parent) if (p.type === 'struct_specifier' || p.type === 'class_specifier') return p.childForFieldName('name');
-      return null;
-    };
-    const exact = defs.filter((d) => {
-      const n = classOf(d);
-      return n?.type === 'template_type' && n.childForFieldName('name')?.text === cls && named(n.childForFieldName('arguments')).map(key).join(',') === want;
-    });
-    if (exact.length) return exact;
-    const primary = defs.filter((d) => classOf(d)?.text === cls);
-    return primary.length ? primary : null;
+    return b && !isBase(b) ? (b.type.kind === 'pointer' ? b.type.to : b.type) : null;
   }
 
   private sharedHolder(name: string): Value | null {

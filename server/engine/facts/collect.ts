@@ -316,6 +316,9 @@ export function collectFacts(root: Node, text: string): FileFacts {
         const n = declaratorName(node.childForFieldName('declarator'));
         if (n && node.childForFieldName('default_value') && hasToken(node, 'static') && (hasToken(node, 'const') || hasToken(node, 'constexpr')))
           addScoped(node, n.text);
+        // `enum { value = sizeof(T) / 4 };` in a struct (a traits class's constant): its enumerators are `Words::value`
+        const ft = node.childForFieldName('type');
+        if (ft?.type === 'enum_specifier') push(ft, fn);
         continue;
       }
       case 'declaration': {

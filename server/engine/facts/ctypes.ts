@@ -140,15 +140,17 @@ export function alignOf(t: CType): number {
 }
 
 /**
- * C layout of a struct: each field at the next multiple of its alignment; size rounded to the struct's alignment,
- * which is its widest field's or the `alignas(n)` / `__align__(n)` written on the struct, the larger.
+ * C layout of a struct: each field at the next multiple of its alignment (its type's, or the `alignas(n)` written on
+ * it, the larger); size rounded to the struct's alignment, which is its widest field's or the `alignas(n)` /
+ * `__align__(n)` written on the struct, the larger.
  */
-export function layoutStruct(name: string, members: { name: string; type: CType }[], minAlign = 1): CType {
+export function layoutStruct(name: string, members: { name: string; type: CType; align?: number }[], minAlign = 1): CType {
   let off = 0;
   let align = minAlign;
   const fields: Field[] = [];
   for (const m of members) {
-    const a = alignOf(m.type);
+    // a member's own `alignas(n)` raises its alignment, never lowers it
+    const a = Math.max(alignOf(m.type), m.align ?? 1);
     const s = sizeOf(m.type);
     if (s === null) return { kind: 'unknown', name };
     off = Math.ceil(off / a) * a;
