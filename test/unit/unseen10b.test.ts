@@ -213,3 +213,24 @@ test('`std::conditional_t<B, X, Y>` and `std::conditional<B, X, Y>::type` pick t
   assert.equal(s.degree, 2);
   assert.equal(s.wavefronts, 2);
 });
+
+test('a full specialization written with a space before its arguments (`class SharedMem <float>`) is the class', async () => {
+  const { analyzeText } = await import('../../server/engine');
+  const src = `
+template <class T> class SharedMem { public: __device__ T *get() { extern __shared__ T s_any[]; return s_any; } };
+template <> class SharedMem <double> { public: __device__ double *get() { extern __shared__ double s_double[]; return s_double; } };
+template <class T>
+__global__ void k(T *o) {
+  SharedMem<T> shared;
+  T *sd = shared.get();
+  sd[threadIdx.x * 2] = o[threadIdx.x];
+}
+void run(double *b) { k<double><<<1, 32, 1024>>>(b); }
+`;
+  const [a] = analyzeText(src).accesses;
+  assert.equal(a.sharedArray, 's_double');
+  // 8-byte elements 16 bytes apart: in each half-warp phase lanes t and t + 8 share a bank, 2-way in 4 wavefronts
+  assert.equal(a.elementBytes, 8);
+  assert.equal(a.degree, 2);
+  assert.equal(a.wavefronts, 4);
+});

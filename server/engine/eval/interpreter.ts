@@ -1709,7 +1709,7 @@ export class Interp {
     let best: { decl: Node; params: FunctionFact['templateParams']; bound: ClassBinding } | null = null;
     let undecided = false;
     for (const [k, decl] of this.cfg.facts.typeDecls) {
-      if (!k.startsWith(`${name}<`) || !/^(struct|class)_specifier$/.test(decl.type)) continue;
+      if (!k.replace(/\s+</, '<').startsWith(`${name}<`) || !/^(struct|class)_specifier$/.test(decl.type)) continue; // `SharedMem <float>`
       const nameNode = decl.childForFieldName('name');
       if (nameNode?.type !== 'template_type' || nameNode.childForFieldName('name')?.text !== name) continue;
       const own = decl.parent?.type === 'template_declaration' ? readTemplateParams(decl.parent.childForFieldName('parameters')) : [];
