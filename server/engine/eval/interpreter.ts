@@ -2874,8 +2874,8 @@ export class Interp {
     // an argument for a reference parameter is a place, not a value: nothing is loaded at the call. A function the
     // file does not define whose call is assigned to (`FETCH_FLOAT4(s[i]) = v`: a header's macro, or a function that
     // returns a reference) is not known to read its arguments by value: what it does with a shared place is unknown
-    const opaque = !def && !method && fnNode.type === 'identifier' && !mac && !!this.opaqueCall(name);
-    const bound = argNodes.map((a, i) => (opaque ? this.opaqueArgument(a, name, node)
+    const undefinedCall = !def && !method && fnNode.type === 'identifier' && !mac;
+    const bound = argNodes.map((a, i) => (undefinedCall ? this.opaqueArgument(a, name, node)
       : def && def.params[i] && isReferenceDecl(def.params[i].node) ? this.place(a) : { value: this.rvalue(a) }));
     const args = bound.map((b) => b.value);
     if (name === 'dim3') return this.dim3(args);
@@ -3100,14 +3100,16 @@ export class Interp {
   }
 
   /**
-   * An argument of a call to `name`, a function the file does not define that opaqueCall says may not read it by
-   * value: a place in shared memory given to it is an access whose width and kind are not known (`FETCH_FLOAT4(s[i])`
+   * An argument of a call to `name`, a function the file does not define: where opaqueCall says it may not read it by
+   * value, a place in shared memory given to it is an access whose width and kind are not known (`FETCH_FLOAT4(s[i])`
    * is a 16-byte access through a header's macro, not a 4-byte load of `s[i]`). Anything else is a value, as before.
    */
   private opaqueArgument(a: Node, name: string, node: Node): { value: Value } {
     const value = this.eval(a);
-    if (value.k !== 'ref' || value.t.kind === 'array') return { value: this.load(value, a) };
-    const reason = `${this.opaqueCall(name)}: how it reads or writes \`${a.text}\` is not known`;
+    // asked only for a place (what reads the function's text, once per definition, is not paid for every call)
+    const why = value.k === 'ref' && value.t.kind !== 'array' ? this.opaqueCall(name) : null;
+    if (!why || value.k !== 'ref') return { value: this.load(value, a) };
+    const reason = `${why}: how it reads or writes \`${a.text}\` is not known`;
     const parent = this.realNode(node).parent;
     const stored = parent?.type === 'assignment_expression' && parent.childForFieldName('left')?.startIndex === this.realNode(node).startIndex;
     this.access(this.unknownRef(value, { kind: 'unknown', name: typeName(value.t) }, reason), stored ? 'store' : 'load', node);
