@@ -108,3 +108,33 @@ test('of warps that tie on degree and wavefronts, the figures are those of the o
   figures(st, 'conflict-free', 1, 1, 32, 32);
   assert.deepEqual(st.block, [64, 1, 1]);
 });
+
+test('two reads of the same shared word with a store between are two values: their difference is not 0', async () => {
+  const { analyzeText } = await import('../../server/engine');
+  const src = `
+__global__ void k(int *o) {
+  __shared__ int w[2];
+  __shared__ float s[1024];
+  if (threadIdx.x == 0) w[0] = o[0];
+  __syncthreads();
+  int a = w[0];
+  __syncthreads();
+  if (threadIdx.x == 0) w[0] = a + o[1];
+  __syncthreads();
+  int b = w[0];
+  s[(b - a) * threadIdx.x] = 1.0f;
+  s[b + threadIdx.x] = 2.0f;
+}
+void run(int *o) { k<<<1, 32>>>(o); }
+`;
+  const r = analyzeText(src);
+  const stride = r.accesses.find((x) => x.range.start.line === 11)!;
+  // (b - a) is one value on the warp but not known: it multiplies the lane, so the access is unknown (it was a
+  // broadcast, as if b - a were 0)
+  assert.equal(stride.status, 'unknown');
+  assert.match(stride.reason!, /combines the unknown warp-uniform value .* with per-lane values/);
+  // b alone only moves every lane alike (rule 6): 32 consecutive words
+  const offset = r.accesses.find((x) => x.range.start.line === 12)!;
+  assert.equal(offset.status, 'conflict-free');
+  assert.equal(offset.wavefronts, 1);
+});

@@ -1847,6 +1847,19 @@ export class Interp {
     return this.load(v, node);
   }
 
+  /**
+   * The warp-uniform unknown a read of one word per warp gives (see load, subscript). Each read is its own unknown:
+   * `a = w[0]; w[0] = x; b = w[0];` are two values, and `b - a` is not 0. The first read of a text is named by it, a
+   * later one also by its line and count (`w[0]@12#2`).
+   */
+  private readAtom(node: Node, t: CType): Num {
+    const text = node.text;
+    const n = (this.reads.get(text) ?? 0) + 1;
+    this.reads.set(text, n);
+    return atom(n === 1 ? text : `${text}@${this.realNode(node).startPosition.row + 1}#${n}`, t);
+  }
+  private reads = new Map<string, number>();
+
   private load(v: Value, node: Node): Value {
     if (v.k !== 'ref') return v;
     if (v.t.kind === 'array') return this.decay(v);
@@ -1861,7 +1874,7 @@ export class Interp {
     }
     // every active lane of each warp reads one word (`s_radix[2 * n - 1]`, `counts[0]`): one value on the warp's lanes,
     // not known, so a warp-uniform unknown; added to a subscript it moves every lane alike (bank model rule 6)
-    if (v.t.kind === 'int' && knownOffset(v.off) && isWarpUniform(v.off.v, this.active())) return atom(node.text, v.t);
+    if (v.t.kind === 'int' && knownOffset(v.off) && isWarpUniform(v.off.v, this.active())) return this.readAtom(node, v.t);
     return unk(`\`${node.text}\` is a value loaded from shared memory`);
   }
 
@@ -2497,7 +2510,7 @@ export class Interp {
     // a kernel's pointer parameter: a local array (`int loc[4]`, passed on as `int *ind`) holds each thread's own values
     if (baseV.k === 'other' && baseV.what.startsWith('pointer parameter ') && argNode.type === 'identifier' && idx.k === 'num' && knownOffset(idx) && isWarpUniform(idx.v, this.active())) {
       const t = this.lookupVar(argNode.text)?.type;
-      if (t?.kind === 'pointer' && t.to.kind === 'int') return atom(node.text, t.to);
+      if (t?.kind === 'pointer' && t.to.kind === 'int') return this.readAtom(node, t.to);
     }
     return baseV.k === 'unk' && baseV.reason.includes('shared') ? baseV : unk(`\`${node.text}\` is a value loaded from memory that is not shared`);
   }
