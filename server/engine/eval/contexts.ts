@@ -214,7 +214,8 @@ function findDeclaration(body: Node, name: string, before: number): Node | null 
   while (stack.length) {
     const n = stack.pop()!;
     if (n.startIndex >= before) continue;
-    if (n.type === 'declaration') {
+    // only a declaration in scope at `before`: one in a block that closed before it (`if (...) { const int threads = ...; }`) is another variable
+    if (n.type === 'declaration' && (!n.parent || n.parent.endIndex > before)) {
       for (const d of n.childrenForFieldName('declarator')) if (d && declaratorName(d)?.text === name && (!found || n.startIndex > found.startIndex)) found = n;
     }
     for (const c of named(n)) stack.push(c);

@@ -394,6 +394,8 @@ export function kernelRef(k: Node | null): { name: string; targs: Node[] | null 
     else break;
   }
   let targs: Node[] | null = null;
+  // `ns::k<T>` is a qualified name whose last part is the template: unwrap the scopes on both sides of the arguments
+  for (let i = 0; k && k.type === 'qualified_identifier' && i < 16; i++) k = k.childForFieldName('name');
   if (k?.type === 'template_function') {
     targs = named(k.childForFieldName('arguments'));
     k = k.childForFieldName('name');
