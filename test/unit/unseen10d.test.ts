@@ -71,3 +71,20 @@ test('PTX written as adjacent string literals is one instruction: ldmatrix, ld.s
   assert.equal(d.elementBytes, 4);
   assert.equal(d.worst!.distinctWords, 32);
 });
+
+test('a launch through the pointer a host function returns (`gather_fn kernel = pick_gather(s);`) launches each kernel it returns', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // instances STRIDE = 2 (2-way) and STRIDE = 4 (4-way), block 128 from the launch: the worst is 4-way
+  const a = accessAt(result, text, 'buf[threadIdx.x * STRIDE] = in[threadIdx.x];', 'store');
+  assert.equal(a.kernel, 'strided_gather');
+  assert.equal(a.status, 'conflict');
+  assert.equal(a.degree, 4);
+  assert.equal(a.wavefronts, 4);
+  assert.equal(a.worst!.distinctWords, 32);
+  assert.deepEqual(a.block, [128, 1, 1]);
+  assert.ok(a.cases?.some((c) => c.degree === 2), JSON.stringify(a.cases));
+  assert.ok(!a.assumptions.some((s) => /no launch of|is not bound/.test(s)), a.assumptions.join('\n'));
+  const b = accessAt(result, text, 'out[threadIdx.x] = buf[(threadIdx.x * STRIDE + 1) % (128 * STRIDE)];', 'load', 'buf');
+  assert.equal(b.degree, 4);
+  assert.equal(b.wavefronts, 4);
+});

@@ -860,7 +860,7 @@ const indexes = new WeakMap<FileFacts, { launches: Map<string, FileFacts['launch
  * arms of a `?:`) or that initialises it. A table of kernels (`Kernel steps[] = {a, b};`, in the function or at file
  * scope) walked by a range-for (`for (Kernel k : steps) k<<<...>>>`) or indexed (`steps[i]<<<...>>>`) launches each.
  */
-function throughPointer(l: LaunchFact, kernels: Set<string>, givers: (scope: Node) => Givers): LaunchFact[] {
+function throughPointer(l: LaunchFact, kernels: Set<string>, givers: (scope: Node) => Givers, facts: FileFacts): LaunchFact[] {
   if (!l.caller) return [];
   // where a name can be given its kernels: the launching function, then the file scope (a table of kernels)
   let root: Node = l.caller.outer;
@@ -868,7 +868,9 @@ function throughPointer(l: LaunchFact, kernels: Set<string>, givers: (scope: Nod
   const scopes = [givers(root), givers(l.caller.body)];
   const out: LaunchFact[] = [];
   const add = (name: string, targs: Node[] | null) => {
-    if (kernels.has(name) && !out.some((o) => o.kernel === name)) out.push({ ...l, kernel: name, templateArgs: targs });
+    // one launch per instance: `c ? k<1> : k<2>` launches both
+    const key = (t: Node[] | null | undefined) => (t ?? []).map((a) => a.text).join(',');
+    if (kernels.has(name) && !out.some((o) => o.kernel === name && key(o.templateArgs) === key(targs))) out.push({ ...l, kernel: name, templateArgs: targs });
   };
   /** the kernels a value names: `k`, `&k`, `(void (*)(float *))k`, `k<T>`, `c ? k1 : k2`, a table `{k1, k2}`. */
   const resolve = (v: Node | null, depth = 0): void => {
@@ -878,7 +880,12 @@ function throughPointer(l: LaunchFact, kernels: Set<string>, givers: (scope: Nod
       resolve(v.childForFieldName('consequence'), depth + 1);
       resolve(v.childForFieldName('alternative'), depth + 1);
     } else if (v.type === 'initializer_list') for (const c of named(v)) resolve(c, depth + 1);
-    else {
+    else if (v.type === 'call_expression') {
+      // a host function of the file that picks the kernel (`kernel = pick_kernel(m_count)`): each kernel it returns
+      const f = v.childForFieldName('function');
+      for (const fn of f?.type === 'identifier' ? facts.functions.get(f.text) ?? [] : [])
+        if (!fn.isKernel) for (const r of returnsOf(fn.body)) resolve(named(r)[0] ?? null, depth + 1);
+    } else {
       const k = kernelRef(v);
       if (k) add(k.name, k.targs ?? l.templateArgs);
     }
@@ -894,6 +901,18 @@ function throughPointer(l: LaunchFact, kernels: Set<string>, givers: (scope: Nod
       }
   };
   valuesOf(l.kernel, 0);
+  return out;
+}
+
+/** The `return` statements of a function body (not those of a lambda in it). */
+function returnsOf(body: Node | null): Node[] {
+  const out: Node[] = [];
+  const stack: Node[] = body ? [body] : [];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'return_statement') out.push(n);
+    else if (n.type !== 'lambda_expression') for (const c of named(n)) stack.push(c);
+  }
   return out;
 }
 
@@ -932,7 +951,7 @@ function byKernel(facts: FileFacts) {
       if (!g) scopes.set(scope.id, (g = giversIn(scope)));
       return g;
     };
-    const indirect = facts.launches.flatMap((l) => (kernels.has(l.kernel) ? [] : throughPointer(l, kernels, givers)));
+    const indirect = facts.launches.flatMap((l) => (kernels.has(l.kernel) ? [] : throughPointer(l, kernels, givers, facts)));
     for (const l of [...facts.launches, ...indirect]) {
       const list = ix.launches.get(l.kernel);
       if (list) list.push(l);
