@@ -88,3 +88,32 @@ test('a launch through the pointer a host function returns (`gather_fn kernel = 
   assert.equal(b.degree, 4);
   assert.equal(b.wavefronts, 4);
 });
+
+test('an explicit instantiation that deduces its arguments (`template void f(half *, ...);`) binds the launcher\'s and the kernel\'s T', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // T = float: tile[x][y] of a [32][33] tile is conflict-free; T = half: 66-byte rows, 2-way in 2 wavefronts
+  const a = accessAt(result, text, 'tile[threadIdx.x][threadIdx.y] = src[threadIdx.y * 32 + threadIdx.x];', 'store');
+  assert.equal(a.kernel, 'pad_transpose');
+  assert.equal(a.status, 'conflict');
+  assert.equal(a.degree, 2);
+  assert.equal(a.wavefronts, 2);
+  assert.equal(a.elementBytes, 2);
+  assert.equal(a.worst!.distinctWords, 32);
+  assert.deepEqual(a.block, [32, 32, 1]);
+  assert.ok(a.cases?.some((c) => c.degree === 1), JSON.stringify(a.cases));
+  assert.ok(!a.assumptions.some((s) => /is not bound|not known/.test(s)), a.assumptions.join('\n'));
+  const b = accessAt(result, text, 'dst[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.y][threadIdx.x];', 'load', 'tile');
+  assert.equal(b.status, 'conflict-free');
+  assert.equal(b.wavefronts, 1);
+  // a kernel instantiated `template __global__ void pair_copy(double *);`: s[2t] of doubles, 2-way per half-warp
+  for (const [snippet, kind] of [['s[threadIdx.x * 2] = out[threadIdx.x];', 'store'], ['out[threadIdx.x] = s[threadIdx.x * 2 + 1];', 'load']] as const) {
+    const c = accessAt(result, text, snippet, kind, kind === 'load' ? 's[' : undefined);
+    assert.equal(c.kernel, 'pair_copy');
+    assert.equal(c.elementBytes, 8);
+    assert.equal(c.degree, 2);
+    assert.equal(c.wavefronts, 4);
+    assert.equal(c.idealWavefronts, 2);
+    assert.equal(c.worst!.distinctWords, 64);
+    assert.deepEqual(c.block, [32, 1, 1]);
+  }
+});

@@ -422,6 +422,29 @@ function abstractPointerDepth(d: Node | null): number | null {
   return depth;
 }
 
+/**
+ * The type parameters an explicit instantiation without template arguments deduces (`template void launch(float *dst,
+ * int n);` of `template <typename T> void launch(T *dst, int n)`): each parameter declared `T` with some stars, against
+ * the instantiation's parameter at that place.
+ */
+function deducedFromInstantiation(fn: FunctionFact, params: Node, it: Interp): Map<string, Deduced> {
+  const out = new Map<string, Deduced>();
+  const given = named(params).filter((n) => n.type === 'parameter_declaration');
+  fn.params.forEach((p, i) => {
+    const tp = fn.templateParams.find((t) => t.isType && t.name === p.node.childForFieldName('type')?.text.trim());
+    const depth = pointerDepth(p.node.childForFieldName('declarator'));
+    const g = given[i];
+    if (!tp || depth === null || !g || out.has(tp.name)) return;
+    const gd = g.childForFieldName('declarator');
+    const argDepth = gd ? pointerDepth(gd) ?? abstractPointerDepth(gd) : 0;
+    let t = it.resolveType(g.childForFieldName('type') ?? g);
+    if (argDepth === null || argDepth < depth || t.kind === 'unknown') return;
+    for (let k = depth; k < argDepth; k++) t = { kind: 'pointer', to: t };
+    out.set(tp.name, { type: t });
+  });
+  return out;
+}
+
 /** Where the launching function declares a name it passes (a parameter, or a local before the launch), and its declarator. */
 function callerDeclaration(a: Node, l: LaunchFact): { decl: Node; declarator: Node | null } | null {
   const decl = l.caller!.params.find((q) => q.name === a.text)?.node ?? findDeclaration(l.caller!.body, a.text, l.node.startIndex);
@@ -552,7 +575,15 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
       if (!bind.unbound) out.push({ bind, where: o ? `${where} in ${o.where}` : where });
     }
   };
-  for (const x of byKernel(facts).instantiations.get(fn.name) ?? []) add(x.args, null, x.node, 'the explicit instantiation');
+  for (const x of byKernel(facts).instantiations.get(fn.name) ?? []) {
+    if (x.args.length || !x.params) {
+      add(x.args, null, x.node, 'the explicit instantiation');
+      continue;
+    }
+    const it = hostInterp(facts, null, 0, deadline, caps);
+    const bind = bindTemplate(fn, null, it, deducedFromInstantiation(fn, x.params, it));
+    if (!bind.unbound) out.push({ bind, where: `\`${fn.name}\` (the explicit instantiation at line ${x.node.startPosition.row + 1})` });
+  }
   for (const { fn: caller, node: n } of hostNodesMentioning(facts, fn.name, fn)) {
     const f = n.type === 'call_expression' ? n.childForFieldName('function') : null;
     if (f?.type === 'template_function' && f.childForFieldName('name')?.text === fn.name)
@@ -1079,7 +1110,8 @@ export function instancesOf(
   }
   for (const inst of byKernel(facts).instantiations.get(kernel.name) ?? []) {
     const it = hostInterp(facts, null, 0, deadline, caps);
-    bound.push({ b: bindTemplate(kernel, inst.args, it), block: null, source: `the explicit instantiation at line ${inst.node.startPosition.row + 1}`, shmem: null, args: none });
+    const deduced = !inst.args.length && inst.params ? deducedFromInstantiation(kernel, inst.params, it) : undefined;
+    bound.push({ b: bindTemplate(kernel, deduced ? null : inst.args, it, deduced), block: null, source: `the explicit instantiation at line ${inst.node.startPosition.row + 1}`, shmem: null, args: none });
   }
   // a kernel never launched by name whose template arguments are named where its address is taken
   // (`{"shared", reduceShared<BLOCK>}` in a table of kernels launched through a pointer): each such name binds it
