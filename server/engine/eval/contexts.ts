@@ -214,7 +214,8 @@ function findDeclaration(body: Node, name: string, before: number): Node | null 
   while (stack.length) {
     const n = stack.pop()!;
     if (n.startIndex >= before) continue;
-    if (n.type === 'declaration') {
+    // only a declaration in scope at `before`: one in a block that closed before it (`if (...) { const int threads = ...; }`) is another variable
+    if (n.type === 'declaration' && (!n.parent || n.parent.endIndex > before)) {
       for (const d of n.childrenForFieldName('declarator')) if (d && declaratorName(d)?.text === name && (!found || n.startIndex > found.startIndex)) found = n;
     }
     for (const c of named(n)) stack.push(c);
@@ -421,6 +422,29 @@ function abstractPointerDepth(d: Node | null): number | null {
   return depth;
 }
 
+/**
+ * The type parameters an explicit instantiation without template arguments deduces (`template void launch(float *dst,
+ * int n);` of `template <typename T> void launch(T *dst, int n)`): each parameter declared `T` with some stars, against
+ * the instantiation's parameter at that place.
+ */
+function deducedFromInstantiation(fn: FunctionFact, params: Node, it: Interp): Map<string, Deduced> {
+  const out = new Map<string, Deduced>();
+  const given = named(params).filter((n) => n.type === 'parameter_declaration');
+  fn.params.forEach((p, i) => {
+    const tp = fn.templateParams.find((t) => t.isType && t.name === p.node.childForFieldName('type')?.text.trim());
+    const depth = pointerDepth(p.node.childForFieldName('declarator'));
+    const g = given[i];
+    if (!tp || depth === null || !g || out.has(tp.name)) return;
+    const gd = g.childForFieldName('declarator');
+    const argDepth = gd ? pointerDepth(gd) ?? abstractPointerDepth(gd) : 0;
+    let t = it.resolveType(g.childForFieldName('type') ?? g);
+    if (argDepth === null || argDepth < depth || t.kind === 'unknown') return;
+    for (let k = depth; k < argDepth; k++) t = { kind: 'pointer', to: t };
+    out.set(tp.name, { type: t });
+  });
+  return out;
+}
+
 /** Where the launching function declares a name it passes (a parameter, or a local before the launch), and its declarator. */
 function callerDeclaration(a: Node, l: LaunchFact): { decl: Node; declarator: Node | null } | null {
   const decl = l.caller!.params.find((q) => q.name === a.text)?.node ?? findDeclaration(l.caller!.body, a.text, l.node.startIndex);
@@ -551,7 +575,15 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
       if (!bind.unbound) out.push({ bind, where: o ? `${where} in ${o.where}` : where });
     }
   };
-  for (const x of byKernel(facts).instantiations.get(fn.name) ?? []) add(x.args, null, x.node, 'the explicit instantiation');
+  for (const x of byKernel(facts).instantiations.get(fn.name) ?? []) {
+    if (x.args.length || !x.params) {
+      add(x.args, null, x.node, 'the explicit instantiation');
+      continue;
+    }
+    const it = hostInterp(facts, null, 0, deadline, caps);
+    const bind = bindTemplate(fn, null, it, deducedFromInstantiation(fn, x.params, it));
+    if (!bind.unbound) out.push({ bind, where: `\`${fn.name}\` (the explicit instantiation at line ${x.node.startPosition.row + 1})` });
+  }
   for (const { fn: caller, node: n } of hostNodesMentioning(facts, fn.name, fn)) {
     const f = n.type === 'call_expression' ? n.childForFieldName('function') : null;
     if (f?.type === 'template_function' && f.childForFieldName('name')?.text === fn.name)
@@ -859,7 +891,7 @@ const indexes = new WeakMap<FileFacts, { launches: Map<string, FileFacts['launch
  * arms of a `?:`) or that initialises it. A table of kernels (`Kernel steps[] = {a, b};`, in the function or at file
  * scope) walked by a range-for (`for (Kernel k : steps) k<<<...>>>`) or indexed (`steps[i]<<<...>>>`) launches each.
  */
-function throughPointer(l: LaunchFact, kernels: Set<string>, givers: (scope: Node) => Givers): LaunchFact[] {
+function throughPointer(l: LaunchFact, kernels: Set<string>, givers: (scope: Node) => Givers, facts: FileFacts): LaunchFact[] {
   if (!l.caller) return [];
   // where a name can be given its kernels: the launching function, then the file scope (a table of kernels)
   let root: Node = l.caller.outer;
@@ -867,7 +899,9 @@ function throughPointer(l: LaunchFact, kernels: Set<string>, givers: (scope: Nod
   const scopes = [givers(root), givers(l.caller.body)];
   const out: LaunchFact[] = [];
   const add = (name: string, targs: Node[] | null) => {
-    if (kernels.has(name) && !out.some((o) => o.kernel === name)) out.push({ ...l, kernel: name, templateArgs: targs });
+    // one launch per instance: `c ? k<1> : k<2>` launches both
+    const key = (t: Node[] | null | undefined) => (t ?? []).map((a) => a.text).join(',');
+    if (kernels.has(name) && !out.some((o) => o.kernel === name && key(o.templateArgs) === key(targs))) out.push({ ...l, kernel: name, templateArgs: targs });
   };
   /** the kernels a value names: `k`, `&k`, `(void (*)(float *))k`, `k<T>`, `c ? k1 : k2`, a table `{k1, k2}`. */
   const resolve = (v: Node | null, depth = 0): void => {
@@ -877,7 +911,12 @@ function throughPointer(l: LaunchFact, kernels: Set<string>, givers: (scope: Nod
       resolve(v.childForFieldName('consequence'), depth + 1);
       resolve(v.childForFieldName('alternative'), depth + 1);
     } else if (v.type === 'initializer_list') for (const c of named(v)) resolve(c, depth + 1);
-    else {
+    else if (v.type === 'call_expression') {
+      // a host function of the file that picks the kernel (`kernel = pick_kernel(m_count)`): each kernel it returns
+      const f = v.childForFieldName('function');
+      for (const fn of f?.type === 'identifier' ? facts.functions.get(f.text) ?? [] : [])
+        if (!fn.isKernel) for (const r of returnsOf(fn.body)) resolve(named(r)[0] ?? null, depth + 1);
+    } else {
       const k = kernelRef(v);
       if (k) add(k.name, k.targs ?? l.templateArgs);
     }
@@ -893,6 +932,18 @@ function throughPointer(l: LaunchFact, kernels: Set<string>, givers: (scope: Nod
       }
   };
   valuesOf(l.kernel, 0);
+  return out;
+}
+
+/** The `return` statements of a function body (not those of a lambda in it). */
+function returnsOf(body: Node | null): Node[] {
+  const out: Node[] = [];
+  const stack: Node[] = body ? [body] : [];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'return_statement') out.push(n);
+    else if (n.type !== 'lambda_expression') for (const c of named(n)) stack.push(c);
+  }
   return out;
 }
 
@@ -931,7 +982,7 @@ function byKernel(facts: FileFacts) {
       if (!g) scopes.set(scope.id, (g = giversIn(scope)));
       return g;
     };
-    const indirect = facts.launches.flatMap((l) => (kernels.has(l.kernel) ? [] : throughPointer(l, kernels, givers)));
+    const indirect = facts.launches.flatMap((l) => (kernels.has(l.kernel) ? [] : throughPointer(l, kernels, givers, facts)));
     for (const l of [...facts.launches, ...indirect]) {
       const list = ix.launches.get(l.kernel);
       if (list) list.push(l);
@@ -1059,7 +1110,8 @@ export function instancesOf(
   }
   for (const inst of byKernel(facts).instantiations.get(kernel.name) ?? []) {
     const it = hostInterp(facts, null, 0, deadline, caps);
-    bound.push({ b: bindTemplate(kernel, inst.args, it), block: null, source: `the explicit instantiation at line ${inst.node.startPosition.row + 1}`, shmem: null, args: none });
+    const deduced = !inst.args.length && inst.params ? deducedFromInstantiation(kernel, inst.params, it) : undefined;
+    bound.push({ b: bindTemplate(kernel, deduced ? null : inst.args, it, deduced), block: null, source: `the explicit instantiation at line ${inst.node.startPosition.row + 1}`, shmem: null, args: none });
   }
   // a kernel never launched by name whose template arguments are named where its address is taken
   // (`{"shared", reduceShared<BLOCK>}` in a table of kernels launched through a pointer): each such name binds it

@@ -1046,15 +1046,16 @@ export class Interp {
       }
       storedAfterRead = thisPass.conflict;
       // had a variable taken as warp-uniform become per-lane in the pass, the pass's addresses would be wrong
+      // (only the lanes that run the loop count: `if (tid == 0) for (...; ++i)` steps `i` on one lane)
       const failed = [...uniform].filter((name) => {
         const v = this.lookupVar(name)?.value;
-        return !(v && v.k === 'num' && isUniform(v.v) && !hasThread(v.sym));
+        return !(v && v.k === 'num' && isUniform(v.v, alive) && !hasThread(v.sym));
       });
       for (const [name, start] of additiveStart) {
         if (snap?.demoted.has(name)) continue;
         const v = this.lookupVar(name)?.value;
         const d = v && v.k === 'num' ? binary('-', v, start, name, null) : null;
-        if (d && d.k === 'num' && isUniform(d.v) && !hasThread(d.sym)) continue;
+        if (d && d.k === 'num' && isUniform(d.v, alive) && !hasThread(d.sym)) continue;
         failed.push(name);
         // a step that is not known at all (a value loaded from memory) is not known to be the same on every lane
         if (!(d && d.k === 'num')) notPerLane.set(name, `\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown, by a step not known to be the same on every lane`);
@@ -1067,7 +1068,7 @@ export class Interp {
         if (ok) {
           const d = binary('-', (v as Ptr).off, m.start.off, name, null);
           unknownStep = d.k !== 'num' || !knownOffset(d);
-          ok = !unknownStep && d.k === 'num' && isUniform(d.v) && !hasThread(d.sym);
+          ok = !unknownStep && d.k === 'num' && isUniform(d.v, alive) && !hasThread(d.sym);
         }
         if (ok) continue;
         failed.push(name);
@@ -2949,8 +2950,8 @@ export class Interp {
    * (a store, said to be uncertain). Other instructions are not read.
    */
   private asmAccesses(node: Node, operands: Node[]): void {
-    const code = node.childForFieldName('assembly_code')?.text ?? '';
-    const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)\s[^;]*?\[\s*%(\d+)\s*\]|\b(ld|st)matrix\.sync\.aligned(?=(?:\.(?:x[124]|trans))*\.m8n8)(?:\.(?:m8n8|trans))*\.x([124])(?:\.(?:m8n8|trans))*(?:\.shared(?:::cta)?)?\.b16\s[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+(?:::\w+)?)*\s*\[\s*%(\d+)\s*\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+|%\d+)/g;
+    const code = ptxText(node.childForFieldName('assembly_code'));
+    const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)(?![\w.])[^;]*?\[\s*%(\d+)\s*\]|\b(ld|st)matrix\.sync\.aligned(?=(?:\.(?:x[124]|trans))*\.m8n8)(?:\.(?:m8n8|trans))*\.x([124])(?:\.(?:m8n8|trans))*(?:\.shared(?:::cta)?)?\.b16(?![\w.])[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+(?:::\w+)?)*\s*\[\s*%(\d+)\s*\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+|%\d+)/g;
     let index = 0;
     for (let m = INSN.exec(code); m; m = INSN.exec(code), index++) {
       let kind: AccessKind, bytes: number, operand: number, lanes = 32, note: string | null = null, asyncCopy = false;
@@ -3675,6 +3676,16 @@ function assignedCalls(fn: Node | null | undefined): Map<string, number> {
   }
   assignedMemo.set(fn, out);
   return out;
+}
+
+/**
+ * The PTX an asm statement's template holds: the contents of its string literals, joined as the compiler joins
+ * adjacent literals (`"ldmatrix...b16" "{%0, %1}, [%2];"` is one instruction, with no space between the parts).
+ */
+function ptxText(code: Node | null): string {
+  if (!code) return '';
+  const parts = code.type === 'concatenated_string' ? named(code).filter((c) => c.type === 'string_literal') : [code];
+  return parts.every((p) => p.type === 'string_literal') ? parts.map((p) => p.text.slice(1, -1)).join('') : code.text;
 }
 
 const NO_MEMORY_CALLS = /^(printf|assert|__assert_fail|__builtin_assume_aligned|__builtin_expect|__builtin_assume|__isShared|__isGlobal|__isLocal|__isConstant|__isGridConstant|__cvta_generic_to_\w+|__prefetch_global_\w+)$/;

@@ -59,7 +59,8 @@ export interface FileFacts {
   scoped: Map<string, Node>;
   fileShared: Node[]; // file-scope declarations with __shared__
   launches: LaunchFact[];
-  instantiations: { kernel: string; args: Node[]; node: Node }[];
+  /** `template void f<float>(float *);` (args), or `template void f(float *);` (no args: `params` deduce them). */
+  instantiations: { kernel: string; args: Node[]; node: Node; params?: Node | null }[];
   directives: { line: number; blocks: [number, number, number][] }[];
   /** text of everything outside the kernels: a change there can change any kernel's result. */
   signature: string;
@@ -279,6 +280,11 @@ export function collectFacts(root: Node, text: string): FileFacts {
           const name = tf.childForFieldName('name')?.text;
           const args = named(tf.childForFieldName('arguments'));
           if (name) facts.instantiations.push({ kernel: name, args, node });
+        } else if (tf && (tf.type === 'identifier' || tf.type === 'qualified_identifier')) {
+          // `template void launch(float *dst, int n);`: the arguments are deduced from the parameter types
+          let id: Node | null = tf;
+          for (let i = 0; id && id.type === 'qualified_identifier' && i < 16; i++) id = id.childForFieldName('name');
+          if (id?.type === 'identifier') facts.instantiations.push({ kernel: id.text, args: [], node, params: fd?.childForFieldName('parameters') ?? null });
         }
         if (!fn) sig.push(node);
         continue;
@@ -394,6 +400,8 @@ export function kernelRef(k: Node | null): { name: string; targs: Node[] | null 
     else break;
   }
   let targs: Node[] | null = null;
+  // `ns::k<T>` is a qualified name whose last part is the template: unwrap the scopes on both sides of the arguments
+  for (let i = 0; k && k.type === 'qualified_identifier' && i < 16; i++) k = k.childForFieldName('name');
   if (k?.type === 'template_function') {
     targs = named(k.childForFieldName('arguments'));
     k = k.childForFieldName('name');
