@@ -1023,9 +1023,14 @@ export class Interp {
     const notPerLane = new Map<string, string>();
     for (let pass = 0; ; pass++) {
       const names = [...new Set([...induction.filter((n) => assigned.has(n) && !(snap?.demoted.has(n))), ...uniform])];
+      // a counter that starts per lane (`i = threadIdx.x; ...; i += blockDim.x`) is its start plus a warp-uniform step
+      const fromLane = names.filter((n) => { const s = additiveStart.get(n); return s?.k === 'num' && !isUniform(s.v); });
+      const whole = names.filter((n) => !fromLane.includes(n));
+      const list = (ns: string[]) => `\`${ns.join('`, `')}\``;
       const note = `the loop at line ${line} has a trip count that cannot be computed (${condText ? `\`${condText}\`: ` : ''}${why})` +
         (iter > 0 ? ` after ${iter} iterations` : '') +
-        (names.length ? `; \`${names.join('`, `')}\` treated as ${names.length > 1 ? 'unknown warp-uniform values' : 'an unknown warp-uniform value'}` : '');
+        (whole.length ? `; ${list(whole)} treated as ${whole.length > 1 ? 'unknown warp-uniform values' : 'an unknown warp-uniform value'}` : '') +
+        (fromLane.length ? `; ${list(fromLane)} treated as ${fromLane.length > 1 ? 'their values' : 'its value'} before the loop plus an unknown warp-uniform amount` : '');
       this.ctx = { ...ctx0 };
       for (const n of names) this.ctx[n] = 'any';
       const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
