@@ -123,8 +123,8 @@ function plusLiteral(d: Node): { left: string; value: number } | null {
 
 /** The bank model, "shared atomics, cp.async writes": no public rule; treated as a store, and said to be uncertain. */
 export const ATOMIC_NOTE = 'a shared-memory atomic is treated as a store: no public rule says how atomics to different addresses conflict, so this figure is uncertain';
-/** The same for a cp.async write (`__pipeline_memcpy_async`). */
-export const ASYNC_COPY_NOTE = 'a cp.async write (__pipeline_memcpy_async) is treated as a store of its size: no public rule says how its writes conflict, so this figure is uncertain';
+/** The same for a cp.async write (`__pipeline_memcpy_async`, `cuda::memcpy_async`, inline `cp.async`). */
+export const ASYNC_COPY_NOTE = 'a cp.async write (`__pipeline_memcpy_async`, `cuda::memcpy_async`, inline `cp.async`) is treated as a store of its size: no public rule says how its writes conflict, so this figure is uncertain';
 
 /** The last block summary of each site in one run: a loop's next visit often has the same addresses, or a shift. */
 type SummaryMemo = Map<string, { addrs: Float64Array; shifts: Float64Array | null; width: number; sum: BlockSummary | null; top: number }>;
