@@ -723,3 +723,25 @@ void r(float *o, int n) { k<<<1, 256>>>(o, n); }
   assert.ok(a.assumptions.includes('the loop at line 3 has a trip count that cannot be computed (`i < n`: `i < n` depends on the unknown warp-uniform value `n`); `i` treated as its value before the loop plus an unknown warp-uniform amount'), a.assumptions.join('\n'));
   assert.ok(!a.assumptions.some((x) => x.includes('`i` treated as an unknown warp-uniform value')));
 });
+
+test('the note of a `continue` under an unknown guard holds inside its loop only; a `return`\'s holds after it', () => {
+  const src = `__global__ void k(const int *ids, float *o) {
+  __shared__ float s[1024];
+  for (int i = 0; i < 4; i++) {
+    if (ids[threadIdx.x * 4 + i] < 0) continue;
+    s[threadIdx.x * 4 + i] = o[i];
+  }
+  __syncthreads();
+  o[threadIdx.x] = s[threadIdx.x];
+}
+void r(const int *ids, float *o) { k<<<1, 32>>>(ids, o); }
+`;
+  const past = (a: { assumptions: string[] }, word: string) => a.assumptions.some((x) => x.endsWith(`every lane is assumed to go on past its \`${word}\``));
+  const [inLoop, after] = analyzeText(src).accesses;
+  assert.equal(inLoop.degree, 4);
+  assert.ok(past(inLoop, 'continue'));
+  assert.ok(!past(after, 'continue'), after.assumptions.join('\n'));
+  const [inLoop2, after2] = analyzeText(src.replace('continue;', 'return;')).accesses;
+  assert.ok(past(inLoop2, 'return'));
+  assert.ok(past(after2, 'return'));
+});

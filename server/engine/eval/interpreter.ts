@@ -164,6 +164,8 @@ export class Interp {
   assumptions: string[] = [];
   /** early exits under a guard that could not be evaluated, assumed taken by no lane: they hold for the rest of the function. */
   private exitNotes: string[] = [];
+  /** exit notes of a `break` or `continue` only: they hold until the loop they leave ends (see execLoop). */
+  private loopExitNotes = new Set<string>();
   /** moves whenever assumptions or exitNotes change: visits in between share one copy of them (never modified). */
   private assumptionEpoch = 0;
   private assumptionCopy: { epoch: number; list: string[] } | null = null;
@@ -631,6 +633,7 @@ export class Interp {
           : `${guard}; every lane is assumed to go on past its \`${left.join('`, `')}\``;
         if (!this.exitNotes.includes(note)) {
           this.exitNotes.push(note);
+          if (!left.includes('return')) this.loopExitNotes.add(note);
           this.assumptionEpoch++;
         }
         this.touch();
@@ -847,6 +850,7 @@ export class Interp {
     this.frame().scopes.push(new Map());
     const savedMask = this.mask;
     const savedCtx = this.ctx;
+    const exitNotes = this.exitNotes.length;
     try {
       if (init) {
         if (init.type === 'declaration') this.declareLocals(init);
@@ -931,6 +935,12 @@ export class Interp {
       this.mask = savedMask;
       this.ctx = savedCtx;
       this.frame().scopes.pop();
+      // the lanes a `break` or `continue` of this loop sent on are back after it: its notes end here
+      const kept = this.exitNotes.filter((n, i) => i < exitNotes || !this.loopExitNotes.has(n));
+      if (kept.length !== this.exitNotes.length) {
+        this.exitNotes = kept;
+        this.assumptionEpoch++;
+      }
     }
   }
 
