@@ -74,3 +74,17 @@ test('a dim3 of the file scope set by two functions stays unknown: the default s
   assert.equal(a.wavefronts, 2);
   assert.ok(a.assumptions.some((s) => /the block shape `twice_shape` of the launch at line \d+ could not be evaluated/.test(s)), a.assumptions.join('\n'));
 });
+
+test('a launcher parameter rounded in place (`threads = (threads / 256) * 256;`) keeps its value for the shape (was: unknown, 32 threads)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // launch_rows(out, 300): threads = 256, b = (16, 16): two rows of 16 lanes per warp on banks 0..15, 2-way
+  const a = accessAt(result, text, 'rows[threadIdx.y][threadIdx.x] = threadIdx.x;', 'store');
+  assert.equal(a.kernel, 'half_rows');
+  assert.equal(a.status, 'conflict');
+  assert.equal(a.degree, 2);
+  assert.equal(a.wavefronts, 2);
+  assert.equal(a.worst!.distinctWords, 32);
+  assert.equal(a.worst!.activeLanes, 32);
+  assert.deepEqual(a.block, [16, 16, 1]);
+  assert.ok(a.assumptions.some((s) => /block 16x16x1 from the launch at line \d+ in `launch_rows`/.test(s)), a.assumptions.join('\n'));
+});

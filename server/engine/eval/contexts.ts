@@ -33,9 +33,12 @@ const fmt = (b: [number, number, number]) => b.join('x');
  */
 function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, deadline: number, caps: Caps, bind?: Binding, path?: PathFacts, params?: Map<string, Value>): Interp {
   const visiting = new Set<string>();
+  // a name's value before the write being read (`n = (n / 32) * 32;`): what the write's own right side sees
+  const before = new Map<string, Value | null>();
   const it: Interp = new Interp({
     facts, block: [1, 1, 1], values: bind?.values ?? new Map(), types: bind?.types ?? new Map(), deadline, caps, host: true,
     fallback: (name) => {
+      if (before.has(name)) return before.get(name)!;
       if (!caller || visiting.has(name)) return null;
       const known = path?.eq.get(name);
       if (known) {
@@ -67,7 +70,13 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
             if (taken === false) continue;
             if (taken !== true) return null; // inside a loop, a switch or an undecided branch, or `+=`, `++`: not one value
           }
-          const rhs = it.rvalue(w.value);
+          before.set(name, v);
+          let rhs: Value;
+          try {
+            rhs = it.rvalue(w.value);
+          } finally {
+            before.delete(name);
+          }
           if (!w.member) v = rhs;
           else if (v.k === 'dim3') v = { ...v, [w.member]: rhs };
           else return null;
