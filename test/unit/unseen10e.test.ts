@@ -88,3 +88,23 @@ test('a launcher parameter rounded in place (`threads = (threads / 256) * 256;`)
   assert.deepEqual(a.block, [16, 16, 1]);
   assert.ok(a.assumptions.some((s) => /block 16x16x1 from the launch at line \d+ in `launch_rows`/.test(s)), a.assumptions.join('\n'));
 });
+
+test('a dim3 of the file scope never written is its initializer; one whose address is given away is not known', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // tile_shape(8, 16): a warp is 8 columns of 4 rows; cols[x][y] puts 8 distinct words in each of 4 banks
+  const load = accessAt(result, text, 'out[threadIdx.y * 8 + threadIdx.x] = cols[threadIdx.x][threadIdx.y];', 'load');
+  assert.equal(load.kernel, 'narrow_columns');
+  assert.equal(load.degree, 8);
+  assert.equal(load.wavefronts, 8);
+  assert.equal(load.worst!.distinctWords, 32);
+  assert.deepEqual(load.block, [8, 16, 1]);
+  assert.ok(load.assumptions.some((s) => /`tile_shape` as declared at line \d+ \(never written\)/.test(s)), load.assumptions.join('\n'));
+  const store = accessAt(result, text, 'cols[threadIdx.y][threadIdx.x] = threadIdx.y;', 'store');
+  assert.equal(store.kernel, 'narrow_columns');
+  assert.equal(store.degree, 4);
+  assert.equal(store.wavefronts, 4);
+  // parsed_shape is given to configure_from(&parsed_shape): the default shape, said so
+  const other = result.accesses.find((a) => a.kernel === 'parsed_columns' && a.kind === 'load')!;
+  assert.deepEqual(other.block, [32, 1, 1]);
+  assert.ok(other.assumptions.some((s) => /the block shape `parsed_shape` of the launch at line \d+ could not be evaluated/.test(s)), other.assumptions.join('\n'));
+});

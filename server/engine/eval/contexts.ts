@@ -699,10 +699,11 @@ function localArrayElement(fn: FunctionFact, node: Node, it: Interp): Value | nu
  * `block` or `blocks[d]` where that is a variable of the file scope (`dim3 blocks[3];`) that host code sets once:
  * `blocks[1] = dim3(4, 64, 1);` as a plain `=` straight through a function's body, the only write to that variable
  * (or to that element, at a constant index) anywhere in the file, of a value made of the file's names only. Its value
- * evaluated by `it` (the launching function, which reads the index), and the write; null for anything else. That the
- * write runs before the launch is assumed (and said).
+ * evaluated by `it` (the launching function, which reads the index), and the write; one never written, its initializer;
+ * null for anything else (its address taken or passed by reference too). That the write runs before the launch is
+ * assumed (and said).
  */
-function fileScopeElement(node: Node, launcher: FunctionFact, facts: FileFacts, it: Interp, deadline: number): { value: Value; where: string } | null {
+function fileScopeElement(node: Node, launcher: FunctionFact, facts: FileFacts, it: Interp, deadline: number): { value: Value; note: string } | null {
   const base = node.type === 'subscript_expression' ? node.childForFieldName('argument') : node;
   const index = node.type === 'subscript_expression' ? named(node.childForFieldName('indices'))[0] ?? node.childForFieldName('index') : null;
   if (base?.type !== 'identifier' || (node.type === 'subscript_expression' && !index)) return null;
@@ -711,7 +712,7 @@ function fileScopeElement(node: Node, launcher: FunctionFact, facts: FileFacts, 
   if (local(launcher, name, node.startIndex)) return null;
   let root: Node = launcher.outer;
   for (let i = 0; root.parent && i < 256; i++) root = root.parent;
-  const declared = named(root).some((d) => d.type === 'declaration' && !hasToken(d, 'const') && !hasToken(d, 'constexpr') &&
+  const declared = named(root).find((d) => d.type === 'declaration' && !hasToken(d, 'const') && !hasToken(d, 'constexpr') &&
     d.childrenForFieldName('declarator').some((x) => declaratorName(x)?.text === name));
   if (!declared) return null;
   const want = index ? uniformValue(it.rvalue(index)) : null;
@@ -719,6 +720,7 @@ function fileScopeElement(node: Node, launcher: FunctionFact, facts: FileFacts, 
   let found: { value: Node; fn: FunctionFact } | null = null;
   for (const fn of [...facts.functions.values()].flat()) {
     if (local(fn, name, fn.body.endIndex)) continue;
+    if (escapes(fn.body, facts, fn.body, name)) return null; // `&blocks[1]`, `parse(argv, nthreads)` by reference
     const stack: Node[] = [fn.body];
     while (stack.length) {
       const n = stack.pop()!;
@@ -738,7 +740,10 @@ function fileScopeElement(node: Node, launcher: FunctionFact, facts: FileFacts, 
       found = { value, fn };
     }
   }
-  return found ? { value: it.rvalue(found.value), where: `\`${found.value.parent!.text}\` in \`${found.fn.name}\` at line ${found.value.startPosition.row + 1}` } : null;
+  if (found) return { value: it.rvalue(found.value), note: `\`${node.text}\` as \`${found.value.parent!.text}\` in \`${found.fn.name}\` at line ${found.value.startPosition.row + 1} sets it (assumed to run before the launch)` };
+  // never written (`int nthreads = 128;` at file scope): its initializer
+  const value = index ? null : it.valueOfDeclaration(declared, name);
+  return value && (uniformValue(value) !== null || value.k === 'dim3') ? { value, note: `\`${name}\` as declared at line ${declared.startPosition.row + 1} (never written)` } : null;
 }
 
 /** Names the file uses other than as the function of a call or a function's own declarator (an address taken). */
@@ -1069,7 +1074,7 @@ export function instancesOf(
     const v = blockOf(it.rvalue(l.block));
     const g = v || !l.caller ? null : fileScopeElement(l.block, l.caller, facts, it, deadline);
     const block = g && blockOf(g.value);
-    if (block) fromFileScope = `; \`${l.block.text}\` as ${g!.where} sets it (assumed to run before the launch)`;
+    if (block) fromFileScope = `; ${g!.note}`;
     return v ?? block;
   }
   const shmemOf = (l: LaunchFact, it: Interp) => (l.shmem ? uniformValue(it.rvalue(l.shmem)) : 0);
