@@ -92,14 +92,14 @@ test('a launcher parameter rounded in place (`threads = (threads / 256) * 256;`)
 test('a dim3 of the file scope never written is its initializer; one whose address is given away is not known', () => {
   const { text, result } = analyzeFile(FIXTURE);
   // tile_shape(8, 16): a warp is 8 columns of 4 rows; cols[x][y] puts 8 distinct words in each of 4 banks
-  const load = accessAt(result, text, 'out[threadIdx.y * 8 + threadIdx.x] = cols[threadIdx.x][threadIdx.y];', 'load');
+  const load = accessAt(result, text, 'out[y * 8 + x] = cols[x * 32 + y];', 'load');
   assert.equal(load.kernel, 'narrow_columns');
   assert.equal(load.degree, 8);
   assert.equal(load.wavefronts, 8);
   assert.equal(load.worst!.distinctWords, 32);
   assert.deepEqual(load.block, [8, 16, 1]);
   assert.ok(load.assumptions.some((s) => /`tile_shape` as declared at line \d+ \(never written\)/.test(s)), load.assumptions.join('\n'));
-  const store = accessAt(result, text, 'cols[threadIdx.y][threadIdx.x] = threadIdx.y;', 'store');
+  const store = accessAt(result, text, 'cols[y * 32 + x] = y;', 'store');
   assert.equal(store.kernel, 'narrow_columns');
   assert.equal(store.degree, 4);
   assert.equal(store.wavefronts, 4);
