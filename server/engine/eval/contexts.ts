@@ -33,9 +33,12 @@ const fmt = (b: [number, number, number]) => b.join('x');
  */
 function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, deadline: number, caps: Caps, bind?: Binding, path?: PathFacts, params?: Map<string, Value>): Interp {
   const visiting = new Set<string>();
+  // a name's value before the write being read (`n = (n / 32) * 32;`): what the write's own right side sees
+  const before = new Map<string, Value | null>();
   const it: Interp = new Interp({
     facts, block: [1, 1, 1], values: bind?.values ?? new Map(), types: bind?.types ?? new Map(), deadline, caps, host: true,
     fallback: (name) => {
+      if (before.has(name)) return before.get(name)!;
       if (!caller || visiting.has(name)) return null;
       const known = path?.eq.get(name);
       if (known) {
@@ -67,7 +70,13 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
             if (taken === false) continue;
             if (taken !== true) return null; // inside a loop, a switch or an undecided branch, or `+=`, `++`: not one value
           }
-          const rhs = it.rvalue(w.value);
+          before.set(name, v);
+          let rhs: Value;
+          try {
+            rhs = it.rvalue(w.value);
+          } finally {
+            before.delete(name);
+          }
           if (!w.member) v = rhs;
           else if (v.k === 'dim3') v = { ...v, [w.member]: rhs };
           else return null;
@@ -205,6 +214,26 @@ function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
     }
   }
   return out;
+}
+
+/** The branch facts of a launch, and for one through a function pointer, those around the assignment that gave it the kernel. */
+function launchPath(l: LaunchFact): PathFacts {
+  const path = pathFacts(l.caller, l.node);
+  if (!l.via || !l.caller) return path;
+  const body = l.caller.body;
+  for (const [name, fact] of pathFacts(l.caller, l.via).eq) {
+    // still so at the launch: nothing writes it between the assignment and the launch
+    const base = fact.subject.type === 'field_expression' ? fact.subject.childForFieldName('argument')!.text : name;
+    if (!path.eq.has(name) && !writesTo(body, base, l.via.startIndex, l.node.startIndex).length) path.eq.set(name, fact);
+  }
+  // `fp[1] = k; ... fp[i]<<<...>>>`: k is launched where `i` is 1
+  const target = l.via.type === 'assignment_expression' ? l.via.childForFieldName('left') : null;
+  const fn = l.node.childForFieldName('function');
+  const index = (n: Node | null | undefined) => (n?.type === 'subscript_expression' ? named(n.childForFieldName('indices'))[0] ?? n.childForFieldName('index') : null);
+  const given = index(target), launched = index(fn);
+  if (given && launched?.type === 'identifier' && !path.eq.has(launched.text) && target?.childForFieldName('argument')?.text === fn?.childForFieldName('argument')?.text)
+    path.eq.set(launched.text, { value: given, where: `\`${l.via.text}\` at line ${l.via.startPosition.row + 1}`, subject: launched });
+  return path;
 }
 
 /** The last declaration of `name` in `body` that starts before `before`. */
@@ -698,6 +727,57 @@ function localArrayElement(fn: FunctionFact, node: Node, it: Interp): Value | nu
   return items && i !== null && Number.isInteger(i) && i >= 0 && i < items.length ? it.rvalue(items[i]) : null;
 }
 
+/**
+ * `block` or `blocks[d]` where that is a variable of the file scope (`dim3 blocks[3];`) that host code sets once:
+ * `blocks[1] = dim3(4, 64, 1);` as a plain `=` straight through a function's body, the only write to that variable
+ * (or to that element, at a constant index) anywhere in the file, of a value made of the file's names only. Its value
+ * evaluated by `it` (the launching function, which reads the index), and the write; one never written, its initializer;
+ * null for anything else (its address taken or passed by reference too). That the write runs before the launch is
+ * assumed (and said).
+ */
+function fileScopeElement(node: Node, launcher: FunctionFact, facts: FileFacts, it: Interp, deadline: number): { value: Value; note: string } | null {
+  const base = node.type === 'subscript_expression' ? node.childForFieldName('argument') : node;
+  const index = node.type === 'subscript_expression' ? named(node.childForFieldName('indices'))[0] ?? node.childForFieldName('index') : null;
+  if (base?.type !== 'identifier' || (node.type === 'subscript_expression' && !index)) return null;
+  const name = base.text;
+  const local = (fn: FunctionFact, id: string, at: number) => fn.params.some((p) => p.name === id) || !!findDeclaration(fn.body, id, at);
+  if (local(launcher, name, node.startIndex)) return null;
+  let root: Node = launcher.outer;
+  for (let i = 0; root.parent && i < 256; i++) root = root.parent;
+  const declared = named(root).find((d) => d.type === 'declaration' && !hasToken(d, 'const') && !hasToken(d, 'constexpr') &&
+    d.childrenForFieldName('declarator').some((x) => declaratorName(x)?.text === name));
+  if (!declared) return null;
+  const want = index ? uniformValue(it.rvalue(index)) : null;
+  if (index && want === null) return null;
+  let found: { value: Node; fn: FunctionFact } | null = null;
+  for (const fn of [...facts.functions.values()].flat()) {
+    if (local(fn, name, fn.body.endIndex)) continue;
+    if (escapes(fn.body, facts, fn.body, name)) return null; // `&blocks[1]`, `parse(argv, nthreads)` by reference
+    const stack: Node[] = [fn.body];
+    while (stack.length) {
+      const n = stack.pop()!;
+      stack.push(...named(n));
+      const target = n.type === 'assignment_expression' ? n.childForFieldName('left') : n.type === 'update_expression' ? n.childForFieldName('argument') : null;
+      if (!target || !identifiersIn(target).includes(name)) continue;
+      const at = target.type === 'subscript_expression' ? named(target.childForFieldName('indices'))[0] ?? target.childForFieldName('index') : null;
+      const whole = target.type === 'identifier' || (target.type === 'subscript_expression' && target.childForFieldName('argument')?.text === name && !!at);
+      if (!whole) return null; // `blocks[1].x = 8`, `*p = ...`: not one value
+      const c = at ? evalConstant(facts, at, deadline) : null;
+      if (at && c === null) return null;
+      if (index && c !== want) continue;
+      // run once, straight through the body: not under an if, a loop or a switch
+      const plain = n.childForFieldName('operator')?.text === '=' && n.parent?.type === 'expression_statement' && n.parent.parent?.id === fn.body.id;
+      const value = n.childForFieldName('right');
+      if (found || !plain || !value || identifiersIn(value).some((id) => local(fn, id, value.startIndex) || local(launcher, id, node.startIndex))) return null;
+      found = { value, fn };
+    }
+  }
+  if (found) return { value: it.rvalue(found.value), note: `\`${node.text}\` as \`${found.value.parent!.text}\` in \`${found.fn.name}\` at line ${found.value.startPosition.row + 1} sets it (assumed to run before the launch)` };
+  // never written (`int nthreads = 128;` at file scope): its initializer
+  const value = index ? null : it.valueOfDeclaration(declared, name);
+  return value && (uniformValue(value) !== null || value.k === 'dim3') ? { value, note: `\`${name}\` as declared at line ${declared.startPosition.row + 1} (never written)` } : null;
+}
+
 /** Names the file uses other than as the function of a call or a function's own declarator (an address taken). */
 const referenced = new WeakMap<FileFacts, Set<string>>();
 /** Whether `fn` is only ever called by name in this file (its address is never taken: no call can be hidden). */
@@ -898,19 +978,20 @@ function throughPointer(l: LaunchFact, kernels: Set<string>, givers: (scope: Nod
   for (let i = 0; root.parent && i < 256; i++) root = root.parent;
   const scopes = [givers(root), givers(l.caller.body)];
   const out: LaunchFact[] = [];
-  const add = (name: string, targs: Node[] | null) => {
-    // one launch per instance: `c ? k<1> : k<2>` launches both
+  const add = (name: string, targs: Node[] | null, via?: Node) => {
+    // one launch per instance and per place it is given (`c ? k<1> : k<2>` launches both; `fp[0] = k` is its own)
     const key = (t: Node[] | null | undefined) => (t ?? []).map((a) => a.text).join(',');
-    if (kernels.has(name) && !out.some((o) => o.kernel === name && key(o.templateArgs) === key(targs))) out.push({ ...l, kernel: name, templateArgs: targs });
+    if (kernels.has(name) && !out.some((o) => o.kernel === name && key(o.templateArgs) === key(targs) && o.via?.id === via?.id))
+      out.push({ ...l, kernel: name, templateArgs: targs, ...(via ? { via } : {}) });
   };
   /** the kernels a value names: `k`, `&k`, `(void (*)(float *))k`, `k<T>`, `c ? k1 : k2`, a table `{k1, k2}`. */
-  const resolve = (v: Node | null, depth = 0): void => {
+  const resolve = (v: Node | null, depth = 0, via?: Node): void => {
     while (v?.type === 'parenthesized_expression') v = named(v)[0] ?? null;
     if (!v || depth > 8) return;
     if (v.type === 'conditional_expression') {
-      resolve(v.childForFieldName('consequence'), depth + 1);
-      resolve(v.childForFieldName('alternative'), depth + 1);
-    } else if (v.type === 'initializer_list') for (const c of named(v)) resolve(c, depth + 1);
+      resolve(v.childForFieldName('consequence'), depth + 1, via);
+      resolve(v.childForFieldName('alternative'), depth + 1, via);
+    } else if (v.type === 'initializer_list') for (const c of named(v)) resolve(c, depth + 1, via);
     else if (v.type === 'call_expression') {
       // a host function of the file that picks the kernel (`kernel = pick_kernel(m_count)`): each kernel it returns
       const f = v.childForFieldName('function');
@@ -918,7 +999,7 @@ function throughPointer(l: LaunchFact, kernels: Set<string>, givers: (scope: Nod
         if (!fn.isKernel) for (const r of returnsOf(fn.body)) resolve(named(r)[0] ?? null, depth + 1);
     } else {
       const k = kernelRef(v);
-      if (k) add(k.name, k.targs ?? l.templateArgs);
+      if (k) add(k.name, k.targs ?? l.templateArgs, via);
     }
   };
   /** every value `name` is given: assigned, initialised, or taken from a table by a range-for. */
@@ -926,7 +1007,8 @@ function throughPointer(l: LaunchFact, kernels: Set<string>, givers: (scope: Nod
     if (depth > 4) return;
     for (const scope of scopes)
       for (const g of scope.get(name) ?? []) {
-        if (g.value) resolve(g.value);
+        // given in the launching function (`case 0: fp[0] = k; break;`): the branches around that assignment hold too
+        if (g.value) resolve(g.value, 0, scope === scopes[1] ? g.value.parent ?? undefined : undefined);
         else if (g.table?.type === 'identifier') valuesOf(g.table.text, depth + 1);
         else resolve(g.table ?? null);
       }
@@ -963,6 +1045,9 @@ function giversIn(scope: Node): Givers {
     if (n.type === 'assignment_expression' && n.childForFieldName('operator')?.text === '=') {
       const target = n.childForFieldName('left');
       if (target?.type === 'identifier') give(target.text, { value: n.childForFieldName('right') });
+      // an element of a table of kernels (`fp[0] = k;`), launched indexed (`fp[i]<<<...>>>`)
+      else if (target?.type === 'subscript_expression' && target.childForFieldName('argument')?.type === 'identifier')
+        give(target.childForFieldName('argument')!.text, { value: n.childForFieldName('right') });
     } else if (n.type === 'init_declarator') give(declaratorName(n)?.text, { value: n.childForFieldName('value') });
     else if (n.type === 'for_range_loop') give(declaratorName(n.childForFieldName('declarator'))?.text, { table: n.childForFieldName('right') });
     for (const c of named(n)) stack.push(c);
@@ -1024,7 +1109,7 @@ export function instancesOf(
   const unevaluated: string[] = [];
   /** a launch's block shape; one that cannot be evaluated is a note, naming `what`. */
   const shape = (l: LaunchFact, it: Interp, what: string): [number, number, number] | null => {
-    const block = l.block ? blockOf(it.rvalue(l.block)) : null;
+    const block = blockAt(l, it);
     const note = `the block shape \`${l.block?.text}\` of ${what} could not be evaluated`;
     // a launch in a host function template is read once per binding: its note is said once
     if (l.block && !block && !unevaluated.includes(note)) {
@@ -1033,6 +1118,17 @@ export function instancesOf(
     }
     return block;
   };
+  /** a launch's block shape where `it` evaluates it, also from a variable of the file scope host code sets (`blocks[d]`) */
+  let fromFileScope = ''; // what the last blockAt read from the file scope, for the source that follows it
+  function blockAt(l: LaunchFact, it: Interp): [number, number, number] | null {
+    fromFileScope = '';
+    if (!l.block) return null;
+    const v = blockOf(it.rvalue(l.block));
+    const g = v || !l.caller ? null : fileScopeElement(l.block, l.caller, facts, it, deadline);
+    const block = g && blockOf(g.value);
+    if (block) fromFileScope = `; ${g!.note}`;
+    return v ?? block;
+  }
   const shmemOf = (l: LaunchFact, it: Interp) => (l.shmem ? uniformValue(it.rvalue(l.shmem)) : 0);
   for (const l of launches) {
     // a launch in a host function template is read once per binding of that template the file gives
@@ -1043,7 +1139,7 @@ export function instancesOf(
       const loops = l.caller ? loopBindings(l.caller, l.node, facts, deadline, caps) : [{ values: new Map<string, Value>(), where: '' }];
       for (const loop of loops) {
         const bind: Binding | undefined = loop.values.size ? { values: new Map([...(host?.bind.values ?? []), ...loop.values]), types: host?.bind.types ?? new Map(), label: host?.bind.label ?? {} } : host?.bind;
-        const path = pathFacts(l.caller, l.node);
+        const path = launchPath(l);
         // under `case 128:` of `switch (threads)` where `threads` is known to be 256: that launch never runs; nor where
         // every call of the launcher (called by name only, never through its address) passes another value
         if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind))) continue;
@@ -1061,26 +1157,26 @@ export function instancesOf(
         // instance each (`void scan(float *d, int n) { k<<<1, 256>>>(d, n); }` called `scan(d, 1024)`)
         const callerParams = new Set(l.caller?.params.map((p) => p.name));
         const argsFromCaller = callerParams.size > 0 && launchArguments(l).some((a) => identifiersIn(a).some((id) => callerParams.has(id)));
-        const blockFromCaller = !!l.block && !blockOf(it.rvalue(l.block));
+        const blockFromCaller = !!l.block && !blockAt(l, it);
         if (!host && l.caller && (blockFromCaller || argsFromCaller)) {
           let any = false;
           const calls = callersOf(l.caller, facts, deadline, caps);
           const cut = calls.truncated ? `; only the first ${MAX_CALLER_BINDINGS} calls are read` : '';
           for (const call of calls) {
             if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind, undefined, call.params))) continue;
-            const pit = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind, pathFacts(l.caller, l.node), call.params);
-            const block = l.block ? blockOf(pit.rvalue(l.block)) : null;
+            const pit = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind, launchPath(l), call.params);
+            const block = blockAt(l, pit);
             if (blockFromCaller && !block) continue;
             any = true;
             // the template arguments stay as the launch alone gives them
             const callArgs = argsFromCaller ? bindArguments(kernel, l, facts, pit, new Map([...loop.values, ...call.params])) : args;
-            bound.push({ b, block: block ?? shape(l, it, launch), source: `${at} in \`${l.caller.name}\` (${call.where}${cut})`, shmem: shmemOf(l, pit), args: callArgs });
+            bound.push({ b, block: block ?? shape(l, it, launch), source: `${at} in \`${l.caller.name}\` (${call.where}${cut})${fromFileScope}`, shmem: shmemOf(l, pit), args: callArgs });
           }
           if (any) continue;
         }
         const block = shape(l, it, launch); // a shape not evaluated is said once, not once per loop iteration
         const where = block && path.used.length ? ` (inside ${path.used.join(' and ')})` : '';
-        bound.push({ b, block, source: `${at}${where}${host ? ` in ${host.where}` : ''}`, shmem: shmemOf(l, it), args });
+        bound.push({ b, block, source: `${at}${where}${host ? ` in ${host.where}` : ''}${fromFileScope}`, shmem: shmemOf(l, it), args });
       }
     }
   }

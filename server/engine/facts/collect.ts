@@ -42,6 +42,8 @@ export interface LaunchFact {
   argsFrom?: number;
   /** what the assumptions call it: `the launch` unless said (`the CUDA graph kernel node`). */
   what?: string;
+  /** a launch through a function pointer: the assignment in the launching function that gave it this kernel. */
+  via?: Node;
 }
 
 export interface FileFacts {
