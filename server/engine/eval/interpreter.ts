@@ -1034,7 +1034,8 @@ export class Interp {
     for (let pass = 0; ; pass++) {
       const names = [...new Set([...induction.filter((n) => assigned.has(n) && !(snap?.demoted.has(n))), ...uniform])];
       // a counter that starts per lane (`i = threadIdx.x; ...; i += blockDim.x`) is its start plus a warp-uniform step
-      const fromLane = names.filter((n) => { const s = additiveStart.get(n); return s?.k === 'num' && !isUniform(s.v); });
+      // (one the same on each warp's lanes, a warp's row, is warp-uniform, in warp mode and over the whole block alike)
+      const fromLane = names.filter((n) => { const s = additiveStart.get(n); return s?.k === 'num' && !isWarpUniform(s.v, alive); });
       const whole = names.filter((n) => !fromLane.includes(n));
       const list = (ns: string[]) => `\`${ns.join('`, `')}\``;
       const note = `the loop at line ${line} has a trip count that cannot be computed (${condText ? `\`${condText}\`: ` : ''}${why})` +
