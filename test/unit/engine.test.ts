@@ -550,7 +550,7 @@ test('kernels launched from host function templates are bound by the wrapper\'s 
   }
 });
 
-test('an access already unknown inside a loop stopped at the iteration cap keeps its own reason; the cap is a notice', () => {
+test('a loop past the iteration cap: the rest in one pass where its condition is warp-uniform; else stopped, a notice', () => {
   const src = `__global__ void k(const unsigned *keys) {
   __shared__ unsigned t[512];
   unsigned h = keys[threadIdx.x] & 511;
@@ -564,10 +564,15 @@ test('an access already unknown inside a loop stopped at the iteration cap keeps
   assert.equal(r.accesses.length, 1);
   assert.equal(r.accesses[0].status, 'unknown');
   assert.equal(r.accesses[0].reason, '`keys[threadIdx.x]` is a value loaded from memory that is not shared');
-  assert.ok(r.notices.some((n) => /the loop at line 4 runs more than 1,024 iterations/.test(n.message)));
-  // an access whose addresses were known is still reported unknown because of the cap
-  const capped = analyzeText(src.replace('t[h]', 't[threadIdx.x]'));
-  assert.match(capped.accesses[0].reason!, /the loop at line 4 runs more than 1,024 iterations/);
+  // known addresses: the first 1,024 iterations one by one, the others in one pass; the figures are exact
+  const exact = analyzeText(src.replace('t[h]', 't[threadIdx.x]')).accesses[0];
+  assert.equal(exact.status, 'conflict-free');
+  assert.equal(exact.wavefronts, 1);
+  assert.ok(exact.assumptions.includes('1025 contexts evaluated (loop iterations, instances, calls and pieces of a copy); the figures are those of the worst'), exact.assumptions.join('\n'));
+  // a condition that differs between lanes: stopped at the cap, said in a notice, and its accesses are unknown
+  const perLane = analyzeText(src.replace('t[h]', 't[threadIdx.x]').replace('i < 100000', 'i < 100000 + threadIdx.x'));
+  assert.ok(perLane.notices.some((n) => /the loop at line 4 runs more than 1,024 iterations/.test(n.message)));
+  assert.match(perLane.accesses[0].reason!, /the loop at line 4 runs more than 1,024 iterations/);
 });
 
 test('an access a condition the same for every thread skips names that condition (a template argument\'s)', () => {

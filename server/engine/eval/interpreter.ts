@@ -893,6 +893,13 @@ export class Interp {
           alive = next;
           if (!this.anyActive(alive)) break;
         }
+        // a loop of warp-uniform condition past the cap (`for (i = 0; i < 2048; i++)`): the rest in one pass, as a
+        // loop of unknown trip count is
+        if (iter >= this.cfg.caps.loopIterations && typeof cv === 'number' && induction.length) {
+          ran = true;
+          this.symbolicLoop(node, line, alive, assigned, induction, body, update, iter, '', condNode, true);
+          break;
+        }
         if (iter >= this.cfg.caps.loopIterations) {
           this.truncated = `the loop at line ${line} runs more than ${this.cfg.caps.loopIterations.toLocaleString('en-US')} iterations`;
           this.markTruncated(node);
@@ -947,8 +954,10 @@ export class Interp {
   /** A loop whose trip count cannot be computed: run the body once with the changed variables as uniform unknowns. */
   private symbolicLoop(
     node: Node, line: number, alive: Uint8Array, assigned: Map<string, boolean>, induction: string[],
-    body: Node | null, update: Node | null, iter: number, why: string, cond: Node | null,
+    body: Node | null, update: Node | null, iter: number, why: string, cond: Node | null, long = false,
   ): void {
+    // `long`: the trip count is known, past the iteration cap; the pass stands for the iterations after the first ones
+    const whose = long ? `, whose iterations after the first ${iter.toLocaleString('en-US')} are evaluated together` : ', whose trip count is unknown';
     // a variable that is the same for every thread (a double-buffer index `cur ^= 1`, a stage counter) stays so
     // while the loop only mixes it with such values: it becomes an unknown warp-uniform value; the pass below checks
     const uniform = new Set<string>();
@@ -964,7 +973,7 @@ export class Interp {
     // array: taken as stepped by an unknown warp-uniform number of elements; where the pass finds it moved otherwise
     // (another array, a per-lane step, bits flipped), to a place not known, and the pass again
     const moved = new Map<string, { base: string; start: Ptr }>();
-    const lost = (p: Ptr, name: string): Ptr => unknownPointer(p, `\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`);
+    const lost = (p: Ptr, name: string): Ptr => unknownPointer(p, `\`${name}\` is changed by the loop at line ${line}${whose}`);
     const generalise = (suffix: string) => {
       for (const [name, additive] of assigned) {
         const v = this.lookupVar(name);
@@ -997,7 +1006,7 @@ export class Interp {
         } else if (v.value.k === 'num' && isUniform(v.value.v) && !hasThread(v.value.sym)) {
           uniform.add(name);
           v.value = atom(`${name}${suffix}`, v.value.t);
-        } else v.value = unk(`\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`);
+        } else v.value = unk(`\`${name}\` is changed by the loop at line ${line}${whose}`);
       }
     };
     generalise(`@${line}`);
@@ -1008,7 +1017,7 @@ export class Interp {
       if (!held) continue;
       // a pointer still points into the array it pointed into (a double buffer's other half): its accesses are
       // unknown, not missing
-      const why = `\`${name}\` is stored in the loop at line ${line}, whose trip count is unknown`;
+      const why = `\`${name}\` is stored in the loop at line ${line}${whose}`;
       if (held.k === 'ptr') this.stored.set((b as SharedBase).id, unknownPointer(held, why, name));
       else this.stored.delete((b as SharedBase).id);
     }
@@ -1024,7 +1033,7 @@ export class Interp {
     // a `while`'s condition carries its parentheses; a `for`'s does not (`i < (n)` keeps its last one)
     const condText = !cond ? '' : cond.type === 'condition_clause' || cond.type === 'parenthesized_expression' ? cond.text.replace(/^\(|\)$/g, '').trim() : cond.text.trim();
     const ctx0 = this.ctx;
-    const perLane = (name: string) => `\`${name}\` takes different values on different lanes in the loop at line ${line}, whose trip count is unknown`;
+    const perLane = (name: string) => `\`${name}\` takes different values on different lanes in the loop at line ${line}${whose}`;
     // a variable taken as warp-uniform that ends the pass per-lane (a per-lane accumulator `best = i`) makes the pass
     // wrong only where it was used: the pass is run again from the same state with that variable per-lane and unknown
     snap = uniform.size || kept.size || additiveStart.size || moved.size ? this.snapshot() : null;
@@ -1038,8 +1047,8 @@ export class Interp {
       const fromLane = names.filter((n) => { const s = additiveStart.get(n); return s?.k === 'num' && !isWarpUniform(s.v, alive); });
       const whole = names.filter((n) => !fromLane.includes(n));
       const list = (ns: string[]) => `\`${ns.join('`, `')}\``;
-      const note = `the loop at line ${line} has a trip count that cannot be computed (${condText ? `\`${condText}\`: ` : ''}${why})` +
-        (iter > 0 ? ` after ${iter} iterations` : '') +
+      const note = (long ? `the loop at line ${line} runs more than ${iter.toLocaleString('en-US')} iterations: the first ${iter.toLocaleString('en-US')} are evaluated one by one, the others together, as those of a loop of unknown trip count are`
+        : `the loop at line ${line} has a trip count that cannot be computed (${condText ? `\`${condText}\`: ` : ''}${why})` + (iter > 0 ? ` after ${iter} iterations` : '')) +
         (whole.length ? `; ${list(whole)} treated as ${whole.length > 1 ? 'unknown warp-uniform values' : 'an unknown warp-uniform value'}` : '') +
         (fromLane.length ? `; ${list(fromLane)} treated as ${fromLane.length > 1 ? 'their values' : 'its value'} before the loop plus an unknown warp-uniform amount` : '');
       this.ctx = { ...ctx0 };
@@ -1074,7 +1083,7 @@ export class Interp {
         if (d && d.k === 'num' && isUniform(d.v, alive) && !hasThread(d.sym)) continue;
         failed.push(name);
         // a step that is not known at all (a value loaded from memory) is not known to be the same on every lane
-        if (!(d && d.k === 'num')) notPerLane.set(name, `\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown, by a step not known to be the same on every lane`);
+        if (!(d && d.k === 'num')) notPerLane.set(name, `\`${name}\` is changed by the loop at line ${line}${whose}, by a step not known to be the same on every lane`);
       }
       for (const [name, m] of moved) {
         if (snap?.demoted.has(name)) continue;
@@ -1089,7 +1098,7 @@ export class Interp {
         if (ok) continue;
         failed.push(name);
         // a step (`+=`) that is not known at all (a value loaded from memory) is not known to be the same on every lane
-        notPerLane.set(name, `\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown${unknownStep && assigned.get(name) ? ', by a step not known to be the same on every lane' : ''}`);
+        notPerLane.set(name, `\`${name}\` is changed by the loop at line ${line}${whose}${unknownStep && assigned.get(name) ? ', by a step not known to be the same on every lane' : ''}`);
       }
       const back = [...kept].filter(([name, v0]) => !same(this.lookupVar(name)?.value, v0)).map(([name]) => name);
       if (!failed.length && !back.length) break;
@@ -1099,7 +1108,7 @@ export class Interp {
         for (const name of back) {
           kept.delete(name);
           const v = this.lookupVar(name);
-          if (v) v.value = unk(`\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`);
+          if (v) v.value = unk(`\`${name}\` is changed by the loop at line ${line}${whose}`);
         }
         continue;
       }
@@ -1132,13 +1141,13 @@ export class Interp {
         // (a scalar's own place does not depend on any value read)
         if (!this.visits[i].addrs || this.visits[i].base.dims.length === 0) continue;
         this.visits[i].addrs = null;
-        this.visits[i].reason = `\`${storedAfterRead.name}\` is stored in the loop at line ${line}, whose trip count is unknown, after it is read`;
+        this.visits[i].reason = `\`${storedAfterRead.name}\` is stored in the loop at line ${line}${whose}, after it is read`;
       }
     // a `break` (or a `goto`) leaves mid-body, where a kept variable may hold another value: unknown after the loop
     if (kept.size && body && (this.ownJump(body, 'break_statement') || this.ownJump(body, 'goto_statement'))) {
       for (const name of kept.keys()) {
         const v = this.lookupVar(name);
-        if (v) v.value = unk(`\`${name}\` is changed by the loop at line ${line}, whose trip count is unknown`);
+        if (v) v.value = unk(`\`${name}\` is changed by the loop at line ${line}${whose}`);
       }
     }
     generalise(`@${line}'`);
