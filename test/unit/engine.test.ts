@@ -569,6 +569,15 @@ test('a loop past the iteration cap: the rest in one pass where its condition is
   assert.equal(exact.status, 'conflict-free');
   assert.equal(exact.wavefronts, 1);
   assert.ok(exact.assumptions.includes('1025 contexts evaluated (loop iterations, instances, calls and pieces of a copy); the figures are those of the worst'), exact.assumptions.join('\n'));
+  // an access only the later iterations reach is evaluated in the pass, which says what it stands for
+  const late = analyzeText(`__global__ void k(float *o) {
+  __shared__ float s[1024];
+  for (int i = 0; i < 2048; i++)
+    if (i >= 1500) s[threadIdx.x * 2] = o[i];
+}
+`).accesses[0];
+  assert.deepEqual([late.status, late.degree, late.wavefronts], ['conflict', 2, 2]);
+  assert.equal(late.assumptions[0], 'the loop at line 3 runs more than 1,024 iterations: the first 1,024 are evaluated one by one, the others together, as those of a loop of unknown trip count are; `i` treated as an unknown warp-uniform value');
   // a condition that differs between lanes: stopped at the cap, said in a notice, and its accesses are unknown
   const perLane = analyzeText(src.replace('t[h]', 't[threadIdx.x]').replace('i < 100000', 'i < 100000 + threadIdx.x'));
   assert.ok(perLane.notices.some((n) => /the loop at line 4 runs more than 1,024 iterations/.test(n.message)));

@@ -413,8 +413,17 @@ describe('(e) every cap says what it did (docs/robustness.md)', () => {
   const K = (body: string, pre = '') => `${pre}__global__ void k(float *out)\n{\n  __shared__ float s[64];\n  ${body}\n}\n`;
   const everything = (r: FileAnalysis) => JSON.stringify([r.notices.map((n) => n.message), r.accesses.map((a) => [a.reason, a.assumptions])]);
 
-  test('loop iterations (1,024): an information notice on the loop, its accesses unknown', () => {
+  test('loop iterations (1,024), a condition the same on every lane: the rest of the loop in one pass, said so', () => {
     const r = analyzeText(K('for (int i = 0; i < 1000000; i++) s[i % 32] += 1;'), { budgetMs: 10_000 });
+    assert.ok(!r.notices.some((x) => /runs more than 1,024 iterations/.test(x.message)), everything(r));
+    for (const a of r.accesses) {
+      assert.equal(a.status, 'broadcast');
+      assert.ok(a.assumptions.includes('1025 contexts evaluated (loop iterations, instances, calls and pieces of a copy); the figures are those of the worst'), a.assumptions.join('\n'));
+    }
+  });
+
+  test('loop iterations (1,024), a condition that differs between lanes: an information notice on the loop, its accesses unknown', () => {
+    const r = analyzeText(K('for (int i = 0; i < 1000000 + threadIdx.x; i++) s[i % 32] += 1;'), { budgetMs: 10_000 });
     const n = r.notices.find((x) => /runs more than 1,024 iterations/.test(x.message));
     assert.ok(n, everything(r));
     assert.equal(n.severity, 'information');
