@@ -1,7 +1,7 @@
 // Which (template instance, block shape) pairs a kernel runs with, in the order of the issue: a
 // `// bank-lens: block=...` directive, launches in the same file, the caller's --block / setting, else 32 threads.
 import type { Node } from '../syntax/parser';
-import { FileFacts, FunctionFact, named, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn } from '../facts/collect';
+import { FileFacts, FunctionFact, named, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot } from '../facts/collect';
 import { CType, typeName, INT } from '../facts/ctypes';
 import { Interp, DEFAULT_CAPS, Caps } from './interpreter';
 import { Value, uniformValue, convert, num } from './values';
@@ -229,8 +229,7 @@ function launchPath(l: LaunchFact): PathFacts {
   // `fp[1] = k; ... fp[i]<<<...>>>`: k is launched where `i` is 1
   const target = l.via.type === 'assignment_expression' ? l.via.childForFieldName('left') : null;
   const fn = l.node.childForFieldName('function');
-  const index = (n: Node | null | undefined) => (n?.type === 'subscript_expression' ? named(n.childForFieldName('indices'))[0] ?? n.childForFieldName('index') : null);
-  const given = index(target), launched = index(fn);
+  const given = subscriptIndex(target), launched = subscriptIndex(fn);
   if (given && launched?.type === 'identifier' && !path.eq.has(launched.text) && target?.childForFieldName('argument')?.text === fn?.childForFieldName('argument')?.text)
     path.eq.set(launched.text, { value: given, where: `\`${l.via.text}\` at line ${l.via.startPosition.row + 1}`, subject: launched });
   return path;
@@ -722,7 +721,7 @@ function localArrayElement(fn: FunctionFact, node: Node, it: Interp): Value | nu
   if (node.type !== 'subscript_expression') return null;
   const base = node.childForFieldName('argument');
   const items = base?.type === 'identifier' ? localArrayItems(fn, base.text, node.startIndex) : null;
-  const index = named(node.childForFieldName('indices'))[0] ?? node.childForFieldName('index');
+  const index = subscriptIndex(node);
   const i = items && index ? uniformValue(it.rvalue(index)) : null;
   return items && i !== null && Number.isInteger(i) && i >= 0 && i < items.length ? it.rvalue(items[i]) : null;
 }
@@ -737,14 +736,12 @@ function localArrayElement(fn: FunctionFact, node: Node, it: Interp): Value | nu
  */
 function fileScopeElement(node: Node, launcher: FunctionFact, facts: FileFacts, it: Interp, deadline: number): { value: Value; note: string } | null {
   const base = node.type === 'subscript_expression' ? node.childForFieldName('argument') : node;
-  const index = node.type === 'subscript_expression' ? named(node.childForFieldName('indices'))[0] ?? node.childForFieldName('index') : null;
+  const index = subscriptIndex(node);
   if (base?.type !== 'identifier' || (node.type === 'subscript_expression' && !index)) return null;
   const name = base.text;
   const local = (fn: FunctionFact, id: string, at: number) => fn.params.some((p) => p.name === id) || !!findDeclaration(fn.body, id, at);
   if (local(launcher, name, node.startIndex)) return null;
-  let root: Node = launcher.outer;
-  for (let i = 0; root.parent && i < 256; i++) root = root.parent;
-  const declared = named(root).find((d) => d.type === 'declaration' && !hasToken(d, 'const') && !hasToken(d, 'constexpr') &&
+  const declared = named(fileRoot(launcher.outer)).find((d) => d.type === 'declaration' && !hasToken(d, 'const') && !hasToken(d, 'constexpr') &&
     d.childrenForFieldName('declarator').some((x) => declaratorName(x)?.text === name));
   if (!declared) return null;
   const want = index ? uniformValue(it.rvalue(index)) : null;
@@ -759,7 +756,7 @@ function fileScopeElement(node: Node, launcher: FunctionFact, facts: FileFacts, 
       stack.push(...named(n));
       const target = n.type === 'assignment_expression' ? n.childForFieldName('left') : n.type === 'update_expression' ? n.childForFieldName('argument') : null;
       if (!target || !identifiersIn(target).includes(name)) continue;
-      const at = target.type === 'subscript_expression' ? named(target.childForFieldName('indices'))[0] ?? target.childForFieldName('index') : null;
+      const at = subscriptIndex(target);
       const whole = target.type === 'identifier' || (target.type === 'subscript_expression' && target.childForFieldName('argument')?.text === name && !!at);
       if (!whole) return null; // `blocks[1].x = 8`, `*p = ...`: not one value
       const c = at ? evalConstant(facts, at, deadline) : null;
@@ -785,9 +782,7 @@ function onlyCalled(fn: FunctionFact, facts: FileFacts): boolean {
   let names = referenced.get(facts);
   if (!names) {
     names = new Set();
-    let root: Node = fn.node;
-    while (root.parent) root = root.parent;
-    const stack: Node[] = [root];
+    const stack: Node[] = [fileRoot(fn.node)];
     while (stack.length) {
       const n = stack.pop()!;
       if (n.type === 'identifier' && facts.functions.has(n.text)) {
@@ -974,9 +969,7 @@ const indexes = new WeakMap<FileFacts, { launches: Map<string, FileFacts['launch
 function throughPointer(l: LaunchFact, kernels: Set<string>, givers: (scope: Node) => Givers, facts: FileFacts): LaunchFact[] {
   if (!l.caller) return [];
   // where a name can be given its kernels: the launching function, then the file scope (a table of kernels)
-  let root: Node = l.caller.outer;
-  for (let i = 0; root.parent && i < 256; i++) root = root.parent;
-  const scopes = [givers(root), givers(l.caller.body)];
+  const scopes = [givers(fileRoot(l.caller.outer)), givers(l.caller.body)];
   const out: LaunchFact[] = [];
   const add = (name: string, targs: Node[] | null, via?: Node) => {
     // one launch per instance and per place it is given (`c ? k<1> : k<2>` launches both; `fp[0] = k` is its own)

@@ -4,7 +4,7 @@
 import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
 import { substitute, callArguments } from '../syntax/preprocess';
-import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken } from '../facts/collect';
+import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex } from '../facts/collect';
 import { CType, BUILTINS, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
@@ -1395,7 +1395,7 @@ export class Interp {
     const extents: Node[] = [];
     let cur: Node | null = e.childForFieldName('left');
     while (cur?.type === 'subscript_expression') {
-      const idx = named(cur.childForFieldName('indices'))[0] ?? cur.childForFieldName('index');
+      const idx = subscriptIndex(cur);
       if (!idx) return false;
       extents.unshift(idx);
       cur = cur.childForFieldName('argument');

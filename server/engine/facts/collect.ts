@@ -80,6 +80,15 @@ const BODY_FACTS = /<<<|\bcudaLaunch(?:Cooperative)?Kernel(?:Ex|ExC)?\b|\.func\s
 export const named = (n: Node | null | undefined): Node[] =>
   n ? ((n as Node & ChildMemo).__named ??= n.namedChildren.filter((c) => c !== null) as Node[]) : NONE;
 export const kids = (n: Node): Node[] => ((n as Node & ChildMemo).__kids ??= n.children.filter((c) => c !== null) as Node[]);
+/** The index of a subscript `a[i]` (the grammar puts it under `indices` or `index`); null for any other node. */
+export const subscriptIndex = (n: Node | null | undefined): Node | null =>
+  n?.type === 'subscript_expression' ? named(n.childForFieldName('indices'))[0] ?? n.childForFieldName('index') : null;
+/** The file's root node, above any node of it (a function's `outer`). */
+export function fileRoot(n: Node): Node {
+  let root = n;
+  for (let i = 0; root.parent && i < 256; i++) root = root.parent;
+  return root;
+}
 
 /** The names (identifiers) written in `n`, in no particular order, with repeats. */
 export function identifiersIn(n: Node): string[] {
