@@ -761,3 +761,28 @@ void r(const int *ids, float *o) { k<<<1, 32>>>(ids, o); }
   assert.ok(past(inLoop2, 'return'));
   assert.ok(past(after2, 'return'));
 });
+
+test('a header\'s warp-size macro the file does not define is taken as 32, and said; a definition in the file wins', () => {
+  const src = `__global__ void k(float *o) {
+  __shared__ float red[WARP_SIZE][WARP_SIZE];
+  int lane = threadIdx.x % WARP_SIZE, warp = threadIdx.x / WARP_SIZE;
+  red[lane][warp] = 1.f;
+  __syncthreads();
+  o[threadIdx.x] = red[warp][lane];
+}
+int main() { k<<<1, 4 * WARP_SIZE>>>(0); }
+`;
+  const note = '`WARP_SIZE` is not defined in this file: taken as 32, the warp size of every NVIDIA GPU (give it with -D to change it)';
+  const [store, load] = analyzeText(src).accesses;
+  assert.deepEqual([store.status, store.degree, store.wavefronts, store.block], ['conflict', 32, 32, [128, 1, 1]]);
+  assert.deepEqual([load.status, load.degree], ['conflict-free', 1]);
+  assert.ok(store.assumptions.includes(note), store.assumptions.join('\n'));
+  assert.ok(store.assumptions.includes('block 128x1x1 from the launch at line 8 (`WARP_SIZE` taken as 32, the warp size)'), store.assumptions.join('\n'));
+  // the file's own definition: 16-lane rows, two per warp, 8 lanes on each bank
+  const [own] = analyzeText('#define WARP_SIZE 16\n' + src).accesses;
+  assert.deepEqual([own.degree, own.block], [8, [64, 1, 1]]);
+  assert.ok(!own.assumptions.some((a) => a.includes('taken as 32')), own.assumptions.join('\n'));
+  // any other unknown name stays unknown
+  const [other] = analyzeText(src.replace(/WARP_SIZE/g, 'LANES')).accesses;
+  assert.equal(other.status, 'unknown');
+});

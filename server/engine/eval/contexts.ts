@@ -3,7 +3,7 @@
 import type { Node } from '../syntax/parser';
 import { FileFacts, FunctionFact, named, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot } from '../facts/collect';
 import { CType, typeName, INT } from '../facts/ctypes';
-import { Interp, DEFAULT_CAPS, Caps } from './interpreter';
+import { Interp, DEFAULT_CAPS, Caps, warpSizeNote } from './interpreter';
 import { Value, uniformValue, convert, num } from './values';
 
 export interface Instance {
@@ -1112,7 +1112,8 @@ export function instancesOf(
     return block;
   };
   /** a launch's block shape where `it` evaluates it, also from a variable of the file scope host code sets (`blocks[d]`) */
-  let fromFileScope = ''; // what the last blockAt read from the file scope, for the source that follows it
+  // what the last blockAt read from the file scope or took as the warp size, for the source that follows it
+  let fromFileScope = '';
   function blockAt(l: LaunchFact, it: Interp): [number, number, number] | null {
     fromFileScope = '';
     if (!l.block) return null;
@@ -1120,6 +1121,7 @@ export function instancesOf(
     const g = v || !l.caller ? null : fileScopeElement(l.block, l.caller, facts, it, deadline);
     const block = g && blockOf(g.value);
     if (block) fromFileScope = `; ${g!.note}`;
+    if (v) for (const id of new Set(identifiersIn(l.block))) if (it.notes.has(warpSizeNote(id))) fromFileScope += ` (\`${id}\` taken as 32, the warp size)`;
     return v ?? block;
   }
   const shmemOf = (l: LaunchFact, it: Interp) => (l.shmem ? uniformValue(it.rvalue(l.shmem)) : 0);

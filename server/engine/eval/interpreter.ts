@@ -2123,7 +2123,13 @@ export class Interp {
     if (this.cfg.facts.functions.has(name)) return { k: 'other', what: `function ${name}` };
     // a class's own constant named in its member function (`kWarps` for `BlockReduce::kWarps`)
     const member = this.scopedConstant(name);
-    return member ?? unk(`\`${name}\` is not known here`);
+    if (member) return member;
+    // a header's warp-size macro (ggml's `WARP_SIZE`, PyTorch's `C10_WARP_SIZE`): 32 on every NVIDIA GPU, said
+    if (WARP_SIZE_MACRO.test(name)) {
+      this.notes.add(warpSizeNote(name));
+      return num(32, INT);
+    }
+    return unk(`\`${name}\` is not known here`);
   }
 
   private arrayRef(base: SharedBase, node: Node): Value {
@@ -3712,6 +3718,11 @@ function ptxText(code: Node | null): string {
   const parts = code.type === 'concatenated_string' ? named(code).filter((c) => c.type === 'string_literal') : [code];
   return parts.every((p) => p.type === 'string_literal') ? parts.map((p) => p.text.slice(1, -1)).join('') : code.text;
 }
+
+/** the names headers give the warp size (identifier() takes them as 32 where the file does not define them). */
+const WARP_SIZE_MACRO = /^(WARP_SIZE|WARPSIZE|C10_WARP_SIZE|CUDA_WARP_SIZE|GPU_WARP_SIZE|THREADS_PER_WARP|kWarpSize)$/;
+/** what a run notes where it takes `name` as the warp size. */
+export const warpSizeNote = (name: string) => `\`${name}\` is not defined in this file: taken as 32, the warp size of every NVIDIA GPU (give it with -D to change it)`;
 
 const NO_MEMORY_CALLS = /^(printf|assert|__assert_fail|__builtin_assume_aligned|__builtin_expect|__builtin_assume|__isShared|__isGlobal|__isLocal|__isConstant|__isGridConstant|__cvta_generic_to_\w+|__prefetch_global_\w+)$/;
 
