@@ -2,7 +2,7 @@
 // `// bank-lens: block=...` directive, launches in the same file, the caller's --block / setting, else 32 threads.
 import type { Node } from '../syntax/parser';
 import { FileFacts, FunctionFact, named, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot } from '../facts/collect';
-import { CType, typeName, INT } from '../facts/ctypes';
+import { CType, typeName, INT, BUILTINS, TORCH_TYPES } from '../facts/ctypes';
 import { Interp, DEFAULT_CAPS, Caps, warpSizeNote } from './interpreter';
 import { Value, uniformValue, convert, num } from './values';
 
@@ -815,9 +815,22 @@ type CallerBinding = { params: Map<string, Value>; where: string };
  * `j < sizeof(sizes) / sizeof(int)` over a local array, `for (int b = 32; b <= 256; b *= 2)`: see counterValues), one map per combination of their values, with the locals the
  * loop body sets from them before the call (`int block_size = sizes[j];`). A loop that is not of this form adds nothing.
  */
-function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>): { values: Map<string, Value>; where: string }[] & { truncated?: boolean } {
-  let combos: { values: Map<string, Value>; where: string }[] & { truncated?: boolean } = [{ values: new Map(), where: '' }];
+function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>): LoopBinding[] & { truncated?: boolean } {
+  let combos: LoopBinding[] & { truncated?: boolean } = [{ values: new Map(), where: '' }];
   for (let n: Node | null = call.parent; n && n.startIndex >= fn.body.startIndex && n !== fn.body; n = n.parent) {
+    // ATen's `AT_DISPATCH_FLOATING_TYPES(t, "name", [&] { k<scalar_t><<<...>>>(...); })`: once per type it dispatches to
+    const types = n.type === 'call_expression' ? dispatchedTypes(n, call, facts) : null;
+    if (types) {
+      const next: typeof combos = [];
+      next.truncated = combos.truncated || combos.length * types.types.length > MAX_CALLER_BINDINGS;
+      for (const c of combos)
+        for (const t of types.types) {
+          if (next.length >= MAX_CALLER_BINDINGS) break;
+          next.push({ values: c.values, types: new Map([...(c.types ?? []), [types.name, t]]), where: `${c.where} with \`${types.name}\` = ${typeName(t)} (\`${types.macro}\` at line ${n.startPosition.row + 1})` });
+        }
+      combos = next;
+      continue;
+    }
     if (n.type !== 'for_statement') continue;
     const init = n.childForFieldName('initializer');
     const body = n.childForFieldName('body');
@@ -836,7 +849,7 @@ function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: 
         const values = new Map(c.values);
         values.set(j, num(v, INT));
         // locals the body declares from the counter before the call, written nowhere else before it
-        const at = hostInterp(facts, fn, call.startIndex, deadline, caps, { values, types: new Map(), label: {} }, undefined, params);
+        const at = hostInterp(facts, fn, call.startIndex, deadline, caps, { values, types: c.types ?? new Map(), label: {} }, undefined, params);
         for (const s of named(body)) {
           if (s.startIndex >= call.startIndex) break;
           if (s.type !== 'declaration') continue;
@@ -848,11 +861,44 @@ function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: 
             if (known(e)) values.set(name, e);
           }
         }
-        next.push({ values, where: `${c.where} with \`${j}\` = ${v} (the loop at line ${n.startPosition.row + 1})` });
+        next.push({ values, types: c.types, where: `${c.where} with \`${j}\` = ${v} (the loop at line ${n.startPosition.row + 1})` });
       }
     combos = next;
   }
   return combos;
+}
+
+/** The bindings of a launch's enclosing host loops and type dispatches: counters' values, types, and how they were got. */
+type LoopBinding = { values: Map<string, Value>; types?: Map<string, CType>; where: string };
+
+/** What each ATen dispatch macro runs its lambda with (ATen/Dispatch.h), by the macro's name less `AT_DISPATCH_`. */
+const DISPATCHED: Record<string, string[]> = {
+  FLOATING_TYPES: ['double', 'float'],
+  REDUCED_FLOATING_TYPES: ['Half', 'BFloat16'],
+  INTEGRAL_TYPES: ['uint8_t', 'int8_t', 'int32_t', 'int64_t', 'int16_t'],
+  ALL_TYPES: ['uint8_t', 'int8_t', 'int32_t', 'int64_t', 'int16_t', 'double', 'float'],
+  INDEX_TYPES: ['int32_t', 'int64_t'],
+};
+
+/**
+ * The types an ATen dispatch macro the file does not define (`AT_DISPATCH_FLOATING_TYPES_AND2(kHalf, kBFloat16, t,
+ * "name", [&] { ... })`) binds `scalar_t` (`index_t` for AT_DISPATCH_INDEX_TYPES) to, where `inner` is in its lambda.
+ */
+function dispatchedTypes(call: Node, inner: Node, facts: FileFacts): { name: string; types: CType[]; macro: string } | null {
+  const f = call.childForFieldName('function');
+  const m = f?.type === 'identifier' ? /^AT_DISPATCH_(FLOATING_TYPES|REDUCED_FLOATING_TYPES|INTEGRAL_TYPES|ALL_TYPES|INDEX_TYPES)(?:_AND_HALF|_AND(\d?))?$/.exec(f.text) : null;
+  if (!m || facts.macros.has(f!.text)) return null;
+  const args = named(call.childForFieldName('arguments'));
+  const extra = f!.text.endsWith('_AND_HALF') ? 0 : m[2] !== undefined ? Number(m[2] || 1) : 0;
+  const lambda = args[args.length - 1];
+  if (args.length !== extra + 3 || !lambda || inner.startIndex < lambda.startIndex || inner.endIndex > lambda.endIndex) return null;
+  const names = [...DISPATCHED[m[1]], ...(f!.text.endsWith('_AND_HALF') ? ['Half'] : [])];
+  for (const a of args.slice(0, extra)) {
+    const t = /(?:^|::|\bk)(Half|BFloat16|Bool|Byte|Char|Short|Int|Long|Float|Double)$/.exec(a.text.trim());
+    if (!t) return null; // a complex or 8-bit float type: not laid out here
+    names.push({ Bool: 'bool', Byte: 'uint8_t', Char: 'int8_t', Short: 'int16_t', Int: 'int32_t', Long: 'int64_t', Float: 'float', Double: 'double' }[t[1]] ?? t[1]);
+  }
+  return { name: m[1] === 'INDEX_TYPES' ? 'index_t' : 'scalar_t', types: [...new Set(names)].map((n) => TORCH_TYPES[n] ?? BUILTINS[n]), macro: f!.text };
 }
 
 /**
@@ -933,7 +979,7 @@ function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, ca
       const loops = loopBindings(site, n, facts, deadline, caps, up?.params);
       if (loops.truncated) out.truncated = true;
       for (const loop of loops) {
-        const it = hostInterp(facts, site, n.startIndex, deadline, caps, { values: loop.values, types: new Map(), label: {} }, undefined, up?.params);
+        const it = hostInterp(facts, site, n.startIndex, deadline, caps, { values: loop.values, types: loop.types ?? new Map(), label: {} }, undefined, up?.params);
         // a call under `case 2:` of `switch (which)` (or `if (which == 2)`) is not made where `which` is known to differ
         if (contradicted(pathFacts(site, n), it)) continue;
         const params = new Map<string, Value>();
@@ -1131,9 +1177,9 @@ export function instancesOf(
     for (const host of outer.length ? outer : [null]) {
       // a launch in a host loop (`for (int b = 32; b <= 256; b *= 2) k<<<1, b>>>(d, b);`): once per value of its
       // counters, where the loop runs a known number of times
-      const loops = l.caller ? loopBindings(l.caller, l.node, facts, deadline, caps) : [{ values: new Map<string, Value>(), where: '' }];
+      const loops: LoopBinding[] = l.caller ? loopBindings(l.caller, l.node, facts, deadline, caps) : [{ values: new Map<string, Value>(), where: '' }];
       for (const loop of loops) {
-        const bind: Binding | undefined = loop.values.size ? { values: new Map([...(host?.bind.values ?? []), ...loop.values]), types: host?.bind.types ?? new Map(), label: host?.bind.label ?? {} } : host?.bind;
+        const bind: Binding | undefined = loop.values.size || loop.types ? { values: new Map([...(host?.bind.values ?? []), ...loop.values]), types: new Map([...(host?.bind.types ?? []), ...(loop.types ?? [])]), label: host?.bind.label ?? {} } : host?.bind;
         const path = launchPath(l);
         // under `case 128:` of `switch (threads)` where `threads` is known to be 256: that launch never runs; nor where
         // every call of the launcher (called by name only, never through its address) passes another value

@@ -5,7 +5,7 @@ import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
 import { substitute, callArguments } from '../syntax/preprocess';
 import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex } from '../facts/collect';
-import { CType, BUILTINS, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
+import { CType, BUILTINS, TORCH_TYPES, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
   isUniform, isWarpUniform, symText, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
@@ -1590,6 +1590,8 @@ export class Interp {
       const t = this.templateStruct(node);
       if (t) return t;
     }
+    const acc = this.accumulateType(node);
+    if (acc) return acc;
     // `typename Acc<T>::type`: the type the instance defines
     let q: Node | null = node.type === 'dependent_type' ? named(node)[0] ?? null : node;
     // `std::conditional_t<B, X, Y>`, `std::conditional<B, X, Y>::type`: X where B holds, else Y
@@ -1611,10 +1613,30 @@ export class Interp {
     return this.resolveTypeName(text, node);
   }
 
+  /**
+   * ATen's accumulate types, where the file does not declare them (ATen/AccumulateType.h, OpMathType.h):
+   * `at::acc_type<T, true>` is float for float, half and bfloat16, double for double, int64_t for an integer;
+   * `at::opmath_type<T>` is float for half and bfloat16, else T. Null for any other type.
+   */
+  private accumulateType(node: Node): CType | null {
+    let q: Node | null = node;
+    while (q?.type === 'qualified_identifier' && /^(at|c10|at::native)$/.test(q.childForFieldName('scope')?.text ?? '')) q = q.childForFieldName('name');
+    const name = q?.type === 'template_type' ? q.childForFieldName('name')?.text : undefined;
+    if (!name || !/^(acc_type|opmath_type)$/.test(name) || this.cfg.facts.typeDecls.has(name)) return null;
+    const [arg, onCuda] = named(q!.childForFieldName('arguments'));
+    if (arg?.type !== 'type_descriptor') return null;
+    const t = this.typeDescriptor(arg);
+    if (t.kind === 'float') return t.bytes === 8 ? t : name === 'acc_type' && onCuda?.text === 'false' ? BUILTINS.double : FLOAT;
+    if (t.kind === 'int' && name === 'acc_type') return t.bytes === 1 && t.name === 'bool' ? t : BUILTINS.int64_t;
+    return name === 'opmath_type' && t.kind !== 'unknown' ? t : null;
+  }
+
   resolveTypeName(text: string, node?: Node): CType {
     const clean = text.replace(/\s+/g, ' ').replace(/^(?:::)?(?:std|cuda|cute)::/, '').trim();
     const b = BUILTINS[clean];
     if (b) return b;
+    const torch = /^(?:::)?(?:at|c10)::(Half|BFloat16)$/.exec(clean);
+    if (torch && !this.cfg.facts.typeDecls.has(torch[1])) return TORCH_TYPES[torch[1]];
     const tv = this.cfg.types.get(clean);
     if (tv) return tv;
     if (clean === 'void') return { kind: 'void' };

@@ -78,6 +78,9 @@ export const BUILTINS: Record<string, CType> = {
   nv_bfloat162: { kind: 'vector', name: 'nv_bfloat162', comp: flt(2, '__nv_bfloat16'), count: 2, bytes: 4, align: 4 },
 };
 
+/** PyTorch's reduced-precision scalar types (c10/util/Half.h, BFloat16.h), by their name in `at::` or `c10::`. */
+export const TORCH_TYPES: Record<string, CType> = { Half: flt(2, 'at::Half'), BFloat16: flt(2, 'at::BFloat16') };
+
 // CUDA vector types: <base><n> with the alignments of vector_types.h
 const VECTOR_BASES: [string, CType][] = [
   ['char', int(1, true, 'char')],
