@@ -4,6 +4,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { ready, analyzeFile, accessAt, lineOf } from './helpers/engine';
+import { analyzeText } from '../../server/engine';
 
 before(() => ready);
 
@@ -95,4 +96,89 @@ test('a kernel argument that is the launching function\'s parameter takes what e
   assert.equal(v.wavefronts, 4);
   assert.equal(v.assumptions[0], `block 32x1x1 from the launch at line ${launch} in \`launchStrided\` (the call at line ${line(text, 'launchStrided(d, 4);')})`);
   assert.ok(v.assumptions.includes(`\`stride\` = 4 from the launch at line ${launch}`));
+});
+
+test('a block size or argument set under an `if` not known at the launch is one instance per way through the `if`s', () => {
+  const src = `__global__ void k(float *out, int pitch) {
+  __shared__ float s[4096];
+  s[threadIdx.x * pitch] = 1.0f;
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x];
+}
+void run(float *d, int n, bool wide) {
+  int threads = 128;
+  int pitch;
+  if (n < 1024) threads = 32;
+  else if (n < 65536) threads = 64;
+  if (wide) pitch = 2;
+  else pitch = 3;
+  dim3 block(threads);
+  k<<<n / threads, block>>>(d, pitch);
+}
+`;
+  const [store] = analyzeText(src).accesses;
+  // three ways through the chain (the inner \`if\` only where the outer one does not hold) times two for \`wide\`
+  assert.deepEqual(store.cases.map((c) => `${c.context.block} pitch ${c.context.pitch}: ${c.degree}`), [
+    '32x1x1 pitch 2: 2', '32x1x1 pitch 3: 1', '64x1x1 pitch 2: 2', '64x1x1 pitch 3: 1', '128x1x1 pitch 2: 2', '128x1x1 pitch 3: 1',
+  ]);
+  assert.deepEqual([store.degree, store.block], [2, [32, 1, 1]]);
+  assert.ok(store.assumptions.includes('block 32x1x1 from the launch at line 15 where `n < 1024` (line 10) holds and `wide` (line 12) holds'), store.assumptions.join('\n'));
+  // an `if` the launch's file decides is not split
+  const decided = analyzeText(src.replace('void run(float *d, int n, bool wide) {', 'void run(float *d, int m, bool wide) {\n  const int n = 100;')).accesses[0];
+  assert.deepEqual(decided.block, [32, 1, 1]);
+  assert.deepEqual(decided.cases.map((c) => `pitch ${c.context.pitch}: ${c.degree}`), ['pitch 2: 2', 'pitch 3: 1']);
+});
+
+test('an `if` of the same condition around the launch decides the way: no instance the code cannot run', () => {
+  const src = `__global__ void k(float *out, int pitch) {
+  __shared__ float s[4096];
+  s[threadIdx.x * pitch] = 1.0f;
+}
+void run(float *d, int n, bool tc) {
+  int pitch, other;
+  if (n < 1024) pitch = 2;
+  else pitch = 3;
+  if (tc) other = 4;
+  else other = 1;
+  if (n >= 1024) k<<<1, 32>>>(d, pitch);
+  if (!tc) k<<<1, 64>>>(d, other);
+}
+`;
+  const [store] = analyzeText(src).accesses;
+  // \`n >= 1024\` is \`n < 1024\` not holding: pitch 3 only; \`!tc\`: other 1 only. Never 2-way, never 4-way
+  assert.deepEqual([store.status, store.degree, store.cases], ['conflict-free', 1, []]);
+  assert.ok(store.assumptions.some((a) => a === 'block 32x1x1 from the launch at line 11 where `n < 1024` (line 7) does not hold, as at the launch'), store.assumptions.join('\n'));
+});
+
+test('a clamp of a known local (`if (t < 128) t = 128;`) is decided where the `if` stands', () => {
+  const src = `__global__ void k(float *out) {
+  __shared__ float s[4096];
+  s[threadIdx.x * (blockDim.x / 32)] = 1.0f;
+}
+void run(float *d) {
+  int t = 64;
+  if (t < 128) t = 128;
+  k<<<1, t>>>(d);
+}
+`;
+  const [store] = analyzeText(src).accesses;
+  // 128 threads: stride 4 words, 4-way; no fork, nothing said of the \`if\`
+  assert.deepEqual([store.block, store.degree, store.cases], [[128, 1, 1], 4, []]);
+  assert.ok(store.assumptions.includes('block 128x1x1 from the launch at line 8'), store.assumptions.join('\n'));
+});
+
+test('an `if` that sets a value not known on its way (`n = atoi(argv[1])`) is not taken both ways: the value stays unknown', () => {
+  const src = `__global__ void k(float *out) {
+  __shared__ float s[4096];
+  s[threadIdx.x * 2] = 1.0f;
+}
+int main(int argc, char **argv) {
+  int threads = 256;
+  if (argc > 1) threads = atoi(argv[1]);
+  k<<<1, threads>>>(0);
+}
+`;
+  const [store] = analyzeText(src).accesses;
+  assert.deepEqual([store.block, store.degree, store.cases], [[32, 1, 1], 2, []]);
+  assert.ok(store.assumptions.some((a) => a.startsWith('the block shape `threads` of the launch at line 8 could not be evaluated')), store.assumptions.join('\n'));
 });

@@ -46,11 +46,12 @@ test('a block size passed down to the launch through parameters, a dispatcher an
   assert.deepEqual(f.block, [128, 1, 1]);
   assert.equal(f.degree, 4);
   assert.equal(f.cases.length, 0);
-  // `if (threads < 128) threads = 128;`: not one value, the default block, said so
+  // `if (threads < 128) threads = 128;` under `default:`: only `dispatch(2, out, 512)` reaches it, and 512 is not clamped
   const c = accessAt(result, text, 'pairs[threadIdx.x * 2] = out[threadIdx.x];', 'store');
-  assert.deepEqual(c.block, [32, 1, 1]);
+  assert.deepEqual(c.block, [512, 1, 1]);
   assert.equal(c.degree, 2);
-  assert.ok(c.assumptions.some((a) => a.startsWith('the block shape `threads` of the launch at line 82 could not be evaluated')));
+  assert.deepEqual(c.cases, []);
+  assert.ok(c.assumptions.includes('block 512x1x1 from the launch at line 82 where `threads < 128` (line 81) does not hold in `launch_clamped` (the call at line 93, from the call at line 105)'), c.assumptions.join('\n'));
   // `sizes[k]` passed as the argument itself, k = 1 and 2
   const h = accessAt(result, text, 'half_rows[threadIdx.x * (blockDim.x / 64)] = out[threadIdx.x];', 'store');
   assert.equal(h.degree, 4);

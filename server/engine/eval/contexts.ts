@@ -66,7 +66,7 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
           if (!v) return null;
           if (!w.plain) {
             // under `if`s whose conditions are decided here (`if (seq_len <= 32) block.x = 32; else if ...`)
-            const taken = w.op === '=' ? decidedBranches(w.node, caller.body, at, it) : null;
+            const taken = w.op === '=' ? decidedBranches(w.node, caller.body, at, it, bind?.decide) : null;
             if (taken === false) continue;
             if (taken !== true) return null; // inside a loop, a switch or an undecided branch, or `+=`, `++`: not one value
           }
@@ -135,27 +135,42 @@ function writesTo(body: Node, name: string, after: number, before: number): { va
  * (names in it that the function never assigns before `before`: constants, parameters, macros): true or false; null
  * when a loop, a switch or a condition not known decides it.
  */
-function decidedBranches(node: Node, body: Node, before: number, it: Interp): boolean | null {
+function decidedBranches(node: Node, body: Node, before: number, it: Interp, decide?: Map<number, boolean>): boolean | null {
   let child = node;
+  let undecided = false;
   for (let p = node.parent; p && p.id !== body.id; child = p, p = p.parent) {
     if (p.type === 'expression_statement' || p.type === 'compound_statement' || p.type === 'else_clause' || p.type === 'parenthesized_expression') continue;
     if (p.type !== 'if_statement') return null;
     const cond = p.childForFieldName('condition');
     const want = child.id === p.childForFieldName('consequence')?.id ? true : child.id === p.childForFieldName('alternative')?.id ? false : null;
     if (!cond || want === null) return null;
-    for (const n of new Set(identifiersIn(cond))) if (writesTo(body, n, body.startIndex, before).length) return null;
+    const taken = decide?.get(p.id);
+    if (taken !== undefined) {
+      if (taken !== want) return false;
+      continue;
+    }
+    // an `if` not known here still leaves the node out where an outer one is known not to run it
+    if ([...new Set(identifiersIn(cond))].some((n) => writesTo(body, n, body.startIndex, before).length)) {
+      undecided = true;
+      continue;
+    }
     const u = uniformValue(it.rvalue(cond));
-    if (u === null) return null;
-    if ((u !== 0) !== want) return false;
+    if (u === null) undecided = true;
+    else if ((u !== 0) !== want) return false;
   }
-  return true;
+  return undecided ? null : true;
 }
 
 /** `b.x`, `b.y` or `b.z` of a variable `b`. */
 const isMember = (n: Node | null): boolean =>
   n?.type === 'field_expression' && n.childForFieldName('argument')?.type === 'identifier' && /^[xyz]$/.test(n.childForFieldName('field')?.text ?? '');
 
-type PathFacts = { eq: Map<string, { value: Node; where: string; subject: Node }>; used: string[] };
+type PathFacts = {
+  eq: Map<string, { value: Node; where: string; subject: Node }>;
+  /** under `default:` of `switch (x)`: x is none of the other cases' values. */
+  ne: { subject: Node; values: Node[] }[];
+  used: string[];
+};
 
 /**
  * What the branches around `launch` in `caller` say a variable equals there: the then-branch of `if (x == 16)` (also
@@ -164,7 +179,7 @@ type PathFacts = { eq: Map<string, { value: Node; where: string; subject: Node }
  */
 function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
   const eq = new Map<string, { value: Node; where: string; subject: Node }>();
-  const out = { eq, used: [] as string[] };
+  const out: PathFacts = { eq, ne: [], used: [] };
   if (!caller) return out;
   const inner = (n: Node | null): Node | null => {
     while (n && (n.type === 'parenthesized_expression' || n.type === 'condition_clause')) n = n.childForFieldName('value') ?? named(n)[0] ?? null;
@@ -203,13 +218,20 @@ function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
     } else if (n.type === 'case_statement' && p.type === 'compound_statement' && p.parent?.type === 'switch_statement') {
       const value = n.childForFieldName('value');
       const subject = inner(p.parent.childForFieldName('condition'));
-      if (!value || !(subject?.type === 'identifier' || isMember(subject))) continue;
+      if (!(subject?.type === 'identifier' || isMember(subject))) continue;
       // a case before this one that does not end in break/return falls through into it: more than one value
       const cases = named(p).filter((c) => c.type === 'case_statement');
       const prev = cases[cases.findIndex((c) => c.startIndex === n.startIndex) - 1];
       const last = prev ? named(prev).filter((c) => c.type !== 'comment').pop() : undefined;
       if (prev && (!last || last.startIndex === prev.childForFieldName('value')?.startIndex ||
         !['break_statement', 'return_statement', 'continue_statement', 'goto_statement'].includes(last.type))) continue;
+      if (!value) {
+        // `default:`: none of the values of the other cases
+        const base = subject!.type === 'field_expression' ? subject!.childForFieldName('argument')!.text : subject!.text;
+        if (!writesTo(caller.body, base, caller.body.startIndex, launch.startIndex).length)
+          out.ne.push({ subject: subject!, values: cases.map((c) => c.childForFieldName('value')).filter((v): v is Node => !!v) });
+        continue;
+      }
       add(subject!, value, `\`case ${value.text}:\` of \`switch (${subject!.text})\` at line ${n.startPosition.row + 1}`);
     }
   }
@@ -374,7 +396,11 @@ function escapes(body: Node, facts: FileFacts, decl: Node, name: string): boolea
   return false;
 }
 
-type Binding = { values: Map<string, Value>; types: Map<string, CType>; label: Record<string, number | string>; unbound?: string };
+type Binding = {
+  values: Map<string, Value>; types: Map<string, CType>; label: Record<string, number | string>; unbound?: string;
+  /** the outcome taken for each undecided `if` before the launch, by node id (see branchChoices). */
+  decide?: Map<number, boolean>;
+};
 
 /** A template parameter deduced from a call's arguments: a type, or (from an argument of a class template type) a value. */
 type Deduced = { type: CType } | { value: Value };
@@ -804,6 +830,10 @@ function contradicted(path: PathFacts, it: Interp): boolean {
     const a = uniformValue(it.rvalue(e.subject)), b = uniformValue(it.rvalue(e.value));
     if (a !== null && b !== null && a !== b) return true;
   }
+  for (const e of path.ne) {
+    const a = uniformValue(it.rvalue(e.subject));
+    if (a !== null && e.values.some((v) => uniformValue(it.rvalue(v)) === a)) return true;
+  }
   return false;
 }
 
@@ -865,11 +895,197 @@ function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: 
       }
     combos = next;
   }
-  return combos;
+  // `if (n > 4096) threads = 256; else threads = 64;` before the launch: once per outcome of each such `if`
+  const choices = branchChoices(fn, call, facts, deadline, caps, params);
+  if (!choices) return combos;
+  const next: typeof combos = [];
+  next.truncated = combos.truncated || combos.length * choices.length > MAX_CALLER_BINDINGS;
+  for (const c of combos)
+    for (const b of choices) if (next.length < MAX_CALLER_BINDINGS) next.push({ ...c, decide: b.decide, branches: b.where });
+  return next;
+}
+
+/** Each `if` statement of a function body with the names its branches assign with `=` (see branchChoices). */
+const assigningIfs = new WeakMap<Node, { node: Node; names: Set<string>; assigns: { name: string; node: Node }[] }[]>();
+function ifsOf(body: Node): { node: Node; names: Set<string>; assigns: { name: string; node: Node }[] }[] {
+  let out = assigningIfs.get(body);
+  if (out) return out;
+  out = [];
+  const stack: Node[] = [body];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'if_statement') {
+      const names = new Set<string>();
+      const assigns: { name: string; node: Node }[] = [];
+      const inner: Node[] = named(n).filter((c) => c.type !== 'condition_clause');
+      while (inner.length) {
+        const m = inner.pop()!;
+        const left = m.type === 'assignment_expression' && m.childForFieldName('operator')?.text === '=' ? m.childForFieldName('left') : null;
+        const base = left?.type === 'field_expression' ? left.childForFieldName('argument') : left;
+        if (base?.type === 'identifier') {
+          names.add(base.text);
+          assigns.push({ name: base.text, node: m });
+        }
+        inner.push(...named(m));
+      }
+      if (names.size) out.push({ node: n, names, assigns });
+    }
+    for (const c of named(n)) stack.push(c);
+  }
+  out.sort((a, b) => a.node.startIndex - b.node.startIndex);
+  assigningIfs.set(body, out);
+  return out;
+}
+
+/** Whether the value `assign` (`x = v`, `b.x = v`) stores is known where it stands. */
+function assignedValueKnown(assign: Node, fn: FunctionFact, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>): boolean {
+  const right = assign.childForFieldName('right');
+  if (!right) return false;
+  const it = hostInterp(facts, fn, assign.startIndex, deadline, caps, undefined, undefined, params);
+  const v = localArrayElement(fn, right, it) ?? it.rvalue(right);
+  return v.k === 'dim3' ? blockOf(v) !== null : uniformValue(v) !== null;
+}
+
+/** The value of the condition of `ifNode` where the `if` stands, null where it is not known there. */
+function conditionAt(ifNode: Node, fn: FunctionFact, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>): boolean | null {
+  const cond = ifNode.childForFieldName('condition');
+  const u = cond ? uniformValue(hostInterp(facts, fn, ifNode.startIndex, deadline, caps, undefined, undefined, params).rvalue(cond)) : null;
+  return u === null ? null : u !== 0;
+}
+
+/** Whether each `if` a way through them took (see branchChoices) could go that way with what one call passes. */
+function decisionsHold(decide: Map<number, boolean>, fn: FunctionFact, facts: FileFacts, deadline: number, caps: Caps, params: Map<string, Value>): boolean {
+  for (const x of ifsOf(fn.body)) {
+    const taken = decide.get(x.node.id);
+    const u = taken === undefined ? null : conditionAt(x.node, fn, facts, deadline, caps, params);
+    if (u !== null && u !== taken) return false;
+  }
+  return true;
+}
+
+/**
+ * Of the ways through the `if`s before a launch or call (see branchChoices), each with what it gives (`key`: shape and
+ * template arguments; `vals`: argument values, null where not known), those that give the same are one. Where every
+ * way gives the same, the `if`s decide nothing here: the way is kept as `plain`, not said.
+ */
+function distinctWays<T>(ways: { entry: T; plain: T; key: string; vals: Map<string, number | null> }[]): T[] {
+  const same = (a: (typeof ways)[number], b: (typeof ways)[number]) => a.key === b.key && a.vals.size === b.vals.size && [...a.vals].every(([k, x]) => b.vals.get(k) === x);
+  const out: T[] = [];
+  ways.forEach((w, i) => {
+    if (ways.some((o, j) => j < i && same(o, w))) return;
+    out.push(ways.length > 1 && ways.every((o) => same(o, w)) ? w.plain : w.entry);
+  });
+  return out;
+}
+
+/** A condition's text without parentheses and a leading `!`, and whether the condition holds where that text does. */
+function conditionKey(cond: Node): { key: string; holds: boolean } {
+  let text = cond.text.replace(/\s+/g, '');
+  let holds = true;
+  for (;;) {
+    if (/^\((.*)\)$/.test(text) && balanced(text.slice(1, -1))) text = text.slice(1, -1);
+    else if (/^!\(.*\)$|^![\w.]+$/.test(text) && (text[1] !== '(' || balanced(text.slice(2, -1)))) {
+      text = text.slice(1);
+      holds = !holds;
+    } else break;
+  }
+  // `n >= 1024` is `n < 1024` not holding: one key for a comparison and its negation
+  const cmp = /^([^<>=!&|?]+)(<=|>=|==|!=|<|>)([^<>=!&|?]+)$/.exec(text);
+  const flip: Record<string, string> = { '>=': '<', '>': '<=', '!=': '==' };
+  if (cmp && flip[cmp[2]]) return { key: `${cmp[1]}${flip[cmp[2]]}${cmp[3]}`, holds: !holds };
+  return { key: text, holds };
+}
+const balanced = (t: string) => {
+  let depth = 0;
+  for (const c of t) if ((depth += c === '(' ? 1 : c === ')' ? -1 : 0) < 0) return false;
+  return depth === 0;
+};
+
+/** at most this many undecided `if`s before a launch are taken both ways. */
+const MAX_BRANCH_CHOICES = 4;
+
+/**
+ * The ways the `if`s before `call` in `fn` that assign a name the call reads (directly, or through a declaration's
+ * initializer: `dim3 block(threads)`) can go, where their conditions are not known there (`if (n > 4096) threads =
+ * 256; else threads = 64;`): one decision per path through them, each saying which way it went. Null when there is
+ * no such `if`. A path is one the code has; two conditions that can only hold together are still taken apart.
+ */
+function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>): { decide: Map<number, boolean>; where: string }[] | null {
+  const ifs = ifsOf(fn.body).filter((x) => x.node.endIndex <= call.startIndex);
+  if (!ifs.length) return null;
+  // the names the call reads, and those their declarations' initializers read (three levels)
+  const names = new Set(identifiersIn(call));
+  let frontier = [...names];
+  for (let depth = 0; depth < 3 && frontier.length; depth++) {
+    const more: string[] = [];
+    for (const n of frontier) {
+      const decl = findDeclaration(fn.body, n, call.startIndex);
+      const own = decl?.childrenForFieldName('declarator').find((d) => d && declaratorName(d)?.text === n);
+      for (const id of own ? identifiersIn(own) : []) if (!names.has(id)) (names.add(id), more.push(id));
+    }
+    frontier = more;
+  }
+  const straight = (n: Node) => {
+    for (let p = n.parent; p && p.id !== fn.body.id; p = p.parent) if (!/^(compound_statement|else_clause|if_statement)$/.test(p.type)) return false;
+    return true;
+  };
+  // each condition as it is where its `if` stands (`if (t < 128) t = 128;` with `t` known there): known ones are
+  // decided on every path, the others taken both ways
+  const fixed = new Map<number, boolean>();
+  const open = ifs.filter((x) => {
+    if (![...x.names].some((n) => names.has(n)) || !straight(x.node)) return false;
+    const u = conditionAt(x.node, fn, facts, deadline, caps, params);
+    if (u !== null) fixed.set(x.node.id, u);
+    // taken both ways only where each way gives known values: `if (argc > 1) n = atoi(argv[1]);` leaves `n` unknown,
+    // as before, rather than read as the value it would have without the `if`
+    return u === null && x.assigns.every((a) => !names.has(a.name) || assignedValueKnown(a.node, fn, facts, deadline, caps, params));
+  }).slice(-MAX_BRANCH_CHOICES);
+  if (!open.length) return fixed.size ? [{ decide: fixed, where: '' }] : null;
+  // a condition that nothing before the launch changes has one value on a path: the one the `if`s around the launch
+  // give it (`if (tc) bc = 16; else bc = 32; ... if (tc) k<<<...>>>(bc)` is 16), or the one an earlier `if` took
+  const unchanged = (cond: Node) => identifiersIn(cond).every((id) => !writesTo(fn.body, id, fn.body.startIndex, call.startIndex).length);
+  const around = new Map<string, boolean>();
+  for (let n: Node | null = call, p = call.parent; p && p.id !== fn.body.id; n = p, p = p.parent) {
+    const cond = p.type === 'if_statement' ? p.childForFieldName('condition') : null;
+    if (!cond || !unchanged(cond)) continue;
+    const holds = n.id === p.childForFieldName('consequence')?.id ? true : n.id === p.childForFieldName('alternative')?.id ? false : null;
+    const k = conditionKey(cond);
+    if (holds !== null && !around.has(k.key)) around.set(k.key, holds === k.holds);
+  }
+  // every path: an `if` inside a branch the path does not take is not decided on it
+  const paths: { decide: Map<number, boolean>; where: string }[] = [];
+  const walk = (i: number, decide: Map<number, boolean>, said: string[], known: Map<string, boolean>) => {
+    if (paths.length >= MAX_CALLER_BINDINGS) return;
+    if (i === open.length) return void paths.push({ decide, where: said.length ? ` where ${said.length > 1 ? `${said.slice(0, -1).join(', ')} and ${said[said.length - 1]}` : said[0]}` : '' });
+    const node = open[i].node;
+    for (const [anc, taken] of decide) {
+      const a = ifs.find((x) => x.node.id === anc)!.node;
+      const off = taken ? a.childForFieldName('alternative') : a.childForFieldName('consequence');
+      if (off && off.startIndex <= node.startIndex && node.endIndex <= off.endIndex) return walk(i + 1, decide, said, known);
+    }
+    const cond = node.childForFieldName('condition')!;
+    const k = unchanged(cond) ? conditionKey(cond) : null;
+    const given = k && known.get(k.key);
+    const text = cond.text.replace(/^\(\s*|\s*\)$/g, '');
+    if (k && given !== undefined) {
+      // said where the launch's own `if` decides it; an earlier `if` of the same condition has said it already
+      const as = around.has(k.key) ? [`\`${text}\` (line ${node.startPosition.row + 1}) ${given === k.holds ? 'holds' : 'does not hold'}, as at the launch`] : [];
+      return walk(i + 1, new Map([...decide, [node.id, given === k.holds]]), [...said, ...as], known);
+    }
+    for (const holds of [true, false])
+      walk(i + 1, new Map([...decide, [node.id, holds]]), [...said, `\`${text}\` (line ${node.startPosition.row + 1}) ${holds ? 'holds' : 'does not hold'}`],
+        k ? new Map([...known, [k.key, holds === k.holds]]) : known);
+  };
+  walk(0, fixed, [], around);
+  return paths.some((x) => x.decide.size) ? paths : null;
 }
 
 /** The bindings of a launch's enclosing host loops and type dispatches: counters' values, types, and how they were got. */
-type LoopBinding = { values: Map<string, Value>; types?: Map<string, CType>; where: string };
+type LoopBinding = {
+  values: Map<string, Value>; types?: Map<string, CType>; where: string;
+  /** the way through the undecided `if`s before the call (see branchChoices), and how it is said. */
+  decide?: Map<number, boolean>; branches?: string;
+};
 
 /** What each ATen dispatch macro runs its lambda with (ATen/Dispatch.h), by the macro's name less `AT_DISPATCH_`. */
 const DISPATCHED: Record<string, string[]> = {
@@ -978,21 +1194,29 @@ function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, ca
     for (const up of ups.length ? ups : [null]) {
       const loops = loopBindings(site, n, facts, deadline, caps, up?.params);
       if (loops.truncated) out.truncated = true;
+      const ways: { entry: CallerBinding; plain: CallerBinding; key: string; vals: Map<string, number | null> }[] = [];
       for (const loop of loops) {
-        const it = hostInterp(facts, site, n.startIndex, deadline, caps, { values: loop.values, types: loop.types ?? new Map(), label: {} }, undefined, up?.params);
+        const it = hostInterp(facts, site, n.startIndex, deadline, caps, { values: loop.values, types: loop.types ?? new Map(), label: {}, decide: loop.decide }, undefined, up?.params);
         // a call under `case 2:` of `switch (which)` (or `if (which == 2)`) is not made where `which` is known to differ
         if (contradicted(pathFacts(site, n), it)) continue;
         const params = new Map<string, Value>();
+        const vals = new Map<string, number | null>();
         args.forEach((a, i) => {
           const v = localArrayElement(site, a, it) ?? it.rvalue(a);
           if (known(v)) params.set(fn.params[i].name, v);
+          vals.set(fn.params[i].name, known(v) ? uniformValue(v) ?? -1 : null);
         });
         // a call that passes nothing known is kept: it is a call under which any branch of the launcher may run
-        out.push({ params, where: `the call at line ${n.startPosition.row + 1}${loop.where}${up ? `, from ${up.where}` : ''}` });
-        if (out.length >= MAX_CALLER_BINDINGS) {
-          out.truncated = true;
-          return out;
-        }
+        const where = (branches: string) => `the call at line ${n.startPosition.row + 1}${loop.where}${branches}${up ? `, from ${up.where}` : ''}`;
+        const entry = { params, where: where(loop.branches ?? '') };
+        if (loop.decide) ways.push({ entry, plain: { params, where: where('') }, key: JSON.stringify([...loop.values].map(([k, v]) => [k, uniformValue(v)])), vals });
+        else out.push(entry);
+      }
+      out.push(...distinctWays(ways));
+      if (out.length >= MAX_CALLER_BINDINGS) {
+        out.truncated = true;
+        out.length = MAX_CALLER_BINDINGS;
+        return out;
       }
     }
   }
@@ -1178,13 +1402,16 @@ export function instancesOf(
       // a launch in a host loop (`for (int b = 32; b <= 256; b *= 2) k<<<1, b>>>(d, b);`): once per value of its
       // counters, where the loop runs a known number of times
       const loops: LoopBinding[] = l.caller ? loopBindings(l.caller, l.node, facts, deadline, caps) : [{ values: new Map<string, Value>(), where: '' }];
+      const ways: { entry: (typeof bound)[number]; plain: (typeof bound)[number]; key: string; vals: Map<string, number | null> }[] = [];
       for (const loop of loops) {
-        const bind: Binding | undefined = loop.values.size || loop.types ? { values: new Map([...(host?.bind.values ?? []), ...loop.values]), types: new Map([...(host?.bind.types ?? []), ...(loop.types ?? [])]), label: host?.bind.label ?? {} } : host?.bind;
+        const bind: Binding | undefined = loop.values.size || loop.types || loop.decide
+          ? { values: new Map([...(host?.bind.values ?? []), ...loop.values]), types: new Map([...(host?.bind.types ?? []), ...(loop.types ?? [])]), label: host?.bind.label ?? {}, decide: loop.decide }
+          : host?.bind;
         const path = launchPath(l);
         // under `case 128:` of `switch (threads)` where `threads` is known to be 256: that launch never runs; nor where
         // every call of the launcher (called by name only, never through its address) passes another value
         if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind))) continue;
-        if (!host && path.eq.size && l.caller?.params.length && onlyCalled(l.caller, facts)) {
+        if (!host && (path.eq.size || path.ne.length) && l.caller?.params.length && onlyCalled(l.caller, facts)) {
           const calls = callersOf(l.caller, facts, deadline, caps);
           if (calls.length && !calls.truncated && calls.every((c) => contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, undefined, c.params)))) continue;
         }
@@ -1193,7 +1420,7 @@ export function instancesOf(
         const args = bindArguments(kernel, l, facts, it, loop.values);
         path.used.length = 0;
         const launch = `${l.what ?? 'the launch'} at line ${l.node.startPosition.row + 1}`;
-        const at = `${launch}${loop.where}`;
+        const at = `${launch}${loop.where}${loop.branches ?? ''}`;
         // a shape, or a kernel argument, made of the launching function's parameters: what its callers pass, one
         // instance each (`void scan(float *d, int n) { k<<<1, 256>>>(d, n); }` called `scan(d, 1024)`)
         const callerParams = new Set(l.caller?.params.map((p) => p.name));
@@ -1205,6 +1432,7 @@ export function instancesOf(
           const cut = calls.truncated ? `; only the first ${MAX_CALLER_BINDINGS} calls are read` : '';
           for (const call of calls) {
             if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind, undefined, call.params))) continue;
+            if (loop.decide && !decisionsHold(loop.decide, l.caller, facts, deadline, caps, call.params)) continue;
             const pit = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind, launchPath(l), call.params);
             const block = blockAt(l, pit);
             if (blockFromCaller && !block) continue;
@@ -1216,9 +1444,17 @@ export function instancesOf(
           if (any) continue;
         }
         const block = shape(l, it, launch); // a shape not evaluated is said once, not once per loop iteration
+        // two ways through the `if`s before the launch that give it the same shape and arguments are one instance
         const where = block && path.used.length ? ` (inside ${path.used.join(' and ')})` : '';
-        bound.push({ b, block, source: `${at}${where}${host ? ` in ${host.where}` : ''}${fromFileScope}`, shmem: shmemOf(l, it), args });
+        const entry = { b, block, source: `${at}${where}${host ? ` in ${host.where}` : ''}${fromFileScope}`, shmem: shmemOf(l, it), args };
+        if (!loop.decide) bound.push(entry);
+        else {
+          const vals = new Map<string, number | null>([...args.values, ...loop.values].map(([k, v]) => [k, uniformValue(v)]));
+          ways.push({ entry, plain: { ...entry, source: `${launch}${loop.where}${where}${host ? ` in ${host.where}` : ''}${fromFileScope}` }, key: JSON.stringify([block, b.label]), vals });
+        }
       }
+      bound.push(...distinctWays(ways));
+      ways.length = 0;
     }
   }
   for (const x of indirectLaunches(kernel, facts)) {
