@@ -182,3 +182,24 @@ int main(int argc, char **argv) {
   assert.deepEqual([store.block, store.degree, store.cases], [[32, 1, 1], 2, []]);
   assert.ok(store.assumptions.some((a) => a.startsWith('the block shape `threads` of the launch at line 8 could not be evaluated')), store.assumptions.join('\n'));
 });
+
+test('a `?:` that gives a launch value is taken both ways too; two comparisons of one name that cannot both hold are no way', () => {
+  const src = `__global__ void k(float *out, int pitch) {
+  __shared__ float s[4096];
+  s[threadIdx.x * pitch] = 1.0f;
+}
+void run(float *d, int n) {
+  int threads;
+  if (n > 4096) threads = 256;
+  else threads = 64;
+  int pitch = n > 100 ? 2 : 1;
+  k<<<n / threads, threads>>>(d, pitch);
+}
+`;
+  const [store] = analyzeText(src).accesses;
+  // n > 4096 and n <= 100 cannot both hold: block 256 only with pitch 2
+  assert.deepEqual(store.cases.map((c) => `${c.context.block} pitch ${c.context.pitch}: ${c.degree}`), [
+    '256x1x1 pitch 2: 2', '64x1x1 pitch 2: 2', '64x1x1 pitch 1: 1',
+  ]);
+  assert.ok(store.assumptions.includes('block 256x1x1 from the launch at line 10 where `n > 4096` (line 7) holds and `n > 100` (line 9) holds'), store.assumptions.join('\n'));
+});

@@ -36,7 +36,7 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
   // a name's value before the write being read (`n = (n / 32) * 32;`): what the write's own right side sees
   const before = new Map<string, Value | null>();
   const it: Interp = new Interp({
-    facts, block: [1, 1, 1], values: bind?.values ?? new Map(), types: bind?.types ?? new Map(), deadline, caps, host: true,
+    facts, block: [1, 1, 1], values: bind?.values ?? new Map(), types: bind?.types ?? new Map(), deadline, caps, host: true, decide: bind?.decide,
     fallback: (name) => {
       if (before.has(name)) return before.get(name)!;
       if (!caller || visiting.has(name)) return null;
@@ -929,6 +929,13 @@ function ifsOf(body: Node): { node: Node; names: Set<string>; assigns: { name: s
         inner.push(...named(m));
       }
       if (names.size) out.push({ node: n, names, assigns });
+    } else if (n.type === 'conditional_expression') {
+      // `int bc = tc ? 16 : 32;`, `bc = tc ? 16 : 32;`: the name it gives a value
+      let p: Node | null = n.parent;
+      while (p && p.type === 'parenthesized_expression') p = p.parent;
+      const left = p?.type === 'assignment_expression' && p.childForFieldName('operator')?.text === '=' ? p.childForFieldName('left') : null;
+      const name = p?.type === 'init_declarator' ? declaratorName(p)?.text : left?.type === 'identifier' ? left.text : undefined;
+      if (name) out.push({ node: n, names: new Set([name]), assigns: [] });
     }
     for (const c of named(n)) stack.push(c);
   }
@@ -937,11 +944,10 @@ function ifsOf(body: Node): { node: Node; names: Set<string>; assigns: { name: s
   return out;
 }
 
-/** Whether the value `assign` (`x = v`, `b.x = v`) stores is known where it stands. */
-function assignedValueKnown(assign: Node, fn: FunctionFact, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>): boolean {
-  const right = assign.childForFieldName('right');
+/** Whether the value of `right` (what `x = v` stores, a branch of a `?:`) is known where `at` stands. */
+function valueKnownAt(right: Node | null, at: Node, fn: FunctionFact, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>): boolean {
   if (!right) return false;
-  const it = hostInterp(facts, fn, assign.startIndex, deadline, caps, undefined, undefined, params);
+  const it = hostInterp(facts, fn, at.startIndex, deadline, caps, undefined, undefined, params);
   const v = localArrayElement(fn, right, it) ?? it.rvalue(right);
   return v.k === 'dim3' ? blockOf(v) !== null : uniformValue(v) !== null;
 }
@@ -1026,7 +1032,11 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
     frontier = more;
   }
   const straight = (n: Node) => {
-    for (let p = n.parent; p && p.id !== fn.body.id; p = p.parent) if (!/^(compound_statement|else_clause|if_statement)$/.test(p.type)) return false;
+    let p = n.parent;
+    // a `?:` stands in its declaration or assignment statement
+    if (n.type === 'conditional_expression')
+      while (p && /^(parenthesized_expression|init_declarator|declaration|assignment_expression|expression_statement)$/.test(p.type)) p = p.parent;
+    for (; p && p.id !== fn.body.id; p = p.parent) if (!/^(compound_statement|else_clause|if_statement)$/.test(p.type)) return false;
     return true;
   };
   // each condition as it is where its `if` stands (`if (t < 128) t = 128;` with `t` known there): known ones are
@@ -1038,7 +1048,9 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
     if (u !== null) fixed.set(x.node.id, u);
     // taken both ways only where each way gives known values: `if (argc > 1) n = atoi(argv[1]);` leaves `n` unknown,
     // as before, rather than read as the value it would have without the `if`
-    return u === null && x.assigns.every((a) => !names.has(a.name) || assignedValueKnown(a.node, fn, facts, deadline, caps, params));
+    if (u !== null) return false;
+    if (x.node.type === 'conditional_expression') return ['consequence', 'alternative'].every((f) => valueKnownAt(x.node.childForFieldName(f), x.node, fn, facts, deadline, caps, params));
+    return x.assigns.every((a) => !names.has(a.name) || valueKnownAt(a.node.childForFieldName('right'), a.node, fn, facts, deadline, caps, params));
   }).slice(-MAX_BRANCH_CHOICES);
   if (!open.length) return fixed.size ? [{ decide: fixed, where: '' }] : null;
   // a condition that nothing before the launch changes has one value on a path: the one the `if`s around the launch
@@ -1054,7 +1066,24 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
   }
   // every path: an `if` inside a branch the path does not take is not decided on it
   const paths: { decide: Map<number, boolean>; where: string }[] = [];
-  const walk = (i: number, decide: Map<number, boolean>, said: string[], known: Map<string, boolean>) => {
+  // `n > 4096` holding and `n > 100` not: no such `n`; each comparison of a name with a constant bounds it on the path
+  const it = hostInterp(facts, fn, call.startIndex, deadline, caps, undefined, undefined, params);
+  const bounds = (cond: Node, holds: boolean, range: Map<string, [number, number]>): Map<string, [number, number]> | null => {
+    let c: Node | null = cond;
+    while (c && (c.type === 'parenthesized_expression' || c.type === 'condition_clause')) c = c.childForFieldName('value') ?? named(c)[0] ?? null;
+    const op = c?.type === 'binary_expression' ? c.childForFieldName('operator')?.text : undefined;
+    const left = c?.childForFieldName('left'), right = c?.childForFieldName('right');
+    if (!op || !/^(<|<=|>|>=|==|!=)$/.test(op) || left?.type !== 'identifier' || !right || !unchanged(c!)) return range;
+    const k = uniformValue(it.rvalue(right));
+    if (k === null) return range;
+    const [lo, hi] = range.get(left.text) ?? [-Infinity, Infinity];
+    const t = holds ? op : ({ '<': '>=', '<=': '>', '>': '<=', '>=': '<', '==': '!=', '!=': '==' } as Record<string, string>)[op];
+    const next: [number, number] = t === '<' ? [lo, Math.min(hi, k - 1)] : t === '<=' ? [lo, Math.min(hi, k)] : t === '>' ? [Math.max(lo, k + 1), hi]
+      : t === '>=' ? [Math.max(lo, k), hi] : t === '==' ? [Math.max(lo, k), Math.min(hi, k)] : [lo, hi];
+    if (next[0] > next[1]) return null;
+    return new Map([...range, [left.text, next]]);
+  };
+  const walk = (i: number, decide: Map<number, boolean>, said: string[], known: Map<string, boolean>, range = new Map<string, [number, number]>()) => {
     if (paths.length >= MAX_CALLER_BINDINGS) return;
     if (i === open.length) return void paths.push({ decide, where: said.length ? ` where ${said.length > 1 ? `${said.slice(0, -1).join(', ')} and ${said[said.length - 1]}` : said[0]}` : '' });
     const node = open[i].node;
@@ -1072,11 +1101,21 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
       const as = around.has(k.key) ? [`\`${text}\` (line ${node.startPosition.row + 1}) ${given === k.holds ? 'holds' : 'does not hold'}, as at the launch`] : [];
       return walk(i + 1, new Map([...decide, [node.id, given === k.holds]]), [...said, ...as], known);
     }
-    for (const holds of [true, false])
-      walk(i + 1, new Map([...decide, [node.id, holds]]), [...said, `\`${text}\` (line ${node.startPosition.row + 1}) ${holds ? 'holds' : 'does not hold'}`],
-        k ? new Map([...known, [k.key, holds === k.holds]]) : known);
+    for (const holds of [true, false]) {
+      const r = bounds(cond, holds, range);
+      if (r) walk(i + 1, new Map([...decide, [node.id, holds]]), [...said, `\`${text}\` (line ${node.startPosition.row + 1}) ${holds ? 'holds' : 'does not hold'}`],
+        k ? new Map([...known, [k.key, holds === k.holds]]) : known, r);
+    }
   };
-  walk(0, fixed, [], around);
+  // the `if`s around the launch bound the names on every path
+  let start: Map<string, [number, number]> | null = new Map();
+  for (let n: Node | null = call, p = call.parent; start && p && p.id !== fn.body.id; n = p, p = p.parent) {
+    const cond = p.type === 'if_statement' ? p.childForFieldName('condition') : null;
+    const holds = cond ? (n.id === p.childForFieldName('consequence')?.id ? true : n.id === p.childForFieldName('alternative')?.id ? false : null) : null;
+    if (cond && holds !== null) start = bounds(cond, holds, start);
+  }
+  if (!start) return null;
+  walk(0, fixed, [], around, start);
   return paths.some((x) => x.decide.size) ? paths : null;
 }
 

@@ -74,6 +74,8 @@ export interface RunConfig {
   warp?: boolean;
   /** the analysis is of a single host thread (block shapes, template arguments): no threadIdx. */
   host?: boolean;
+  /** host runs only: the way taken at a `?:` of the host code whose condition is not known, by node id (see contexts' branchChoices). */
+  decide?: Map<number, boolean>;
   /** a loop of warp-uniform condition that reaches this many iterations ends the run with LongLoop (see runInstance). */
   longLoop?: number;
 }
@@ -2794,9 +2796,11 @@ export class Interp {
   }
 
   private conditional(node: Node): Value {
-    const cond = this.rvalue(node.childForFieldName('condition')!);
     const cons = node.childForFieldName('consequence');
     const alt = node.childForFieldName('alternative')!;
+    const way = this.cfg.decide?.get(node.id);
+    if (way !== undefined) return way ? this.rvalue(cons ?? node.childForFieldName('condition')!) : this.rvalue(alt);
+    const cond = this.rvalue(node.childForFieldName('condition')!);
     const act = this.active();
     if (isTainted(cond)) throw NEEDS_FULL_BLOCK;
     if (cond.k === 'num' && !cond.sym) {
