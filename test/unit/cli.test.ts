@@ -224,10 +224,10 @@ test('-D / --define give a macro the file takes from a header; the file\'s own #
   const src = [
     '#include "common.cuh"',
     '__global__ void k(float *out) {',
-    '  __shared__ float s[WARP_SIZE][WARP_SIZE];',
+    '  __shared__ float s[TILE_W][TILE_W];',
     '  s[threadIdx.x][threadIdx.y] = out[threadIdx.x];',
     '}',
-    'void run(float *o) { k<<<1, dim3(WARP_SIZE, 4)>>>(o); }',
+    'void run(float *o) { k<<<1, dim3(TILE_W, 4)>>>(o); }',
     '',
   ].join('\n');
   const f = tmpFile('define.cu', src);
@@ -237,16 +237,16 @@ test('-D / --define give a macro the file takes from a header; the file\'s own #
   };
   const none = first([]);
   assert.equal(none.a.status, 'unknown');
-  for (const args of [['-D', 'WARP_SIZE=32'], ['-DWARP_SIZE=32'], ['--define', 'WARP_SIZE=32'], ['--define=WARP_SIZE=32']]) {
+  for (const args of [['-D', 'TILE_W=32'], ['-DTILE_W=32'], ['--define', 'TILE_W=32'], ['--define=TILE_W=32']]) {
     const r = first(args);
     assert.equal(r.code, 1, args.join(' '));
     assert.equal(r.a.status, 'conflict');
     assert.equal(r.a.degree, 32);
     assert.deepEqual(r.a.block, [32, 4, 1]);
   }
-  // the file's own `#define WARP_SIZE 16` is the one used: a 16x4 block
-  const own = tmpFile('own.cu', src.replace('#include "common.cuh"', '#define WARP_SIZE 16'));
-  const j = JSON.parse(run(['--format', 'json', '-D', 'WARP_SIZE=32', own]).out);
+  // the file's own `#define TILE_W 16` is the one used: a 16x4 block
+  const own = tmpFile('own.cu', src.replace('#include "common.cuh"', '#define TILE_W 16'));
+  const j = JSON.parse(run(['--format', 'json', '-D', 'TILE_W=32', own]).out);
   assert.deepEqual(j.files[0].accesses[0].block, [16, 4, 1]);
   const bad = run(['-D', '2X=1', f]);
   assert.equal(bad.code, 2);
