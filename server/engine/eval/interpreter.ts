@@ -9,6 +9,7 @@ import { CType, BUILTINS, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruc
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
   isUniform, isWarpUniform, symText, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
+  UNKNOWN, unknownPointer,
 } from './values';
 
 export class BudgetExceeded extends Error {}
@@ -128,14 +129,6 @@ interface LoopState {
 }
 
 export const ATOMICS = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$/;
-/**
- * A pointer into the array `p` points into, at an offset that is not known (why: the reason its accesses give):
- * what it indexes is still an access site, reported unknown, not dropped.
- */
-function unknownPointer(p: Ptr, why: string, name = p.name): Ptr {
-  return { ...p, name, off: { k: 'num', t: INT, v: NaN, sym: { ...(p.off.sym ?? {}), [UNKNOWN + why]: 1 } } };
-}
-
 
 export class Interp {
   readonly n: number;
@@ -616,9 +609,9 @@ export class Interp {
         }
         const lanes = (a.k === 'num' && hasThread(a.sym)) || (b.k === 'num' && hasThread(b.sym)) ? THREAD : '';
         const why = `\`${name}\` is set under ${guard.replace(' could not', ', which could not')}${lanes}`;
-        // a pointer set to another place in the same array (or first set there) still points into it: what it
-        // indexes is reported unknown, not dropped
-        const into = a.k === 'ptr' && (b.k !== 'ptr' || b.base === a.base) ? a : b.k === 'ptr' && a.k !== 'ptr' ? b : null;
+        // a pointer set to another place in the same array, into another array, or first set there still points into
+        // shared memory: what it indexes is reported unknown, not dropped
+        const into = a.k === 'ptr' ? a : b.k === 'ptr' ? b : null;
         v.value = into ? unknownPointer(into, why) : unk(why);
       });
       const left = ['return', 'break', 'continue'].filter((w) => gone.has(w));
@@ -3714,9 +3707,6 @@ function ptxText(code: Node | null): string {
 }
 
 const NO_MEMORY_CALLS = /^(printf|assert|__assert_fail|__builtin_assume_aligned|__builtin_expect|__builtin_assume|__isShared|__isGlobal|__isLocal|__isConstant|__isGridConstant|__cvta_generic_to_\w+|__prefetch_global_\w+)$/;
-
-/** marks an address that could not be evaluated; the rest of the key is the reason. */
-const UNKNOWN = '\u0000';
 
 /** An offset with no unknown part (a number per lane, plus warp-uniform unknowns). */
 function knownOffset(off: Num): boolean {

@@ -93,6 +93,17 @@ export function copyObj(o: Obj, name?: string): Obj {
 }
 
 export const unk = (reason: string): Unk => ({ k: 'unk', reason });
+
+/** marks an address that could not be evaluated; the rest of the key is the reason. */
+export const UNKNOWN = '\u0000';
+
+/**
+ * A pointer into the array `p` points into, at an offset that is not known (why: the reason its accesses give):
+ * what it indexes is still an access site, reported unknown, not dropped.
+ */
+export function unknownPointer(p: Ptr, why: string, name = p.name): Ptr {
+  return { ...p, name, off: { k: 'num', t: INT, v: NaN, sym: { ...(p.off.sym ?? {}), [UNKNOWN + why]: 1 } } };
+}
 export const num = (v: Lanes, t: CType = INT, sym: Sym | null = null): Num => ({ k: 'num', t, v, sym });
 
 /** One value on the active lanes; with `span`, one value in each run of `span` lanes (a warp: 32). */
@@ -716,6 +727,16 @@ export function select(mask: Uint8Array | null, a: Value, b: Value | undefined, 
   if (a.k === 'ptr' && b.k === 'ptr' && a.base === b.base) {
     const off = select(mask, a.off, b.off, n);
     if (off.k === 'num') return { ...a, off };
+    return unknownPointer(a, off.k === 'unk' ? off.reason : `\`${a.name}\` holds different pointers on different lanes`);
+  }
+  // lanes that point into two arrays (`(t & 1) ? a : b`), or into shared memory on some lanes only: the banks depend
+  // on where the compiler places the arrays, which the source does not say; what it indexes is still an access of
+  // shared memory, reported unknown, not dropped
+  if (a.k === 'ptr' || b.k === 'ptr') {
+    const [p, q] = a.k === 'ptr' ? [a, b] : [b as Ptr, a];
+    return unknownPointer(p, q.k === 'ptr'
+      ? `lanes point into \`${p.base.name}\` and into \`${q.base.name}\`: the banks depend on where the compiler places the two arrays`
+      : `some lanes point into \`${p.base.name}\` and others not into shared memory`);
   }
   if (a.k === 'unk') return a;
   if (b.k === 'unk') return b;
