@@ -9,7 +9,7 @@ import { CType, BUILTINS, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruc
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
   isUniform, isWarpUniform, symText, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
-  UNKNOWN, unknownPointer,
+  UNKNOWN, unknownPointer, eitherPointer,
 } from './values';
 
 export class BudgetExceeded extends Error {}
@@ -607,6 +607,12 @@ export class Interp {
           v.value = atom(`${name}@${line}`, v.type);
           return;
         }
+        // a pointer each branch sets the same way on every thread (`if (flag) p = a; else p = b;`): either one
+        const either = wholeWarp && a.k === 'ptr' && b.k === 'ptr' ? eitherPointer(a, b, `\`${name}\`, set under the guard \`${text}\` at line ${line},`, act) : null;
+        if (either) {
+          v.value = { ...either, name };
+          return;
+        }
         const lanes = (a.k === 'num' && hasThread(a.sym)) || (b.k === 'num' && hasThread(b.sym)) ? THREAD : '';
         const why = `\`${name}\` is set under ${guard.replace(' could not', ', which could not')}${lanes}`;
         // a pointer set to another place in the same array, into another array, or first set there still points into
@@ -965,7 +971,9 @@ export class Interp {
     // a pointer into a shared array the loop moves (`p += 32`, `q = q + 64`, `a ^= 0x1000`) still points into that
     // array: taken as stepped by an unknown warp-uniform number of elements; where the pass finds it moved otherwise
     // (another array, a per-lane step, bits flipped), to a place not known, and the pass again
-    const moved = new Map<string, { base: string; start: Ptr }>();
+    // (a double buffer's pointers swapped each pass, `t = src; src = dst; dst = t;`, point into one array or the other,
+    // the same on every lane: `others`, the arrays a pass moved one to, at the same offsets; see eitherPointer)
+    const moved = new Map<string, { base: string; start: Ptr; others: Set<string> }>();
     const lost = (p: Ptr, name: string): Ptr => unknownPointer(p, `\`${name}\` is changed by the loop at line ${line}${whose}`);
     const generalise = (suffix: string) => {
       for (const [name, additive] of assigned) {
@@ -986,7 +994,7 @@ export class Interp {
           }
           const stepped: Ptr = { ...p, off: binary('+', p.off, binary('*', atom(`${name}${suffix}`, LONGT), num(es, LONGT), name, null), name, null) as Num };
           v.value = stepped.off.k === 'num' ? stepped : lost(p, name);
-          if (suffix === `@${line}` && v.value === stepped) moved.set(name, { base: p.base.id, start: stepped });
+          if (suffix === `@${line}` && v.value === stepped) moved.set(name, { base: p.base.id, start: stepped, others: new Set() });
           continue;
         }
         if (suffix === `@${line}` && keepable && !additive && v.value.k === 'num' && !isUniform(v.value.v) && !v.unset) {
@@ -1078,10 +1086,17 @@ export class Interp {
         // a step that is not known at all (a value loaded from memory) is not known to be the same on every lane
         if (!(d && d.k === 'num')) notPerLane.set(name, `\`${name}\` is changed by the loop at line ${line}${whose}, by a step not known to be the same on every lane`);
       }
+      const swapped = new Map<string, Ptr>();
       for (const [name, m] of moved) {
         if (snap?.demoted.has(name)) continue;
         const v = this.lookupVar(name)?.value;
-        let ok = v?.k === 'ptr' && v.base.id === m.base;
+        // moved into another array at a distance the same on every lane (a swap of two buffers): one or the other
+        if (v?.k === 'ptr' && v.base.id !== m.base && !m.others.has(v.base.id) && eitherPointer(m.start, v, '', alive)) {
+          swapped.set(name, v);
+          failed.push(name);
+          continue;
+        }
+        let ok = v?.k === 'ptr' && (v.base.id === m.base || m.others.has(v.base.id));
         let unknownStep = false;
         if (ok) {
           const d = binary('-', (v as Ptr).off, m.start.off, name, null);
@@ -1113,7 +1128,14 @@ export class Interp {
         break;
       }
       this.restore(snap, firstVisit);
+      for (const [name, to] of swapped) {
+        const v = this.lookupVar(name);
+        const m = moved.get(name)!;
+        m.others.add(to.base.id);
+        if (v?.value.k === 'ptr') v.value = { ...eitherPointer(v.value, to, `\`${name}\`, which the loop at line ${line} swaps between arrays,`, alive)!, name };
+      }
       for (const name of failed) {
+        if (swapped.has(name)) continue;
         uniform.delete(name);
         snap.demoted.add(name);
         const v = this.lookupVar(name);
@@ -1534,7 +1556,7 @@ export class Interp {
       const off = binary('+', self.off, num(f.offset), () => `${self.name}.${f.name}`, null) as Num;
       members.set(f.name, { value: { ...self, off, t: f.type, at: undefined }, type: f.type, ref: true });
     }
-    members.set('this', { value: { k: 'ptr', base: self.base, off: self.off, to: self.t, name: self.name, flat: self.flat }, type: { kind: 'pointer', to: self.t } });
+    members.set('this', { value: { k: 'ptr', base: self.base, off: self.off, to: self.t, name: self.name, flat: self.flat, alt: self.alt }, type: { kind: 'pointer', to: self.t } });
     return members;
   }
 
@@ -1938,7 +1960,7 @@ export class Interp {
   private decay(r: Ref): Ptr {
     const t = r.t as Extract<CType, { kind: 'array' }>;
     const to: CType = t.dims.length > 1 ? { kind: 'array', elem: t.elem, dims: t.dims.slice(1) } : t.elem;
-    return { k: 'ptr', base: r.base, off: r.off, to, name: r.name, flat: r.flat };
+    return { k: 'ptr', base: r.base, off: r.off, to, name: r.name, flat: r.flat, alt: r.alt };
   }
 
   eval(node: Node): Value {
@@ -1995,7 +2017,7 @@ export class Interp {
         const arg = node.childForFieldName('argument')!;
         if (op === '&') {
           const r = this.eval(arg);
-          if (r.k === 'ref') return { k: 'ptr', base: r.base, off: r.off, to: r.t, name: r.name, flat: r.flat };
+          if (r.k === 'ref') return { k: 'ptr', base: r.base, off: r.off, to: r.t, name: r.name, flat: r.flat, alt: r.alt };
           // `&helper`: a function's address is the function
           return r.k === 'unk' || r.k === 'other' && r.what.startsWith('function ') ? r : { k: 'other', what: 'address' };
         }
@@ -2554,12 +2576,12 @@ export class Interp {
     const nameNode = this.nameNodeOf(argNode);
     // `row[i]` with `T *row = reinterpret_cast<T *>(tile[r])` and T not known: still an access of the shared array,
     // reported unknown with the reason (it was dropped, as if no access were there)
-    if (es === null) return this.unknownRef({ k: 'ref', base: p.base, off: p.off, t: p.to, name: p.name, nameNode, bounds: [], flat: p.flat }, p.to, `the size of \`${typeName(p.to)}\` is not known`);
+    if (es === null) return this.unknownRef({ k: 'ref', base: p.base, off: p.off, t: p.to, name: p.name, nameNode, bounds: [], flat: p.flat, alt: p.alt }, p.to, `the size of \`${typeName(p.to)}\` is not known`);
     const off = binary('+', p.off, binary('*', idx, num(es, LONGT), () => node.text, null), () => node.text, null);
-    if (off.k !== 'num') return this.unknownRef({ k: 'ref', base: p.base, off: p.off, t: p.to, name: p.name, nameNode, bounds: [], flat: p.flat }, p.to, off.k === 'unk' ? off.reason : '');
+    if (off.k !== 'num') return this.unknownRef({ k: 'ref', base: p.base, off: p.off, t: p.to, name: p.name, nameNode, bounds: [], flat: p.flat, alt: p.alt }, p.to, off.k === 'unk' ? off.reason : '');
     const flat = p.flat ?? (p.base.dims.length > 1 && !(typeof idx.v === 'number' && idx.v === 0 && !idx.sym) && p.to.kind !== 'array'
       ? `\`${this.realNode(node).text}\` at line ${this.realNode(node).startPosition.row + 1} indexes \`${p.base.name}\` through a pointer` : null);
-    return { k: 'ref', base: p.base, off, t: p.to, name: p.name, nameNode, bounds: [], flat };
+    return { k: 'ref', base: p.base, off, t: p.to, name: p.name, nameNode, bounds: [], flat, alt: p.alt };
   }
 
   /**
@@ -2792,6 +2814,16 @@ export class Interp {
     else a = this.withAssumption(both, () => this.rvalue(cons));
     const b = this.withAssumption(both, () => this.rvalue(alt));
     if (a.k === 'num' && b.k === 'num' && JSON.stringify(a) === JSON.stringify(b)) return a;
+    // a pointer picked the same way on every lane of a warp (`(k & 1) ? bufB : bufA`): either one gives the figures
+    // where the two differ by the same amount on every lane; else what it indexes is unknown, not dropped
+    const wholeWarp = (cond.k === 'unk' && !!cond.uniform) || (cond.k === 'num' && !hasThread(cond.sym) && isUniform(cond.v, act));
+    const how = `the pointer \`${node.text}\` at line ${this.realNode(node).startPosition.row + 1}`;
+    const either = a.k === 'ptr' && b.k === 'ptr' && wholeWarp ? eitherPointer(a, b, how, act) : null;
+    if (either) return either;
+    if (a.k === 'ptr' || b.k === 'ptr') {
+      const [p, q] = a.k === 'ptr' ? [a, b] : [b as Ptr, a];
+      return unknownPointer(p, `${guard}; ${how} points into \`${p.base.name}\` or ${q.k === 'ptr' ? `into \`${q.base.name}\`` : 'elsewhere'}`);
+    }
     return unk(`the condition of \`${node.text}\` could not be evaluated per lane`);
   }
 
@@ -3496,6 +3528,7 @@ export class Interp {
       }
     }
     if (other) visit.assumptions = [...visit.assumptions, `\`${symText(other)}\` adds the same offset to every lane; it does not change the degree (bank model rule 6)`];
+    if (r.alt) visit.assumptions = [...visit.assumptions, r.alt];
     if (r.base.outerUnknown) visit.assumptions = [...visit.assumptions, `${r.base.outerUnknown}: the outermost extent changes no address; indices past it are not checked`];
     const act = this.active();
     const ov = off.v;
