@@ -5,7 +5,8 @@
 // compiler places two arrays decides the banks such a request hits, so those accesses are `unknown`, with the reason.
 // Where every lane of a warp picks the same array (a double buffer picked by a loop counter of unknown trip count, two
 // pointers swapped each pass, a kernel argument, the warp's index) at the same offsets, either array gives the same
-// figures (bank model rule 6): those were dropped or unknown and are now computed, said so in the assumptions.
+// figures (bank model rule 6): those were dropped or unknown and are now computed, said so in the assumptions; so are
+// accesses through a local array of pointers to shared arrays (`float *ring[2] = {front, back};`), all dropped before.
 // Figures are from a brute-force lane oracle of docs/bank-model.md.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -139,5 +140,27 @@ test('a buffer picked by a kernel argument (if/else or `?:`) or per warp is comp
   assert.equal(h.wavefronts, 2);
   assert.equal(h.worst!.distinctWords, 32);
   assert.ok(h.assumptions.includes(`a pointer each warp picks points into \`back\` or into \`front\`, ${EITHER}`), h.assumptions.join('\n'));
-  assert.equal(result.accesses.filter((x) => x.kernel === 'double_buffer').length, 7);
+  assert.equal(result.accesses.filter((x) => x.kernel === 'double_buffer').length, 10);
+});
+
+test('a local array of pointers to shared arrays is followed element by element (was: every access through it dropped)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // ring[s & 1] with s a loop counter of unknown trip count: front or back, the same on every lane; ring[..][2t] 2-way
+  for (const kind of ['load', 'store'] as const) {
+    const a = accessAt(result, text, 'ring[s & 1][(t * 2) % RING] += 1.0f;', kind);
+    assert.equal(a.array, 'ring');
+    assert.equal(a.status, 'conflict');
+    assert.equal(a.degree, 2);
+    assert.equal(a.wavefronts, 2);
+    assert.equal(a.worst!.distinctWords, 32);
+    assert.equal(a.worst!.activeLanes, 32);
+    assert.ok(a.assumptions.includes(`\`ring[s & 1]\` at line ${lineOf(text, 'ring[s & 1][(t * 2) % RING] += 1.0f;') + 1} points into \`front\` or into \`back\`, ${EITHER}`), a.assumptions.join('\n'));
+  }
+  // `ring[1] = front;` then ring[1][t]: front, one word per lane
+  const one = accessAt(result, text, 'out[t] += ring[1][t];', 'load', 'ring');
+  assert.equal(one.sharedArray, 'front');
+  assert.equal(one.status, 'conflict-free');
+  assert.equal(one.degree, 1);
+  assert.equal(one.worst!.distinctWords, 32);
+  assert.ok(!one.assumptions.some((x) => x.includes('points into')), one.assumptions.join('\n'));
 });

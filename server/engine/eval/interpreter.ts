@@ -1385,12 +1385,69 @@ export class Interp {
           continue;
         }
       }
+      // a local array of pointers (`float *bufs[2] = {front, back};`): each element a variable, so that what an element
+      // points into is followed (`bufs[k & 1][t]`, a double buffer picked by a counter)
+      const held = isArray && !isRef && t.kind === 'pointer' && extents.length === 1 ? this.pointerArray(t, extents[0], d, nameNode.text) : null;
+      if (held) {
+        this.scope().set(nameNode.text, { value: held, type: held.t, decl: d });
+        continue;
+      }
       if (isArray) value = { k: 'other', what: `local array ${nameNode.text}` };
       value = this.asVariable(value, t, nameNode.text, nameNode);
       const unset = d.type === 'identifier' && t.kind !== 'unknown' && !isArray && !isDim3 ? this.active() : undefined;
       this.notePointer(nameNode.text, value);
       this.scope().set(nameNode.text, { value, type: t, decl: d, ...(unset ? { unset } : {}) });
     }
+  }
+
+  /** A local array of up to 64 pointers, its elements from the initializer: an object whose members are `0`, `1`, ... */
+  private pointerArray(elem: CType, extent: Node, d: Node, name: string): Obj | null {
+    const n = uniformValue(this.rvalue(extent));
+    if (n === null || !Number.isInteger(n) || n < 1 || n > 64) return null;
+    const init = d.type === 'init_declarator' ? d.childForFieldName('value') : null;
+    const items = init?.type === 'initializer_list' ? named(init).filter((c) => c.type !== 'comment') : [];
+    const fields = new Map<string, { value: Value; type: CType }>();
+    for (let i = 0; i < n; i++) {
+      const v = items[i] ? this.rvalue(items[i]) : unk(`\`${name}[${i}]\` has no initial value`);
+      fields.set(String(i), { value: v.k === 'ptr' ? { ...v, name } : v, type: elem });
+    }
+    return { k: 'obj', t: { kind: 'array', elem, dims: [n] }, fields };
+  }
+
+  /**
+   * The element `idx` picks of a local array of pointers: one element where the index is one number; per lane where it
+   * differs by lane; one or another the same way on every lane of a warp (eitherPointer) where it is not known.
+   */
+  private element(o: Obj, idx: Value, node: Node): Value {
+    const items = [...o.fields.values()].map((f) => f.value);
+    const anyPtr = items.find((v): v is Ptr => v.k === 'ptr');
+    const text = this.realNode(node).text;
+    if (isTainted(idx)) throw NEEDS_FULL_BLOCK;
+    if (idx.k === 'num' && !idx.sym) {
+      const act = this.active();
+      const u = uniformValue(idx, act);
+      const at = (i: number) => o.fields.get(String(i))?.value ?? unk(`\`${text}\` indexes past the end of the array`);
+      if (u !== null) return at(u);
+      let acc: Value | null = null;
+      const seen = new Set<number>();
+      for (let i = 0; i < this.n; i++) {
+        if (!act[i]) continue;
+        const x = laneAt(idx.v, i);
+        if (seen.has(x)) continue;
+        seen.add(x);
+        const mask = new Uint8Array(this.n);
+        for (let j = 0; j < this.n; j++) mask[j] = act[j] && laneAt(idx.v, j) === x ? 1 : 0;
+        acc = acc ? select(mask, at(x), acc, this.n) : at(x);
+      }
+      return acc ?? unk(`no lane reads \`${text}\``);
+    }
+    const why = idx.k === 'num' ? `it depends on \`${symText(idx.sym!)}\`` : idx.k === 'unk' ? idx.reason : 'the index is not a number';
+    if (idx.k === 'num' && isUniform(idx.v, this.active()) && items.every((v) => v.k === 'ptr')) {
+      let acc: Ptr | null = items[0] as Ptr;
+      for (const v of items.slice(1)) acc = acc && eitherPointer(acc, v as Ptr, `\`${text}\` at line ${this.realNode(node).startPosition.row + 1}`, this.active());
+      if (acc) return acc;
+    }
+    return anyPtr ? unknownPointer(anyPtr, `\`${text}\` picks an element of \`${o.fields.size > 0 ? anyPtr.name : ''}\` not known per lane (${why})`) : unk(`\`${text}\`: ${why}`);
   }
 
   /** An array of `elem` with these extents, outermost first; null when one of them is not a positive constant. */
@@ -2539,6 +2596,7 @@ export class Interp {
       if (idx.k !== 'num') return this.unknownRef({ ...p, k: 'ref', t: p.to, nameNode: this.nameNodeOf(argNode), bounds: [] } as Ref, p.to, idx.k === 'unk' ? idx.reason : '');
       return this.deref(p, idx, node, argNode);
     }
+    if (baseV.k === 'obj' && baseV.t.kind === 'array') return this.element(baseV, idx, node);
     if (baseV.k === 'obj') {
       // `t[i]` on a local object: its `operator[]`
       const def = this.memberDef(baseV, 'operator[]', 1);
@@ -2680,6 +2738,26 @@ export class Interp {
         const name = target.childForFieldName('field')?.text ?? '';
         const f = obj.fields.get(name);
         if (f) f.value = select(this.active(), this.asVariable(value, f.type, `${arg!.text}.${name}`, target), f.value, this.n);
+        return;
+      }
+    }
+    if (target.type === 'subscript_expression') {
+      // an element of a local array of pointers (`bufs[1] = back;`): that element's variable takes the value; where
+      // the index is not one number, each element it may be takes it on the lanes that may write it, not known
+      const o = this.eval(target.childForFieldName('argument')!);
+      if (o.k === 'obj' && o.t.kind === 'array') {
+        const idxNode = subscriptIndex(target);
+        const idx = idxNode ? this.rvalue(idxNode) : unk('empty subscript');
+        const u = idx.k === 'num' && !idx.sym ? uniformValue(idx, this.active()) : null;
+        const name = target.childForFieldName('argument')!.text;
+        const nv = value.k === 'ptr' ? { ...value, name } : value;
+        if (u !== null) {
+          const f = o.fields.get(String(u));
+          if (f) f.value = select(this.active(), nv, f.value, this.n);
+          return;
+        }
+        const why = `\`${target.text}\` is assigned at line ${this.realNode(node).startPosition.row + 1} with an index not known to be one number`;
+        for (const f of o.fields.values()) f.value = f.value.k === 'ptr' ? unknownPointer(f.value, why) : nv.k === 'ptr' ? unknownPointer(nv, why) : unk(why);
         return;
       }
     }
