@@ -2744,8 +2744,9 @@ export class Interp {
     if (target.type === 'subscript_expression') {
       // an element of a local array of pointers (`bufs[1] = back;`): that element's variable takes the value; where
       // the index is not one number, each element it may be takes it on the lanes that may write it, not known
-      const o = this.eval(target.childForFieldName('argument')!);
-      if (o.k === 'obj' && o.t.kind === 'array') {
+      const argN = target.childForFieldName('argument');
+      const o = argN?.type === 'identifier' ? this.lookupVar(argN.text)?.value : undefined;
+      if (o?.k === 'obj' && o.t.kind === 'array') {
         const idxNode = subscriptIndex(target);
         const idx = idxNode ? this.rvalue(idxNode) : unk('empty subscript');
         const u = idx.k === 'num' && !idx.sym ? uniformValue(idx, this.active()) : null;
