@@ -9,6 +9,7 @@ import { CType, BUILTINS, TORCH_TYPES, INT, UINT, FLOAT, sizeOf, alignOf, member
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
   isUniform, isWarpUniform, symText, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
+  UNKNOWN, unknownPointer, eitherPointer,
 } from './values';
 
 export class BudgetExceeded extends Error {}
@@ -130,14 +131,6 @@ interface LoopState {
 }
 
 export const ATOMICS = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$/;
-/**
- * A pointer into the array `p` points into, at an offset that is not known (why: the reason its accesses give):
- * what it indexes is still an access site, reported unknown, not dropped.
- */
-function unknownPointer(p: Ptr, why: string, name = p.name): Ptr {
-  return { ...p, name, off: { k: 'num', t: INT, v: NaN, sym: { ...(p.off.sym ?? {}), [UNKNOWN + why]: 1 } } };
-}
-
 
 export class Interp {
   readonly n: number;
@@ -616,11 +609,17 @@ export class Interp {
           v.value = atom(`${name}@${line}`, v.type);
           return;
         }
+        // a pointer each branch sets the same way on every thread (`if (flag) p = a; else p = b;`): either one
+        const either = wholeWarp && a.k === 'ptr' && b.k === 'ptr' ? eitherPointer(a, b, `\`${name}\`, set under the guard \`${text}\` at line ${line},`, act) : null;
+        if (either) {
+          v.value = { ...either, name };
+          return;
+        }
         const lanes = (a.k === 'num' && hasThread(a.sym)) || (b.k === 'num' && hasThread(b.sym)) ? THREAD : '';
         const why = `\`${name}\` is set under ${guard.replace(' could not', ', which could not')}${lanes}`;
-        // a pointer set to another place in the same array (or first set there) still points into it: what it
-        // indexes is reported unknown, not dropped
-        const into = a.k === 'ptr' && (b.k !== 'ptr' || b.base === a.base) ? a : b.k === 'ptr' && a.k !== 'ptr' ? b : null;
+        // a pointer set to another place in the same array, into another array, or first set there still points into
+        // shared memory: what it indexes is reported unknown, not dropped
+        const into = a.k === 'ptr' ? a : b.k === 'ptr' ? b : null;
         v.value = into ? unknownPointer(into, why) : unk(why);
       });
       const left = ['return', 'break', 'continue'].filter((w) => gone.has(w));
@@ -974,7 +973,9 @@ export class Interp {
     // a pointer into a shared array the loop moves (`p += 32`, `q = q + 64`, `a ^= 0x1000`) still points into that
     // array: taken as stepped by an unknown warp-uniform number of elements; where the pass finds it moved otherwise
     // (another array, a per-lane step, bits flipped), to a place not known, and the pass again
-    const moved = new Map<string, { base: string; start: Ptr }>();
+    // (a double buffer's pointers swapped each pass, `t = src; src = dst; dst = t;`, point into one array or the other,
+    // the same on every lane: `others`, the arrays a pass moved one to, at the same offsets; see eitherPointer)
+    const moved = new Map<string, { base: string; start: Ptr; others: Set<string> }>();
     const lost = (p: Ptr, name: string): Ptr => unknownPointer(p, `\`${name}\` is changed by the loop at line ${line}${whose}`);
     const generalise = (suffix: string) => {
       for (const [name, additive] of assigned) {
@@ -995,7 +996,7 @@ export class Interp {
           }
           const stepped: Ptr = { ...p, off: binary('+', p.off, binary('*', atom(`${name}${suffix}`, LONGT), num(es, LONGT), name, null), name, null) as Num };
           v.value = stepped.off.k === 'num' ? stepped : lost(p, name);
-          if (suffix === `@${line}` && v.value === stepped) moved.set(name, { base: p.base.id, start: stepped });
+          if (suffix === `@${line}` && v.value === stepped) moved.set(name, { base: p.base.id, start: stepped, others: new Set() });
           continue;
         }
         if (suffix === `@${line}` && keepable && !additive && v.value.k === 'num' && !isUniform(v.value.v) && !v.unset) {
@@ -1087,10 +1088,17 @@ export class Interp {
         // a step that is not known at all (a value loaded from memory) is not known to be the same on every lane
         if (!(d && d.k === 'num')) notPerLane.set(name, `\`${name}\` is changed by the loop at line ${line}${whose}, by a step not known to be the same on every lane`);
       }
+      const swapped = new Map<string, Ptr>();
       for (const [name, m] of moved) {
         if (snap?.demoted.has(name)) continue;
         const v = this.lookupVar(name)?.value;
-        let ok = v?.k === 'ptr' && v.base.id === m.base;
+        // moved into another array at a distance the same on every lane (a swap of two buffers): one or the other
+        if (v?.k === 'ptr' && v.base.id !== m.base && !m.others.has(v.base.id) && eitherPointer(m.start, v, '', alive)) {
+          swapped.set(name, v);
+          failed.push(name);
+          continue;
+        }
+        let ok = v?.k === 'ptr' && (v.base.id === m.base || m.others.has(v.base.id));
         let unknownStep = false;
         if (ok) {
           const d = binary('-', (v as Ptr).off, m.start.off, name, null);
@@ -1122,7 +1130,14 @@ export class Interp {
         break;
       }
       this.restore(snap, firstVisit);
+      for (const [name, to] of swapped) {
+        const v = this.lookupVar(name);
+        const m = moved.get(name)!;
+        m.others.add(to.base.id);
+        if (v?.value.k === 'ptr') v.value = { ...eitherPointer(v.value, to, `\`${name}\`, which the loop at line ${line} swaps between arrays,`, alive)!, name };
+      }
       for (const name of failed) {
+        if (swapped.has(name)) continue;
         uniform.delete(name);
         snap.demoted.add(name);
         const v = this.lookupVar(name);
@@ -1372,12 +1387,69 @@ export class Interp {
           continue;
         }
       }
+      // a local array of pointers (`float *bufs[2] = {front, back};`): each element a variable, so that what an element
+      // points into is followed (`bufs[k & 1][t]`, a double buffer picked by a counter)
+      const held = isArray && !isRef && t.kind === 'pointer' && extents.length === 1 ? this.pointerArray(t, extents[0], d, nameNode.text) : null;
+      if (held) {
+        this.scope().set(nameNode.text, { value: held, type: held.t, decl: d });
+        continue;
+      }
       if (isArray) value = { k: 'other', what: `local array ${nameNode.text}` };
       value = this.asVariable(value, t, nameNode.text, nameNode);
       const unset = d.type === 'identifier' && t.kind !== 'unknown' && !isArray && !isDim3 ? this.active() : undefined;
       this.notePointer(nameNode.text, value);
       this.scope().set(nameNode.text, { value, type: t, decl: d, ...(unset ? { unset } : {}) });
     }
+  }
+
+  /** A local array of up to 64 pointers, its elements from the initializer: an object whose members are `0`, `1`, ... */
+  private pointerArray(elem: CType, extent: Node, d: Node, name: string): Obj | null {
+    const n = uniformValue(this.rvalue(extent));
+    if (n === null || !Number.isInteger(n) || n < 1 || n > 64) return null;
+    const init = d.type === 'init_declarator' ? d.childForFieldName('value') : null;
+    const items = init?.type === 'initializer_list' ? named(init).filter((c) => c.type !== 'comment') : [];
+    const fields = new Map<string, { value: Value; type: CType }>();
+    for (let i = 0; i < n; i++) {
+      const v = items[i] ? this.rvalue(items[i]) : unk(`\`${name}[${i}]\` has no initial value`);
+      fields.set(String(i), { value: v.k === 'ptr' ? { ...v, name } : v, type: elem });
+    }
+    return { k: 'obj', t: { kind: 'array', elem, dims: [n] }, fields };
+  }
+
+  /**
+   * The element `idx` picks of a local array of pointers: one element where the index is one number; per lane where it
+   * differs by lane; one or another the same way on every lane of a warp (eitherPointer) where it is not known.
+   */
+  private element(o: Obj, idx: Value, node: Node): Value {
+    const items = [...o.fields.values()].map((f) => f.value);
+    const anyPtr = items.find((v): v is Ptr => v.k === 'ptr');
+    const text = this.realNode(node).text;
+    if (isTainted(idx)) throw NEEDS_FULL_BLOCK;
+    if (idx.k === 'num' && !idx.sym) {
+      const act = this.active();
+      const u = uniformValue(idx, act);
+      const at = (i: number) => o.fields.get(String(i))?.value ?? unk(`\`${text}\` indexes past the end of the array`);
+      if (u !== null) return at(u);
+      let acc: Value | null = null;
+      const seen = new Set<number>();
+      for (let i = 0; i < this.n; i++) {
+        if (!act[i]) continue;
+        const x = laneAt(idx.v, i);
+        if (seen.has(x)) continue;
+        seen.add(x);
+        const mask = new Uint8Array(this.n);
+        for (let j = 0; j < this.n; j++) mask[j] = act[j] && laneAt(idx.v, j) === x ? 1 : 0;
+        acc = acc ? select(mask, at(x), acc, this.n) : at(x);
+      }
+      return acc ?? unk(`no lane reads \`${text}\``);
+    }
+    const why = idx.k === 'num' ? `it depends on \`${symText(idx.sym!)}\`` : idx.k === 'unk' ? idx.reason : 'the index is not a number';
+    if (idx.k === 'num' && isUniform(idx.v, this.active()) && items.every((v) => v.k === 'ptr')) {
+      let acc: Ptr | null = items[0] as Ptr;
+      for (const v of items.slice(1)) acc = acc && eitherPointer(acc, v as Ptr, `\`${text}\` at line ${this.realNode(node).startPosition.row + 1}`, this.active());
+      if (acc) return acc;
+    }
+    return anyPtr ? unknownPointer(anyPtr, `\`${text}\` picks an element of \`${o.fields.size > 0 ? anyPtr.name : ''}\` not known per lane (${why})`) : unk(`\`${text}\`: ${why}`);
   }
 
   /** An array of `elem` with these extents, outermost first; null when one of them is not a positive constant. */
@@ -1543,7 +1615,7 @@ export class Interp {
       const off = binary('+', self.off, num(f.offset), () => `${self.name}.${f.name}`, null) as Num;
       members.set(f.name, { value: { ...self, off, t: f.type, at: undefined }, type: f.type, ref: true });
     }
-    members.set('this', { value: { k: 'ptr', base: self.base, off: self.off, to: self.t, name: self.name, flat: self.flat }, type: { kind: 'pointer', to: self.t } });
+    members.set('this', { value: { k: 'ptr', base: self.base, off: self.off, to: self.t, name: self.name, flat: self.flat, alt: self.alt }, type: { kind: 'pointer', to: self.t } });
     return members;
   }
 
@@ -1969,7 +2041,7 @@ export class Interp {
   private decay(r: Ref): Ptr {
     const t = r.t as Extract<CType, { kind: 'array' }>;
     const to: CType = t.dims.length > 1 ? { kind: 'array', elem: t.elem, dims: t.dims.slice(1) } : t.elem;
-    return { k: 'ptr', base: r.base, off: r.off, to, name: r.name, flat: r.flat };
+    return { k: 'ptr', base: r.base, off: r.off, to, name: r.name, flat: r.flat, alt: r.alt };
   }
 
   eval(node: Node): Value {
@@ -2026,7 +2098,7 @@ export class Interp {
         const arg = node.childForFieldName('argument')!;
         if (op === '&') {
           const r = this.eval(arg);
-          if (r.k === 'ref') return { k: 'ptr', base: r.base, off: r.off, to: r.t, name: r.name, flat: r.flat };
+          if (r.k === 'ref') return { k: 'ptr', base: r.base, off: r.off, to: r.t, name: r.name, flat: r.flat, alt: r.alt };
           // `&helper`: a function's address is the function
           return r.k === 'unk' || r.k === 'other' && r.what.startsWith('function ') ? r : { k: 'other', what: 'address' };
         }
@@ -2554,6 +2626,7 @@ export class Interp {
       if (idx.k !== 'num') return this.unknownRef({ ...p, k: 'ref', t: p.to, nameNode: this.nameNodeOf(argNode), bounds: [] } as Ref, p.to, idx.k === 'unk' ? idx.reason : '');
       return this.deref(p, idx, node, argNode);
     }
+    if (baseV.k === 'obj' && baseV.t.kind === 'array') return this.element(baseV, idx, node);
     if (baseV.k === 'obj') {
       // `t[i]` on a local object: its `operator[]`
       const def = this.memberDef(baseV, 'operator[]', 1);
@@ -2591,12 +2664,12 @@ export class Interp {
     const nameNode = this.nameNodeOf(argNode);
     // `row[i]` with `T *row = reinterpret_cast<T *>(tile[r])` and T not known: still an access of the shared array,
     // reported unknown with the reason (it was dropped, as if no access were there)
-    if (es === null) return this.unknownRef({ k: 'ref', base: p.base, off: p.off, t: p.to, name: p.name, nameNode, bounds: [], flat: p.flat }, p.to, `the size of \`${typeName(p.to)}\` is not known`);
+    if (es === null) return this.unknownRef({ k: 'ref', base: p.base, off: p.off, t: p.to, name: p.name, nameNode, bounds: [], flat: p.flat, alt: p.alt }, p.to, `the size of \`${typeName(p.to)}\` is not known`);
     const off = binary('+', p.off, binary('*', idx, num(es, LONGT), () => node.text, null), () => node.text, null);
-    if (off.k !== 'num') return this.unknownRef({ k: 'ref', base: p.base, off: p.off, t: p.to, name: p.name, nameNode, bounds: [], flat: p.flat }, p.to, off.k === 'unk' ? off.reason : '');
+    if (off.k !== 'num') return this.unknownRef({ k: 'ref', base: p.base, off: p.off, t: p.to, name: p.name, nameNode, bounds: [], flat: p.flat, alt: p.alt }, p.to, off.k === 'unk' ? off.reason : '');
     const flat = p.flat ?? (p.base.dims.length > 1 && !(typeof idx.v === 'number' && idx.v === 0 && !idx.sym) && p.to.kind !== 'array'
       ? `\`${this.realNode(node).text}\` at line ${this.realNode(node).startPosition.row + 1} indexes \`${p.base.name}\` through a pointer` : null);
-    return { k: 'ref', base: p.base, off, t: p.to, name: p.name, nameNode, bounds: [], flat };
+    return { k: 'ref', base: p.base, off, t: p.to, name: p.name, nameNode, bounds: [], flat, alt: p.alt };
   }
 
   /**
@@ -2695,6 +2768,27 @@ export class Interp {
         const name = target.childForFieldName('field')?.text ?? '';
         const f = obj.fields.get(name);
         if (f) f.value = select(this.active(), this.asVariable(value, f.type, `${arg!.text}.${name}`, target), f.value, this.n);
+        return;
+      }
+    }
+    if (target.type === 'subscript_expression') {
+      // an element of a local array of pointers (`bufs[1] = back;`): that element's variable takes the value; where
+      // the index is not one number, each element it may be takes it on the lanes that may write it, not known
+      const argN = target.childForFieldName('argument');
+      const o = argN?.type === 'identifier' ? this.lookupVar(argN.text)?.value : undefined;
+      if (o?.k === 'obj' && o.t.kind === 'array') {
+        const idxNode = subscriptIndex(target);
+        const idx = idxNode ? this.rvalue(idxNode) : unk('empty subscript');
+        const u = idx.k === 'num' && !idx.sym ? uniformValue(idx, this.active()) : null;
+        const name = target.childForFieldName('argument')!.text;
+        const nv = value.k === 'ptr' ? { ...value, name } : value;
+        if (u !== null) {
+          const f = o.fields.get(String(u));
+          if (f) f.value = select(this.active(), nv, f.value, this.n);
+          return;
+        }
+        const why = `\`${target.text}\` is assigned at line ${this.realNode(node).startPosition.row + 1} with an index not known to be one number`;
+        for (const f of o.fields.values()) f.value = f.value.k === 'ptr' ? unknownPointer(f.value, why) : nv.k === 'ptr' ? unknownPointer(nv, why) : unk(why);
         return;
       }
     }
@@ -2831,6 +2925,16 @@ export class Interp {
     else a = this.withAssumption(both, () => this.rvalue(cons));
     const b = this.withAssumption(both, () => this.rvalue(alt));
     if (a.k === 'num' && b.k === 'num' && JSON.stringify(a) === JSON.stringify(b)) return a;
+    // a pointer picked the same way on every lane of a warp (`(k & 1) ? bufB : bufA`): either one gives the figures
+    // where the two differ by the same amount on every lane; else what it indexes is unknown, not dropped
+    const wholeWarp = (cond.k === 'unk' && !!cond.uniform) || (cond.k === 'num' && !hasThread(cond.sym) && isUniform(cond.v, act));
+    const how = `the pointer \`${node.text}\` at line ${this.realNode(node).startPosition.row + 1}`;
+    const either = a.k === 'ptr' && b.k === 'ptr' && wholeWarp ? eitherPointer(a, b, how, act) : null;
+    if (either) return either;
+    if (a.k === 'ptr' || b.k === 'ptr') {
+      const [p, q] = a.k === 'ptr' ? [a, b] : [b as Ptr, a];
+      return unknownPointer(p, `${guard}; ${how} points into \`${p.base.name}\` or ${q.k === 'ptr' ? `into \`${q.base.name}\`` : 'elsewhere'}`);
+    }
     return unk(`the condition of \`${node.text}\` could not be evaluated per lane`);
   }
 
@@ -3535,6 +3639,7 @@ export class Interp {
       }
     }
     if (other) visit.assumptions = [...visit.assumptions, `\`${symText(other)}\` adds the same offset to every lane; it does not change the degree (bank model rule 6)`];
+    if (r.alt) visit.assumptions = [...visit.assumptions, r.alt];
     if (r.base.outerUnknown) visit.assumptions = [...visit.assumptions, `${r.base.outerUnknown}: the outermost extent changes no address; indices past it are not checked`];
     const act = this.active();
     const ov = off.v;
@@ -3751,9 +3856,6 @@ const WARP_SIZE_MACRO = /^(WARP_SIZE|WARPSIZE|C10_WARP_SIZE|CUDA_WARP_SIZE|GPU_W
 export const warpSizeNote = (name: string) => `\`${name}\` is not defined in this file: taken as 32, the warp size of every NVIDIA GPU (give it with -D to change it)`;
 
 const NO_MEMORY_CALLS = /^(printf|assert|__assert_fail|__builtin_assume_aligned|__builtin_expect|__builtin_assume|__isShared|__isGlobal|__isLocal|__isConstant|__isGridConstant|__cvta_generic_to_\w+|__prefetch_global_\w+)$/;
-
-/** marks an address that could not be evaluated; the rest of the key is the reason. */
-const UNKNOWN = '\u0000';
 
 /** An offset with no unknown part (a number per lane, plus warp-uniform unknowns). */
 function knownOffset(off: Num): boolean {

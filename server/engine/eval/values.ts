@@ -47,6 +47,8 @@ export interface Ptr {
   name: string;
   /** true once arithmetic or a cast assumes the array's flat layout (the padding fix must not be offered). */
   flat: string | null;
+  /** it may point to another place instead, picked the same way on every lane of a warp: said where it is indexed */
+  alt?: string;
 }
 /** An lvalue in shared memory: the place an access reads or writes. */
 export interface Ref {
@@ -59,6 +61,8 @@ export interface Ref {
   /** per subscript level: index value and the extent it must stay under (for out-of-bounds). */
   bounds: { index: Num; extent: number }[];
   flat: string | null;
+  /** the pointer it was reached through may point to another place instead (see Ptr.alt): said in its assumptions */
+  alt?: string;
   /** a reference bound to this place: the expression that named it (its accesses are reported there). */
   at?: Node;
   /** returned by reference from a call: the context its accesses are told apart by (the caller's, and the call). */
@@ -93,6 +97,35 @@ export function copyObj(o: Obj, name?: string): Obj {
 }
 
 export const unk = (reason: string): Unk => ({ k: 'unk', reason });
+
+/** marks an address that could not be evaluated; the rest of the key is the reason. */
+export const UNKNOWN = '\u0000';
+
+/**
+ * A pointer into the array `p` points into, at an offset that is not known (why: the reason its accesses give):
+ * what it indexes is still an access site, reported unknown, not dropped.
+ */
+export function unknownPointer(p: Ptr, why: string, name = p.name): Ptr {
+  return { ...p, name, off: { k: 'num', t: INT, v: NaN, sym: { ...(p.off.sym ?? {}), [UNKNOWN + why]: 1 } } };
+}
+
+/**
+ * One of two pointers, picked the same way on every lane of a warp by a choice that is not known (`(k & 1) ? bufB :
+ * bufA` in a loop of unknown trip count, `if (flag) p = a; else p = b;`). Where the two differ by the same number of
+ * bytes on every lane (the same offsets into two arrays, or two places of one array), either gives the same figures
+ * (bank model rule 6): `a`, said so (`how`: what picks), and no padding fix where two arrays are involved (padding one
+ * moves only its own lanes). Null where they differ per lane or in access width.
+ */
+export function eitherPointer(a: Ptr, b: Ptr, how: string, mask: Uint8Array | null): Ptr | null {
+  const width = (p: Ptr) => (p.to.kind === 'int' || p.to.kind === 'float' ? p.to.bytes : JSON.stringify(p.to));
+  if (width(a) !== width(b)) return null;
+  const d = binary('-', b.off, a.off, 'the distance between the two places', null);
+  if (d.k !== 'num' || hasThread(d.sym) || (d.sym && Object.keys(d.sym).some((k) => k.startsWith(UNKNOWN))) || !isUniform(d.v, mask)) return null;
+  if (typeof d.v === 'number' && Number.isNaN(d.v)) return null;
+  const where = a.base === b.base ? `one of two places of \`${a.base.name}\`` : `\`${a.base.name}\` or into \`${b.base.name}\``;
+  const alt = `${how} points into ${where}, the same on every lane of a warp: the lanes' offsets differ by the same amount in either, which does not change the figures (bank model rule 6)`;
+  return { ...a, alt, flat: a.flat ?? (a.base === b.base ? null : `${how} indexes \`${a.base.name}\` and \`${b.base.name}\` alike`) };
+}
 export const num = (v: Lanes, t: CType = INT, sym: Sym | null = null): Num => ({ k: 'num', t, v, sym });
 
 /** One value on the active lanes; with `span`, one value in each run of `span` lanes (a warp: 32). */
@@ -716,6 +749,21 @@ export function select(mask: Uint8Array | null, a: Value, b: Value | undefined, 
   if (a.k === 'ptr' && b.k === 'ptr' && a.base === b.base) {
     const off = select(mask, a.off, b.off, n);
     if (off.k === 'num') return { ...a, off };
+  }
+  // each warp's lanes all take the same one (`(threadIdx.x / 32) & 1 ? a : b`, over the whole block)
+  let perWarp = true;
+  for (let i = 0; i < n && perWarp; i++) if (mask[i] !== mask[i - (i % 32)]) perWarp = false;
+  const either = a.k === 'ptr' && b.k === 'ptr' && perWarp ? eitherPointer(a, b, 'a pointer each warp picks', null) : null;
+  if (either) return either;
+  if (a.k === 'ptr' && b.k === 'ptr' && a.base === b.base) return unknownPointer(a, `\`${a.name}\` holds different unknown places on different lanes`);
+  // lanes that point into two arrays (`(t & 1) ? a : b`), or into shared memory on some lanes only: the banks depend
+  // on where the compiler places the arrays, which the source does not say; what it indexes is still an access of
+  // shared memory, reported unknown, not dropped
+  if (a.k === 'ptr' || b.k === 'ptr') {
+    const [p, q] = a.k === 'ptr' ? [a, b] : [b as Ptr, a];
+    return unknownPointer(p, q.k === 'ptr'
+      ? `lanes point into \`${p.base.name}\` and into \`${q.base.name}\`: the banks depend on where the compiler places the two arrays`
+      : `some lanes point into \`${p.base.name}\` and others not into shared memory`);
   }
   if (a.k === 'unk') return a;
   if (b.k === 'unk') return b;
