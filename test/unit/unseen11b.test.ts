@@ -92,3 +92,26 @@ test('a kernel picked in `case k:` of a host loop over `k` is launched only in t
   assert.equal(d.worst!.distinctWords, 32);
   assert.deepEqual(d.block, [16, 16, 1]);
 });
+
+test('a variable set under a guard not known per lane is that branch\'s value under a later `if` with the same guard', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // `slot = 2 * t + 1` under `t < count`, stored under `t < count` after the barrier: stride 2 over 32 lanes (was:
+  // unknown, `slot` set under the guard)
+  const a = accessAt(result, text, 'if (t < count) slots[slot] = v;', 'store');
+  assert.equal(a.kernel, 'scatter_pairs');
+  assert.equal(a.status, 'conflict');
+  assert.equal(a.degree, 2);
+  assert.equal(a.wavefronts, 2);
+  assert.equal(a.worst!.distinctWords, 32);
+  assert.equal(a.worst!.activeLanes, 32);
+  assert.deepEqual(a.block, [64, 1, 1]);
+  assert.ok(a.assumptions.some((s) => /the guard `t < count` at line \d+ could not be evaluated per lane .*assumed true for every lane/.test(s)), a.assumptions.join('\n'));
+  // set only by lanes 0..15 (inside `t < 16`): the later branch runs on lanes that never set it
+  const b = accessAt(result, text, 'if (t < count) spare[half] = v;', 'store');
+  assert.equal(b.status, 'unknown');
+  assert.match(b.reason ?? '', /`half` is set under the guard `t < count`/);
+  // `count` is assigned between the two: the same text is another guard
+  const c = accessAt(result, text, 'if (t < count) spare[other + 128] = v;', 'store');
+  assert.equal(c.status, 'unknown');
+  assert.match(c.reason ?? '', /`other` is set under the guard `t < count`/);
+});
