@@ -705,13 +705,7 @@ export class Interp {
     const known: string[] = [];
     const assumed: string[] = [];
     for (const p of parts) {
-      let pure = !this.mentionsShared(p);
-      for (const stack = [p]; pure && stack.length; ) {
-        const n = stack.pop()!;
-        if (n.type === 'call_expression' || n.type === 'assignment_expression' || n.type === 'update_expression') pure = false;
-        stack.push(...named(n));
-      }
-      const v = pure ? this.rvalue(p) : null;
+      const v = this.pure(p) ? this.rvalue(p) : null;
       if (v && isTainted(v)) throw NEEDS_FULL_BLOCK;
       if (!v || v.k !== 'num' || v.sym) {
         assumed.push(p.text);
@@ -726,18 +720,24 @@ export class Interp {
     return { mask, note: `${q(assumed)} assumed true for every lane, ${q(known)} evaluated per lane`, known: q(known) };
   }
 
+  /** An expression that reads no shared memory, calls nothing and assigns nothing: evaluating it again changes nothing. */
+  private pure(n: Node): boolean {
+    if (this.mentionsShared(n)) return false;
+    for (const stack = [n]; stack.length; ) {
+      const c = stack.pop()!;
+      if (c.type === 'call_expression' || c.type === 'assignment_expression' || c.type === 'update_expression') return false;
+      stack.push(...named(c));
+    }
+    return true;
+  }
+
   /**
    * The names a guard reads, each with what it is bound to and its value now, where the guard's value can only change
    * with them: no call, no assignment, no shared memory, and every name a local or a parameter (or threadIdx,
    * blockIdx, blockDim, gridDim). Null for any other guard.
    */
   private guardOperands(condNode: Node): [string, Var | SharedBase | null, Value | null][] | null {
-    if (this.mentionsShared(condNode)) return null;
-    for (const stack = [condNode]; stack.length; ) {
-      const n = stack.pop()!;
-      if (n.type === 'call_expression' || n.type === 'assignment_expression' || n.type === 'update_expression') return null;
-      stack.push(...named(n));
-    }
+    if (!this.pure(condNode)) return null;
     const out: [string, Var | SharedBase | null, Value | null][] = [];
     for (const id of new Set(identifiersIn(condNode))) {
       const b = this.binding(id);
