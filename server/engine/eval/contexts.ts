@@ -175,7 +175,8 @@ type PathFacts = {
 /**
  * What the branches around `launch` in `caller` say a variable equals there: the then-branch of `if (x == 16)` (also
  * inside `&&`) and `case 512:` of `switch (x)` when no other case falls through into it. Only a variable the caller
- * never assigns before the launch counts, so the value holds wherever it was read (`dim3 b(threads)` above the switch).
+ * never assigns before the launch counts, so the value holds wherever it was read (`dim3 b(threads)` above the switch);
+ * the counter of a `for` around the launch, stepped only by the loop, holds one value in each pass (see ownStep).
  */
 function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
   const eq = new Map<string, { value: Node; where: string; subject: Node }>();
@@ -189,7 +190,7 @@ function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
     const name = subject.text;
     // `block.y` of a dim3 (`switch (block.y)`): the member's value, while nothing writes the variable itself
     const base = subject.type === 'field_expression' ? subject.childForFieldName('argument')!.text : name;
-    if (eq.has(name) || writesTo(caller.body, base, caller.body.startIndex, launch.startIndex).length) return;
+    if (eq.has(name) || writesTo(caller.body, base, caller.body.startIndex, launch.startIndex).some((w) => !ownStep(w.node, name, launch))) return;
     const ids: Node[] = [value];
     while (ids.length) {
       const n = ids.pop()!;
@@ -236,6 +237,21 @@ function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
     }
   }
   return out;
+}
+
+/**
+ * Whether `write` is the step of a `for` loop around `at` that declares `name` as its counter (`for (int k = 0; k < 8;
+ * k++)`): within one pass `k` holds one value, so `case 3:` of a `switch (k)` in the body says what it is there.
+ */
+function ownStep(write: Node, name: string, at: Node): boolean {
+  for (let f: Node | null = at.parent; f; f = f.parent) {
+    if (f.type !== 'for_statement') continue;
+    const update = f.childForFieldName('update');
+    const init = f.childForFieldName('initializer');
+    if (!update || write.startIndex < update.startIndex || write.endIndex > update.endIndex || init?.type !== 'declaration') continue;
+    return init.childrenForFieldName('declarator').some((d) => !!d && declaratorName(d)?.text === name);
+  }
+  return false;
 }
 
 /** The branch facts of a launch, and for one through a function pointer, those around the assignment that gave it the kernel. */

@@ -199,6 +199,12 @@ export class Interp {
   private stored = new Map<string, Value>();
   /** inside a branch or a switch case that is assumed to run (its condition is not known per lane): > 0. */
   private uncertain = 0;
+  /**
+   * Variables a branch under a guard not known per lane set, left unknown after it (see execIf): the value that
+   * branch gave them, for a later branch under the same guard over the same lanes (`if (t < n) p = f(t); ...
+   * __syncthreads(); if (t < n) s[p] = v;`), where it holds again.
+   */
+  private guardedSets: { v: Var; unknown: Value; value: Value; cond: string; operands: [string, Var | SharedBase | null, Value | null][]; mask: Uint8Array }[] = [];
   /** the pass of a loop whose trip count is unknown: scalars read from shared memory, and one stored after a read. */
   private symbolicPass: { reads: Set<string>; conflict: { name: string; at: number } | null } | null = null;
   private bases = new Map<string, SharedBase>();
@@ -586,9 +592,18 @@ export class Interp {
           lp.cont.set(cont);
         }
       };
+      const consMask = narrow ? this.and(narrow.mask) : act;
+      // the variables an earlier branch under this same guard set hold that branch's value in this one
+      const operands = cons ? this.guardOperands(condNode) : null;
+      const again = operands ? this.sameGuard(text, operands, consMask) : [];
+      const runCons = () => {
+        for (const e of again) e.v.value = e.value;
+        this.exec(cons!);
+        for (const e of again) if (e.v.value === e.value) e.v.value = e.unknown;
+      };
       if (cons && narrow && !this.anyActive(narrow.mask)) this.skipped(cons, `${guard}; ${narrow.note}, and no lane passes the rest`);
-      else if (cons && narrow) this.assumedToRun(`${guard}; ${narrow.note}`, () => this.withMask(this.and(narrow.mask), () => this.exec(cons)));
-      else if (cons) this.assumedToRun(`${guard}; assumed true for every lane`, () => this.exec(cons));
+      else if (cons && narrow) this.assumedToRun(`${guard}; ${narrow.note}`, () => this.withMask(consMask, runCons));
+      else if (cons) this.assumedToRun(`${guard}; assumed true for every lane`, runCons);
       settle();
       const afterCons = vars.map(([, v, before]) => {
         const now = v.value;
@@ -621,6 +636,10 @@ export class Interp {
         // shared memory: what it indexes is reported unknown, not dropped
         const into = a.k === 'ptr' ? a : b.k === 'ptr' ? b : null;
         v.value = into ? unknownPointer(into, why) : unk(why);
+        if (operands && !sameValue(a, vars[i][2], act)) {
+          this.guardedSets.push({ v, unknown: v.value, value: a, cond: text, operands, mask: consMask });
+          if (this.guardedSets.length > MAX_GUARDED_SETS) this.guardedSets.shift();
+        }
       });
       const left = ['return', 'break', 'continue'].filter((w) => gone.has(w));
       // `if (n <= 0 || threadIdx.x >= 16) return;`: the lanes a per-lane part sends out do leave
@@ -687,13 +706,7 @@ export class Interp {
     const known: string[] = [];
     const assumed: string[] = [];
     for (const p of parts) {
-      let pure = !this.mentionsShared(p);
-      for (const stack = [p]; pure && stack.length; ) {
-        const n = stack.pop()!;
-        if (n.type === 'call_expression' || n.type === 'assignment_expression' || n.type === 'update_expression') pure = false;
-        stack.push(...named(n));
-      }
-      const v = pure ? this.rvalue(p) : null;
+      const v = this.pure(p) ? this.rvalue(p) : null;
       if (v && isTainted(v)) throw NEEDS_FULL_BLOCK;
       if (!v || v.k !== 'num' || v.sym) {
         assumed.push(p.text);
@@ -706,6 +719,46 @@ export class Interp {
     if (!known.length) return null;
     const q = (xs: string[]) => xs.map((x) => `\`${x}\``).join(', ');
     return { mask, note: `${q(assumed)} assumed true for every lane, ${q(known)} evaluated per lane`, known: q(known) };
+  }
+
+  /** An expression that reads no shared memory, calls nothing and assigns nothing: evaluating it again changes nothing. */
+  private pure(n: Node): boolean {
+    if (this.mentionsShared(n)) return false;
+    for (const stack = [n]; stack.length; ) {
+      const c = stack.pop()!;
+      if (c.type === 'call_expression' || c.type === 'assignment_expression' || c.type === 'update_expression') return false;
+      stack.push(...named(c));
+    }
+    return true;
+  }
+
+  /**
+   * The names a guard reads, each with what it is bound to and its value now, where the guard's value can only change
+   * with them: no call, no assignment, no shared memory, and every name a local or a parameter (or threadIdx,
+   * blockIdx, blockDim, gridDim). Null for any other guard.
+   */
+  private guardOperands(condNode: Node): [string, Var | SharedBase | null, Value | null][] | null {
+    if (!this.pure(condNode)) return null;
+    const out: [string, Var | SharedBase | null, Value | null][] = [];
+    for (const id of new Set(identifiersIn(condNode))) {
+      const b = this.binding(id);
+      if (!b && BUILTIN_INDEXES.has(id)) out.push([id, null, null]);
+      else if (b && !isBase(b) && !b.ref && !b.lambda && b.value.k !== 'ptr' && b.value.k !== 'ref') out.push([id, b, b.value]);
+      else return null;
+    }
+    return out;
+  }
+
+  /**
+   * The variables an earlier branch under the guard `cond` set (see guardedSets) that still hold the unknown value
+   * they were left, where the guard's names are bound as they were and every lane of `mask` ran that branch.
+   */
+  private sameGuard(cond: string, operands: [string, Var | SharedBase | null, Value | null][], mask: Uint8Array): typeof this.guardedSets {
+    this.guardedSets = this.guardedSets.filter((e) => e.v.value === e.unknown);
+    return this.guardedSets.filter((e) =>
+      e.cond === cond && e.operands.length === operands.length &&
+      e.operands.every(([name, b, v], k) => operands[k][0] === name && operands[k][1] === b && (v === operands[k][2] || (!!v && !!operands[k][2] && sameValue(v, operands[k][2]!, mask)))) &&
+      mask.every((m, i) => !m || e.mask[i] === 1));
   }
 
   /** `return;`, `continue;` or `break;`, alone or alone in braces: a branch that only sends its lanes out. */
@@ -3894,6 +3947,12 @@ const LONGT: CType = { kind: 'int', bytes: 8, signed: true, name: 'long long' };
 const CONSTANT_WORDS = new Set(['sizeof', 'alignof', 'static_cast', 'reinterpret_cast', 'const_cast', 'unsigned', 'signed', 'long', 'short',
   'int', 'char', 'float', 'double', 'bool', 'true', 'false', 'nullptr', 'const', 'constexpr', 'void', 'half', '__half', 'size_t', 'u', 'U', 'f', 'F', 'l', 'L', 'ul', 'UL', 'ull', 'ULL', 'll', 'LL']);
 
+
+/** how many variables set under a guard not known per lane are kept for a later branch under the same guard. */
+const MAX_GUARDED_SETS = 64;
+
+/** the built-in index variables: a guard on them alone means the same thing wherever it is read in a kernel. */
+const BUILTIN_INDEXES = new Set(['threadIdx', 'blockIdx', 'blockDim', 'gridDim', 'warpSize']);
 
 /** the two values are the same on every lane of `act` (numbers and pointers; anything else only when identical). */
 function sameValue(a: Value, b: Value, act: Uint8Array): boolean {

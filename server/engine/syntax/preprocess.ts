@@ -63,14 +63,17 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   // macros given from outside (`-D`) hold from the first line, as a compiler's do
   const env: ConditionEnv = { defined: new Map(Object.entries(defines ?? {}).map(([k, v]) => [definedMacro(k, v).name, v])), undefined: new Set(), arch };
   /** one `#if` chain: whether a branch was decided true, whether one was undecided, its directive lines. */
-  interface Chain { taken: boolean; unsure: boolean; parentBlank: boolean; directives: number[]; archNoted?: boolean }
+  interface Chain { taken: boolean; unsure: boolean; parentBlank: boolean; directives: number[]; archNoted?: boolean; inList: boolean }
   const stack: Chain[] = [];
   const blankLines = new Uint8Array(lines.length);
   let blank = false;
+  // how many parentheses the code read so far leaves open: a directive inside a parameter or argument list
+  const parens = openParens();
   for (let i = 0; i < lines.length; i++) {
     const m = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define|undef)\b(.*)$/.exec(lines[i]);
     if (!m) {
       if (blank) blankLines[i] = 1;
+      else if (!/^[ \t]*#/.test(lines[i])) parens.read(lines[i]);
       continue;
     }
     // a directive continued with backslashes: its lines go with it
@@ -100,7 +103,7 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
       continue;
     }
     if (kw === 'if' || kw === 'ifdef' || kw === 'ifndef') {
-      const chain: Chain = { taken: false, unsure: false, parentBlank: blank, directives: own };
+      const chain: Chain = { taken: false, unsure: false, parentBlank: blank, directives: own, inList: parens.depth() > 0 };
       stack.push(chain);
       if (!blank) {
         const name = cond.split(/\s/)[0];
@@ -127,7 +130,7 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
     } else if (kw === 'endif' && top) {
       stack.pop();
       top.directives.push(...own);
-      if (!top.parentBlank && (!top.unsure || onlyStrings(top.directives))) for (const k of top.directives) blankLines[k] = 1;
+      if (!top.parentBlank && (!top.unsure || onlyStrings(top.directives) || oneBranchInList(top))) for (const k of top.directives) blankLines[k] = 1;
       blank = top.parentBlank;
     }
     // inside a blanked region every line goes; otherwise a directive line stays until its chain is known decided
@@ -148,6 +151,24 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
       else if (lines[k].trim() !== '') return false;
     }
     return strings > 0;
+  }
+  // an undecided chain inside a parameter or argument list (`short w,` / `#ifndef FIXED_WIDTH` / `short pitch,` /
+  // `#endif`): the grammar reads no directive there, and the error swallowed the whole kernel. Where one branch is
+  // left (the others decided false, or none), its directive lines go and the branch is read, as an undecided branch
+  // between statements is; where two are left, their texts would both stand in the list, and nothing changes
+  function oneBranchInList(chain: Chain): boolean {
+    if (!chain.inList) return false;
+    const ds = [...chain.directives].sort((a, b) => a - b);
+    let kept = 0;
+    for (let d = 0; d + 1 < ds.length; d++) {
+      for (let k = ds[d] + 1; k < ds[d + 1]; k++) {
+        if (!blankLines[k] && lines[k].trim() !== '') {
+          kept++;
+          break;
+        }
+      }
+    }
+    return kept <= 1;
   }
   function open(chain: Chain, yes: boolean | null): void {
     if (yes === null) chain.unsure = true;
@@ -320,4 +341,34 @@ export function parseBlock(s: string): [number, number, number] | null {
   const b: [number, number, number] = [Number(m[1]), Number(m[2] ?? 1), Number(m[3] ?? 1)];
   if (b.some((v) => v < 1) || b[0] * b[1] * b[2] > 1024) return null;
   return b;
+}
+
+/**
+ * Counts the parentheses a text leaves open, line by line, past comments (also a block comment over several lines),
+ * string and character literals.
+ */
+function openParens(): { read(line: string): void; depth(): number } {
+  let depth = 0;
+  let comment = false;
+  return {
+    depth: () => depth,
+    read(line: string): void {
+      for (let k = 0; k < line.length; k++) {
+        const c = line[k];
+        if (comment) {
+          if (c === '*' && line[k + 1] === '/') {
+            comment = false;
+            k++;
+          }
+        } else if (c === '/' && line[k + 1] === '/') return;
+        else if (c === '/' && line[k + 1] === '*') {
+          comment = true;
+          k++;
+        } else if (c === '"' || c === "'") {
+          for (k++; k < line.length && line[k] !== c; k++) if (line[k] === '\\') k++;
+        } else if (c === '(') depth++;
+        else if (c === ')' && depth > 0) depth--;
+      }
+    },
+  };
 }
