@@ -1835,7 +1835,9 @@ export class Interp {
         }
       }
       if (decl.type === 'union_specifier') {
-        if (members.some((m) => sizeOf(m.type) === null)) return { kind: 'unknown', name };
+        // every member is at offset 0, whatever the size of the others (`union { typename BlockReduce::TempStorage
+        // reduce; int idx[4096]; }`: `idx[j]` is exact where the union's size is not known)
+        if (members.some((m) => sizeOf(m.type) === null)) return { kind: 'unknown', name, fields: flattenAnonymous(members.map((m) => ({ name: m.name, type: m.type, offset: 0 }))) };
         const align = Math.max(1, ...members.map((m) => Math.max(alignOf(m.type), m.align ?? 1)));
         const bytes = Math.ceil(Math.max(0, ...members.map((m) => sizeOf(m.type)!)) / align) * align;
         return { kind: 'struct', name, bytes, align, fields: flattenAnonymous(members.map((m) => ({ name: m.name, type: m.type, offset: 0 }))) };
@@ -1846,7 +1848,7 @@ export class Interp {
       if (align === null || !Number.isInteger(align) || align < 1 || (align & (align - 1)) !== 0)
         return { kind: 'unknown', name: `${name} (its alignment \`${written?.text ?? ''}\` could not be evaluated)` };
       const laid = layoutStruct(name, members, align);
-      return laid.kind === 'struct' ? { ...laid, fields: flattenAnonymous(laid.fields) } : laid;
+      return (laid.kind === 'struct' || laid.kind === 'unknown') && laid.fields ? { ...laid, fields: flattenAnonymous(laid.fields) } : laid;
     }
     if (decl.type === 'type_definition') {
       const tn = decl.childForFieldName('type');
@@ -3737,7 +3739,7 @@ const isBase = (v: Var | SharedBase): v is SharedBase => !('value' in v);
 /** A parameter or declarator declared as a reference (`float &a`, `const uint& b`, `float (&c)[4]`, `T &&d`). */
 /** The members of an anonymous struct or union member are the enclosing one's, at its offset plus their own. */
 function flattenAnonymous(fields: { name: string; offset: number; type: CType }[]): { name: string; offset: number; type: CType }[] {
-  return fields.flatMap((f) => (f.name === '' && f.type.kind === 'struct' ? f.type.fields.map((g) => ({ ...g, offset: f.offset + g.offset })) : [f]));
+  return fields.flatMap((f) => (f.name === '' && (f.type.kind === 'struct' || f.type.kind === 'unknown') && f.type.fields ? f.type.fields.map((g) => ({ ...g, offset: f.offset + g.offset })) : [f]));
 }
 
 function isReferenceDecl(decl: Node): boolean {
