@@ -1691,6 +1691,12 @@ export class Interp {
       this.typeCache.set(key, t);
       return t;
     }
+    // no specialization matches and the class template is only declared: an incomplete type
+    if (!spec && !decl.childForFieldName('body')) {
+      const t: CType = { kind: 'unknown', name: key };
+      this.typeCache.set(key, t);
+      return t;
+    }
     const use = spec ?? { decl, params, bound };
     const savedValues = this.cfg.values;
     const savedTypes = this.cfg.types;
@@ -2249,12 +2255,8 @@ export class Interp {
   private classConstant(scope: Node, member: string): Value | null {
     const of = this.instanceOf(scope);
     if (!of) return null;
-    const classOf = (n: Node) => {
-      for (let p = n.parent; p; p = p.parent) if (/^(struct|class|union)_specifier$/.test(p.type)) return p;
-      return null;
-    };
     let node: Node | undefined;
-    for (const [k, n] of this.cfg.facts.scoped) if (k.endsWith(`::${member}`) && classOf(n)?.startIndex === of.decl.startIndex && classOf(n)?.endIndex === of.decl.endIndex) node = n;
+    for (const [k, n] of this.cfg.facts.scoped) if (k.endsWith(`::${member}`) && enclosingClass(n)?.startIndex === of.decl.startIndex && enclosingClass(n)?.endIndex === of.decl.endIndex) node = n;
     if (!node) return null;
     const found = node;
     return this.withBindings(of.bound, () => {
@@ -2911,6 +2913,12 @@ export class Interp {
     // the type the object is declared with (a parameter's, a local's): a class template instance's binds its parameters
     const declared = method ? this.declaredType(fnNode.childForFieldName('argument')) : null;
     if (method && defs && defs.length > 1) defs = this.specialization(declared, defs) ?? defs;
+    // an object of a class template instance whose specialization is not decided here (`SharedMemory<U> smem;` with U
+    // bound by nothing): which class's member function the call runs is not known (each specialization has its own);
+    // a pointer it returns still points into shared memory, at an offset not known
+    const undecided = method && declared?.kind === 'unknown' && defs && new Set(defs.map((d) => enclosingClass(d.node)?.startIndex ?? -1)).size > 1
+      ? `\`${fnNode.text}()\` calls the \`${method}\` of whichever specialization \`${declared.name}\` is, and that is not known here` : null;
+    const decided = (v: Value): Value => (!undecided ? v : v.k === 'ptr' ? unknownPointer(v, undecided) : unk(undecided));
     const def = (defs && this.overload(defs, argNodes)) ?? defs?.find((d) => !d.isKernel);
     // an argument for a reference parameter is a place, not a value: nothing is loaded at the call. A function the
     // file does not define whose call is assigned to (`FETCH_FLOAT4(s[i]) = v`: a header's macro, or a function that
@@ -2933,10 +2941,10 @@ export class Interp {
       if (members && (self.k === 'obj' || self.k === 'ref')) {
         // among the functions of that name left by the specialization the object is declared as (see specialization)
         const own = this.memberDef(self, method, argNodes.length, defs) ?? def;
-        return this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateBound.get(self.t) ?? this.templateArgs.get(self.t) ?? classArgs, [members]));
+        return decided(this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateBound.get(self.t) ?? this.templateArgs.get(self.t) ?? classArgs, [members])));
       }
     }
-    if (def) return this.returned(def, node, this.inline(def, bound, fnNode, node, classArgs ?? (declared && this.templateBound.get(declared)) ?? null, lambda?.scopes));
+    if (def) return decided(this.returned(def, node, this.inline(def, bound, fnNode, node, classArgs ?? (declared && this.templateBound.get(declared)) ?? null, lambda?.scopes)));
     const target = method ? object() : null;
     if (target?.k === 'ref') {
       // a member function the file does not define, called on an object in shared memory (`bar.arrive()` on a
@@ -3737,6 +3745,12 @@ const sameNum = (x: Num, y: Num) =>
 const isBase = (v: Var | SharedBase): v is SharedBase => !('value' in v);
 
 /** A parameter or declarator declared as a reference (`float &a`, `const uint& b`, `float (&c)[4]`, `T &&d`). */
+/** The struct, class or union definition a node is inside, if any. */
+function enclosingClass(n: Node): Node | null {
+  for (let p = n.parent; p; p = p.parent) if (/^(struct|class|union)_specifier$/.test(p.type)) return p;
+  return null;
+}
+
 /** The members of an anonymous struct or union member are the enclosing one's, at its offset plus their own. */
 function flattenAnonymous(fields: { name: string; offset: number; type: CType }[]): { name: string; offset: number; type: CType }[] {
   return fields.flatMap((f) => (f.name === '' && (f.type.kind === 'struct' || f.type.kind === 'unknown') && f.type.fields ? f.type.fields.map((g) => ({ ...g, offset: f.offset + g.offset })) : [f]));

@@ -305,6 +305,9 @@ export function collectFacts(root: Node, text: string): FileFacts {
       case 'union_specifier': {
         const n = node.childForFieldName('name');
         if (n && node.childForFieldName('body')) facts.typeDecls.set(n.text, node);
+        // a class template declared and never defined, only specialized (`template <typename T> struct SharedMemory;`):
+        // its parameters tell which specialization an instance is (a definition, before or after, wins)
+        else if (n?.type === 'type_identifier' && node.parent?.type === 'template_declaration' && !facts.typeDecls.has(n.text)) facts.typeDecls.set(n.text, node);
         break; // nested definitions and enums inside
       }
       case 'type_definition': {
