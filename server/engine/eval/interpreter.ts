@@ -3456,17 +3456,25 @@ export class Interp {
     const width = sizeOf(r.t);
     const align = r.t.kind === 'struct' || r.t.kind === 'vector' ? alignOf(r.t) : 0;
     if (width !== null && align >= 4 && align <= 16 && width > align && width % align === 0 && width / align <= 16) {
-      // a whole struct or 3-vector less aligned than it is long: nvcc copies it in pieces of its alignment
-      // (`float3`: three 4-byte accesses), each a request of its own, told apart as contexts
-      const piece = accessType(align)!;
-      const note = `a whole \`${typeName(r.t)}\` (${width} bytes, aligned to ${align}) is copied as ${width / align} accesses of ${align} bytes, as nvcc emits it; each is its own request`;
+      // a whole struct or 3-vector less aligned than it is long: nvcc copies it in pieces of the alignment it can
+      // prove (`float3`: three 4-byte accesses), each a request of its own, told apart as contexts. Where the address
+      // is more aligned than the type (`*reinterpret_cast<I4 *>(&sh[i])`, a struct of four ints in an `int4` array,
+      // at a multiple of 16 on every lane), the pieces are that wide: one 16-byte access
+      const size = copyPiece(width, align, alignOf(r.base.elem), r.off, this.active());
+      const piece = accessType(size)!;
+      const why = size > align ? `its address is a multiple of ${size} in \`${r.base.name}\` (of \`${typeName(r.base.elem)}\`)` : '';
+      if (size === width) {
+        this.withAssumption(`a whole \`${typeName(r.t)}\` (${width} bytes, aligned to ${align}) is copied with one ${width}-byte access, as nvcc emits it: ${why}`, () => this.access({ ...r, t: piece }, kind, exprNode, asyncCopy));
+        return;
+      }
+      const note = `a whole \`${typeName(r.t)}\` (${width} bytes, aligned to ${align}) is copied as ${width / size} accesses of ${size} bytes, as nvcc emits it${why ? ` (${why})` : ''}; each is its own request`;
       const saved = this.ctx;
       try {
         this.withAssumption(note, () => {
-          for (let k = 0; k < width / align; k++) {
-            const bytes = `${k * align}-${k * align + align - 1}`;
+          for (let k = 0; k < width / size; k++) {
+            const bytes = `${k * size}-${k * size + size - 1}`;
             this.ctx = { ...saved, bytes };
-            this.access({ ...r, t: piece, off: binary('+', r.off, num(k * align), () => exprNode.text, null) as Num, ...(r.ctx ? { ctx: { ...r.ctx, bytes } } : {}) }, kind, exprNode, asyncCopy);
+            this.access({ ...r, t: piece, off: binary('+', r.off, num(k * size), () => exprNode.text, null) as Num, ...(r.ctx ? { ctx: { ...r.ctx, bytes } } : {}) }, kind, exprNode, asyncCopy);
           }
         });
       } finally {
@@ -3655,6 +3663,23 @@ export function blockAddrs(v: Visit): Float64Array | null {
 }
 
 /** The type of one lane's access of `bytes` bytes (1 to 16, a power of two), as an integer or vector type. */
+/**
+ * The widest piece (a power of two from `align` to 16 bytes that divides `width`) in which nvcc copies a whole struct
+ * of `width` bytes aligned to `align`: the alignment it can prove of the address, that of the array's element type
+ * (`baseAlign`) where every active lane's offset, and every warp-uniform term of it, is a multiple of it.
+ */
+function copyPiece(width: number, align: number, baseAlign: number, off: Num, act: Uint8Array): number {
+  let known = Math.min(16, baseAlign);
+  const fit = (x: number) => {
+    while (known > align && (!Number.isFinite(x) || x % known !== 0)) known /= 2;
+  };
+  if (typeof off.v === 'number') fit(off.v);
+  else for (let i = 0; i < off.v.length && known > align; i++) if (act[i]) fit(off.v[i]);
+  for (const k in off.sym ?? {}) fit(off.sym![k]);
+  for (let q = known; q > align; q /= 2) if (width % q === 0) return q;
+  return align;
+}
+
 function accessType(bytes: number): CType | null {
   return bytes === 1 ? BUILTINS.char : bytes === 2 ? BUILTINS.short : bytes === 4 ? BUILTINS.int : bytes === 8 ? BUILTINS.int2 : bytes === 16 ? BUILTINS.int4 : null;
 }
