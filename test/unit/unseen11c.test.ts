@@ -1,7 +1,8 @@
 // Regressions from the eleventh sweep of unseen kernels, helper C (fused deep-learning kernels: OneFlow, Apex,
 // DeepSpeed, bitsandbytes, Marlin): a union member beside a cub temporary, a class template only declared and then
 // specialized per element type (Apex's `SharedMemory<U>`), a struct copied from a place of an int4 array (Marlin's
-// `*reinterpret_cast<I4 *>(&sh_b_stage[i])`), and launches written in a dispatch macro (Marlin's `CALL_IF`). Figures
+// `*reinterpret_cast<I4 *>(&sh_b_stage[i])`), shared indices precomputed into a local array (Marlin's
+// `a_sh_rd_trans[i][j]`) and launches written in a dispatch macro (Marlin's `CALL_IF`). Figures
 // from a brute-force lane oracle of docs/bank-model.md (scratch/unseen11c/oracle.py).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -104,6 +105,32 @@ test('a struct copied from a place of an int4 array is one access as wide as the
   assert.equal(f.degree, 4);
   assert.equal(f.wavefronts, 4);
   assert.equal(f.worst!.distinctWords, 32);
+});
+
+test('a local array of precomputed indices, indexed by known numbers, holds its elements (was: unknown, a value loaded from memory)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // block 32: `grid[col[i][j]][t % 8]` with col[i][j] = (t(i + 1) + 8j) % 32: bank t % 8; 4 rows per bank for i = 0, 2 for i = 1
+  const a = accessAt(result, text, 'acc += grid[col[i][j]][t % 8];', 'load');
+  assert.equal(a.kernel, 'staged_indices');
+  assert.equal(a.status, 'conflict');
+  assert.equal(a.degree, 4);
+  assert.equal(a.wavefronts, 4);
+  assert.equal(a.worst!.distinctWords, 32);
+  assert.deepEqual(a.block, [32, 1, 1]);
+  assert.deepEqual(a.cases.map((c) => [c.context, c.degree, c.wavefronts]), [
+    [{ i: 0, j: 0 }, 4, 4], [{ i: 0, j: 1 }, 4, 4], [{ i: 0, j: 2 }, 4, 4], [{ i: 0, j: 3 }, 4, 4],
+    [{ i: 1, j: 0 }, 2, 2], [{ i: 1, j: 1 }, 2, 2], [{ i: 1, j: 2 }, 2, 2], [{ i: 1, j: 3 }, 2, 2],
+  ]);
+  // `pick[1] = 2 * t`, untouched by the guard: 16 rows of column 1, two lanes each
+  const b = accessAt(result, text, 'acc += grid[pick[1] % 32][1] + grid[pick[0] % 32][2];', 'load', 'grid[pick[1]');
+  assert.equal(b.status, 'conflict');
+  assert.equal(b.degree, 16);
+  assert.equal(b.wavefronts, 16);
+  assert.equal(b.worst!.distinctWords, 16);
+  // `pick[0]`, set again under a guard read from memory: not known
+  const c = accessAt(result, text, 'acc += grid[pick[1] % 32][1] + grid[pick[0] % 32][2];', 'load', 'grid[pick[0]');
+  assert.equal(c.status, 'unknown');
+  assert.match(c.reason!, /`pick\[0\]` is set under the guard `in\[t\] > 0\.f` at line \d+, which could not be evaluated per lane/);
 });
 
 test('launches written in a dispatch macro used as an else-if chain are launches (was: none, W and H unbound)', () => {

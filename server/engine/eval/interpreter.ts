@@ -95,6 +95,13 @@ interface Var {
   lambda?: Lambda;
   /** declared without a value: the lanes that have not assigned it yet (never written in place; absent once none). */
   unset?: Uint8Array;
+  /**
+   * a local array of integers or floats that is only ever indexed (`int rd[4][2];`, Marlin's precomputed shared
+   * indices): its elements, by flat index, each a variable of its own, read and written at indices the same on every
+   * thread. Trusted while the array's value is still its `local array` mark; anything that makes that unknown (a write
+   * at an index not known, a branch under a guard not evaluated, a loop of unknown trip count) ends them.
+   */
+  cells?: { dims: number[]; elems: Map<number, Var> };
 }
 
 /** a class template instance's parameters, bound to values and types (`Swizzle<3, 4, 3>`: B, M, S). */
@@ -567,6 +574,9 @@ export class Interp {
         const v = this.lookupVar(name);
         if (v && !v.ref) vars.push([name, v, v.value]);
       }
+      // the elements of a local array the branches write, each as a variable of its own (see cellsOf)
+      const cellValues = (v: Var) => (v.cells ? new Map([...v.cells.elems].map(([k, c]) => [k, c.value])) : null);
+      const cellsBefore = vars.map(([, v]) => cellValues(v));
       const narrow = cons ? this.knownConjuncts(condNode, act) : null;
       // what a branch's `return`, `break` or `continue` did is undone after it (noted in `gone`): the else branch runs
       // for every lane too, and the code after the `if` is reached by every lane that reached it
@@ -600,6 +610,15 @@ export class Interp {
         v.value = before;
         return now;
       });
+      const cellsAfterCons = vars.map(([, v], i) => {
+        const now = cellValues(v);
+        if (v.cells) for (const [k, c] of v.cells.elems) {
+          const was = cellsBefore[i]!.get(k);
+          if (was) c.value = was;
+          else v.cells.elems.delete(k);
+        }
+        return now;
+      });
       if (altStmt) this.assumedToRun(`${guard}; its else branch assumed to run for every lane`, () => this.exec(altStmt));
       settle();
       // a guard the same on every thread (`if (has_next)`, `has_next = next_k < k`) sends all or none: a variable each
@@ -609,6 +628,17 @@ export class Interp {
       vars.forEach(([name, v], i) => {
         const a = afterCons[i];
         const b = v.value;
+        // an element of a local array the branches leave different: which branch each lane took is not known
+        const cellsA = cellsAfterCons[i];
+        if (v.cells && cellsA) {
+          for (const k of new Set([...cellsA.keys(), ...v.cells.elems.keys()])) {
+            const x = cellsA.get(k), y = v.cells.elems.get(k)?.value;
+            if (x && y && sameValue(x, y, act)) continue;
+            const at = v.cells.dims.map((d, j) => Math.floor(k / v.cells!.dims.slice(j + 1).reduce((p, q) => p * q, 1)) % d);
+            v.cells.elems.set(k, { value: unk(`\`${name}[${at.join('][')}]\` is set under ${guard.replace(' could not', ', which could not')}`), type: v.type });
+          }
+          return;
+        }
         if (sameValue(a, b, act)) return;
         if (wholeWarp && even(a) && even(b) && v.type.kind === 'int') {
           v.value = atom(`${name}@${line}`, v.type);
@@ -741,6 +771,10 @@ export class Interp {
         additive = true;
       }
       if (target && target.type === 'identifier') out.set(target.text, (out.get(target.text) ?? true) && additive);
+      // an element of a local array whose elements are kept (`rd[i][j] = ...`): the array
+      let arr = target;
+      while (arr?.type === 'subscript_expression') arr = arr.childForFieldName('argument');
+      if (arr && arr !== target && arr.type === 'identifier' && this.lookupVar(arr.text)?.cells) out.set(arr.text, false);
       for (const c of named(n)) stack.push(c);
     }
     return out;
@@ -979,6 +1013,11 @@ export class Interp {
         const v = this.lookupVar(name);
         if (!v || v.ref) continue; // assigning a reference to shared memory stores; the reference stays
         if (kept.has(name)) continue;
+        // a local array whose elements are kept, written in the loop: its elements are not known from here on
+        if (v.cells) {
+          if (v.value.k === 'other') v.value = unk(`\`${name}\` is changed by the loop at line ${line}${whose}`);
+          continue;
+        }
         if (v.value.k === 'ptr') {
           const p = v.value;
           if (snap?.demoted.has(name)) {
@@ -1374,7 +1413,9 @@ export class Interp {
       value = this.asVariable(value, t, nameNode.text, nameNode);
       const unset = d.type === 'identifier' && t.kind !== 'unknown' && !isArray && !isDim3 ? this.active() : undefined;
       this.notePointer(nameNode.text, value);
-      this.scope().set(nameNode.text, { value, type: t, decl: d, ...(unset ? { unset } : {}) });
+      // the extents were met outermost declarator first: innermost extent first
+      const cells = isArray && d.type === 'array_declarator' ? this.cellsOf(node, nameNode.text, t, [...extents].reverse()) : undefined;
+      this.scope().set(nameNode.text, { value, type: t, decl: d, ...(unset ? { unset } : {}), ...(cells ? { cells } : {}) });
     }
   }
 
@@ -2502,6 +2543,8 @@ export class Interp {
   }
 
   private subscript(node: Node): Value {
+    const c = this.cellOf(node);
+    if (c) return 'cell' in c ? c.cell.value : unk(c.why);
     const argNode = node.childForFieldName('argument')!;
     const idxList = node.childForFieldName('indices');
     const idxNode = idxList ? named(idxList).filter((c) => c.type !== 'comment')[0] : node.childForFieldName('index');
@@ -2616,6 +2659,19 @@ export class Interp {
   }
 
   private assignTo(target: Node, value: Value, node: Node): void {
+    const c = target.type === 'subscript_expression' ? this.cellOf(target) : null;
+    if (c && 'cell' in c) {
+      // an element of a local array whose elements are kept: as a variable of its own
+      let nv = value;
+      if (nv.k === 'num' && (c.cell.type.kind === 'int' || c.cell.type.kind === 'float')) nv = convert(nv, c.cell.type);
+      c.cell.value = select(this.active(), nv, c.cell.value, this.n);
+      return;
+    }
+    if (c) {
+      // written at an index not known: no element of it is known from here on
+      if (c.array.value.k === 'other') c.array.value = unk(c.why);
+      return;
+    }
     if (target.type === 'identifier') {
       const v = this.lookupVar(target.text);
       if (v?.ref && v.value.k === 'ref') {
@@ -3332,6 +3388,57 @@ export class Interp {
    * What a reference is bound to: a place in shared memory (the Ref, remembering the expression that names it, where
    * its accesses are reported), another variable (shared, so that writes reach it), or else a value.
    */
+  /**
+   * The elements of a local array declared by `decl` (extents `sizes`, outermost first), kept one by one (see
+   * Var.cells) where it holds integers or floats, its extents are known (at most 1,024 elements) and the rest of its
+   * block names it only to index it: never passed, pointed to or given by reference (`&a[i]`), so nothing else writes it.
+   */
+  private cellsOf(decl: Node, name: string, elem: CType, sizes: Node[]): Var['cells'] {
+    if ((elem.kind !== 'int' && elem.kind !== 'float') || !sizes.length || decl.childForFieldName('declarator')?.type === 'init_declarator') return undefined;
+    const dims = sizes.map((n) => uniformValue(this.rvalue(n)));
+    if (dims.some((d) => d === null || !Number.isInteger(d) || d < 1) || (dims as number[]).reduce((a, b) => a * b, 1) > 1024) return undefined;
+    const block = decl.parent;
+    if (!block) return undefined;
+    const rest = block.text.slice(decl.endIndex - block.startIndex);
+    const uses = new RegExp(`(&\\s*)?\\b${name}\\b(\\s*\\[)?`, 'g');
+    for (let m; (m = uses.exec(rest)); ) if (m[1] || !m[2] || /(?:\.|->)\s*$/.test(rest.slice(0, m.index))) return undefined;
+    return { dims: dims as number[], elems: new Map() };
+  }
+
+  /**
+   * `a[i][j]` of a local array whose elements are kept (Var.cells): the element's variable where every index is one
+   * known number on every thread; the reason where an index is not (the array's elements are then not known); null
+   * where it is no such array, or fewer indices than its extents.
+   */
+  private cellOf(node: Node): { cell: Var; array: Var } | { why: string; array: Var } | null {
+    const idx: Node[] = [];
+    let base: Node | null = node;
+    while (base?.type === 'subscript_expression') {
+      const list = base.childForFieldName('indices');
+      const i = list ? named(list).filter((c) => c.type !== 'comment')[0] : base.childForFieldName('index');
+      if (!i) return null;
+      idx.unshift(i);
+      base = base.childForFieldName('argument');
+    }
+    const v = base?.type === 'identifier' ? this.lookupVar(base.text) : null;
+    if (!v?.cells || idx.length !== v.cells.dims.length) return null;
+    if (v.value.k !== 'other') return { why: v.value.k === 'unk' ? v.value.reason : `the elements of \`${base!.text}\` are not known`, array: v };
+    let flat = 0;
+    for (let k = 0; k < idx.length; k++) {
+      const x = this.rvalue(idx[k]);
+      const u = x.k === 'num' && !x.sym ? uniformValue(x, this.active()) : null;
+      if (u === null || !Number.isInteger(u) || u < 0 || u >= v.cells.dims[k])
+        return { why: `\`${node.text}\` indexes the local array \`${base!.text}\` at ${x.k === 'unk' ? 'an index not known' : u === null ? 'an index not the same on every thread' : 'an index outside its extent'}`, array: v };
+      flat = flat * v.cells.dims[k] + u;
+    }
+    let cell = v.cells.elems.get(flat);
+    if (!cell) {
+      cell = { value: unk(`\`${node.text}\` is read before it is set`), type: v.type };
+      v.cells.elems.set(flat, cell);
+    }
+    return { cell, array: v };
+  }
+
   private place(n: Node): { value: Value; alias?: Var } {
     let e = n;
     while (e.type === 'parenthesized_expression' && named(e).length === 1) e = named(e)[0];
@@ -3339,6 +3446,8 @@ export class Interp {
       const b = this.binding(e.text);
       if (b && !isBase(b)) return { value: b.value, alias: b };
     }
+    const c = e.type === 'subscript_expression' ? this.cellOf(e) : null;
+    if (c && 'cell' in c) return { value: c.cell.value, alias: c.cell };
     const v = this.eval(n);
     if (v.k === 'ref') return { value: v.t.kind === 'array' ? v : { ...v, at: v.at ?? n } };
     return { value: v };
@@ -3460,7 +3569,7 @@ export class Interp {
       // prove (`float3`: three 4-byte accesses), each a request of its own, told apart as contexts. Where the address
       // is more aligned than the type (`*reinterpret_cast<I4 *>(&sh[i])`, a struct of four ints in an `int4` array,
       // at a multiple of 16 on every lane), the pieces are that wide: one 16-byte access
-      const size = copyPiece(width, align, alignOf(r.base.elem), r.off, this.active());
+      const size = copyPiece(width, align, (r.base.external ? 0 : this.alignmentOf(r.base)) || alignOf(r.base.elem), r.off, this.active());
       const piece = accessType(size)!;
       const why = size > align ? `its address is a multiple of ${size} in \`${r.base.name}\` (of \`${typeName(r.base.elem)}\`)` : '';
       if (size === width) {
