@@ -2,7 +2,8 @@
 // DeepSpeed, bitsandbytes, Marlin): a union member beside a cub temporary, a class template only declared and then
 // specialized per element type (Apex's `SharedMemory<U>`), a struct copied from a place of an int4 array (Marlin's
 // `*reinterpret_cast<I4 *>(&sh_b_stage[i])`), shared indices precomputed into a local array (Marlin's
-// `a_sh_rd_trans[i][j]`) and launches written in a dispatch macro (Marlin's `CALL_IF`). Figures
+// `a_sh_rd_trans[i][j]`), launches of overloaded kernels (DeepSpeed's `LayerNormBackward2`) and launches written in a
+// dispatch macro (Marlin's `CALL_IF`). Figures
 // from a brute-force lane oracle of docs/bank-model.md (scratch/unseen11c/oracle.py).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -131,6 +132,27 @@ test('a local array of precomputed indices, indexed by known numbers, holds its 
   const c = accessAt(result, text, 'acc += grid[pick[1] % 32][1] + grid[pick[0] % 32][2];', 'load', 'grid[pick[0]');
   assert.equal(c.status, 'unknown');
   assert.match(c.reason!, /`pick\[0\]` is set under the guard `in\[t\] > 0\.f` at line \d+, which could not be evaluated per lane/);
+});
+
+test('a launch of a kernel name with two overloads is of the overload its arguments fit (was: of both, the other shape too)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // the float overload, launched 32x2 with float pointers: `cols[y][x]` is one row of 33 words per warp
+  const f = accessAt(result, text, 'out[y * 32 + x] = cols[y][x];', 'load');
+  assert.equal(f.kernel, 'column_stage');
+  assert.equal(f.status, 'conflict-free');
+  assert.equal(f.degree, 1);
+  assert.equal(f.wavefronts, 1);
+  assert.deepEqual(f.block, [32, 2, 1]);
+  assert.equal(f.cases.length, 0);
+  // the __half overload, launched 16x4: `cols[x][y]`, rows 33 words apart, two values of y per warp: 2-way
+  const h = accessAt(result, text, 'out[y * 16 + x] = __float2half(cols[x][y]);', 'load');
+  assert.equal(h.status, 'conflict');
+  assert.equal(h.degree, 2);
+  assert.equal(h.wavefronts, 2);
+  assert.equal(h.worst!.distinctWords, 32);
+  assert.deepEqual(h.block, [16, 4, 1]);
+  assert.equal(h.cases.length, 0);
+  assert.ok(h.assumptions.some((a) => /^block 16x4x1 from the launch at line \d+$/.test(a)), h.assumptions.join('\n'));
 });
 
 test('launches written in a dispatch macro used as an else-if chain are launches (was: none, W and H unbound)', () => {

@@ -388,6 +388,11 @@ export function collectFacts(root: Node, text: string): FileFacts {
     const cs = named(node);
     for (let i = cs.length - 1; i >= 0; i--) push(cs[i], fn);
   }
+  // which overload of a kernel name a launch is of depends on every overload's parameters (contexts.ts)
+  for (const k of facts.kernels) {
+    const d = k.node.childForFieldName('declarator');
+    if (d && facts.kernels.some((o) => o !== k && o.name === k.name)) sig.push(d);
+  }
   facts.signature = sig.map((n) => `${n.startPosition.row}:${n.text}`).join('\n');
   macroLaunches(facts, text);
   return facts;
