@@ -480,7 +480,7 @@ function deducedFromInstantiation(fn: FunctionFact, params: Node, it: Interp): M
  * the caller declares, or a cast) do not contradict. A launch no overload fits, or every one, is of each.
  */
 function launchesOverload(kernel: FunctionFact, l: LaunchFact, facts: FileFacts): boolean {
-  const same = facts.kernels.filter((k) => k.name === kernel.name);
+  const same = (facts.functions.get(kernel.name) ?? []).filter((k) => k.isKernel);
   if (same.length < 2 || l.api || !l.caller) return true;
   const args = launchArguments(l);
   const bare = (t: string) => t.replace(/\b(const|volatile|__restrict__|__restrict|struct|class)\b|\s+/g, '').replace(/^(?:::)?(?:std::)?/, '').replace(/^half$/, '__half');

@@ -391,7 +391,7 @@ export function collectFacts(root: Node, text: string): FileFacts {
   // which overload of a kernel name a launch is of depends on every overload's parameters (contexts.ts)
   for (const k of facts.kernels) {
     const d = k.node.childForFieldName('declarator');
-    if (d && facts.kernels.some((o) => o !== k && o.name === k.name)) sig.push(d);
+    if (d && (facts.functions.get(k.name) ?? []).some((o) => o !== k && o.isKernel)) sig.push(d);
   }
   facts.signature = sig.map((n) => `${n.startPosition.row}:${n.text}`).join('\n');
   macroLaunches(facts, text);
