@@ -792,7 +792,8 @@ export class EngineDocument {
     if (!facts) {
       facts = collectFacts(tree.rootNode, text);
       for (const t of this.kept) t.delete();
-      this.kept = [];
+      // the copy with launch macros expanded goes with these facts (their launches' nodes are in it)
+      this.kept = facts.expanded ? [facts.expanded] : [];
     }
     this.facts = facts;
     facts = withDefines(facts, options.defines, text);

@@ -515,6 +515,40 @@ function deducedFromInstantiation(fn: FunctionFact, params: Node, it: Interp): M
   return out;
 }
 
+/**
+ * Whether a launch by name is of this kernel where the file defines several kernels of that name (DeepSpeed's
+ * `LayerNormBackward2(const float *...)` and `LayerNormBackward2(const __half *...)`, launched with different shapes):
+ * the overloads that take as many arguments, then those whose parameter types the arguments' declared types (a name
+ * the caller declares, or a cast) do not contradict. A launch no overload fits, or every one, is of each.
+ */
+function launchesOverload(kernel: FunctionFact, l: LaunchFact, facts: FileFacts): boolean {
+  const same = (facts.functions.get(kernel.name) ?? []).filter((k) => k.isKernel);
+  if (same.length < 2 || l.api || !l.caller) return true;
+  const args = launchArguments(l);
+  const bare = (t: string) => t.replace(/\b(const|volatile|__restrict__|__restrict|struct|class)\b|\s+/g, '').replace(/^(?:::)?(?:std::)?/, '').replace(/^half$/, '__half');
+  /** the type an argument is declared or cast with, and its stars; null where not written in the caller. */
+  const argType = (a: Node): { base: string; depth: number } | null => {
+    const cast = castType(a);
+    const typeNode = cast ? cast.childForFieldName('type') : a.type === 'identifier' ? callerDeclaration(a, l)?.decl.childForFieldName('type') : null;
+    const depth = cast ? abstractPointerDepth(cast.childForFieldName('declarator')) : a.type === 'identifier' ? pointerDepth(callerDeclaration(a, l)?.declarator ?? null) : null;
+    return typeNode && depth !== null ? { base: bare(typeNode.text), depth } : null;
+  };
+  const fits = (k: FunctionFact) => {
+    if (k.params.length !== args.length) return false;
+    return k.params.every((p, i) => {
+      const typeNode = p.node.childForFieldName('type');
+      const depth = pointerDepth(p.node.childForFieldName('declarator'));
+      const given = argType(args[i]);
+      if (!typeNode || depth === null || !given) return true;
+      // a template parameter takes any type
+      if (k.templateParams.some((tp) => tp.isType && new RegExp(`\\b${tp.name}\\b`).test(typeNode.text))) return true;
+      return given.depth === depth && given.base === bare(typeNode.text);
+    });
+  };
+  const fitting = same.filter(fits);
+  return fitting.length === 0 || fitting.includes(kernel);
+}
+
 /** Where the launching function declares a name it passes (a parameter, or a local before the launch), and its declarator. */
 function callerDeclaration(a: Node, l: LaunchFact): { decl: Node; declarator: Node | null } | null {
   const decl = l.caller!.params.find((q) => q.name === a.text)?.node ?? findDeclaration(l.caller!.body, a.text, l.node.startIndex);
@@ -1420,7 +1454,7 @@ export function instancesOf(
     seen.add(key);
     out.push(inst);
   };
-  const launches = byKernel(facts).launches.get(kernel.name) ?? [];
+  const launches = (byKernel(facts).launches.get(kernel.name) ?? []).filter((l) => launchesOverload(kernel, l, facts));
   type Args = { values: Map<string, Value>; sources: string[] };
   const none: Args = { values: new Map(), sources: [] };
   const bound: { b: ReturnType<typeof bindTemplate>; block: [number, number, number] | null; source: string; shmem: number | null; args: Args }[] = [];

@@ -98,6 +98,13 @@ interface Var {
   lambda?: Lambda;
   /** declared without a value: the lanes that have not assigned it yet (never written in place; absent once none). */
   unset?: Uint8Array;
+  /**
+   * a local array of integers or floats that is only ever indexed (`int rd[4][2];`, Marlin's precomputed shared
+   * indices): its elements, by flat index, each a variable of its own, read and written at indices the same on every
+   * thread. Trusted while the array's value is still its `local array` mark; anything that makes that unknown (a write
+   * at an index not known, a branch under a guard not evaluated, a loop of unknown trip count) ends them.
+   */
+  cells?: { dims: number[]; elems: Map<number, Var> };
 }
 
 /** a class template instance's parameters, bound to values and types (`Swizzle<3, 4, 3>`: B, M, S). */
@@ -568,6 +575,9 @@ export class Interp {
         const v = this.lookupVar(name);
         if (v && !v.ref) vars.push([name, v, v.value]);
       }
+      // the elements of a local array the branches write, each as a variable of its own (see cellsOf)
+      const cellValues = (v: Var) => (v.cells ? new Map([...v.cells.elems].map(([k, c]) => [k, c.value])) : null);
+      const cellsBefore = vars.map(([, v]) => cellValues(v));
       const narrow = cons ? this.knownConjuncts(condNode, act) : null;
       // what a branch's `return`, `break` or `continue` did is undone after it (noted in `gone`): the else branch runs
       // for every lane too, and the code after the `if` is reached by every lane that reached it
@@ -610,6 +620,15 @@ export class Interp {
         v.value = before;
         return now;
       });
+      const cellsAfterCons = vars.map(([, v], i) => {
+        const now = cellValues(v);
+        if (v.cells) for (const [k, c] of v.cells.elems) {
+          const was = cellsBefore[i]!.get(k);
+          if (was) c.value = was;
+          else v.cells.elems.delete(k);
+        }
+        return now;
+      });
       if (altStmt) this.assumedToRun(`${guard}; its else branch assumed to run for every lane`, () => this.exec(altStmt));
       settle();
       // a guard the same on every thread (`if (has_next)`, `has_next = next_k < k`) sends all or none: a variable each
@@ -619,6 +638,17 @@ export class Interp {
       vars.forEach(([name, v], i) => {
         const a = afterCons[i];
         const b = v.value;
+        // an element of a local array the branches leave different: which branch each lane took is not known
+        const cellsA = cellsAfterCons[i];
+        if (v.cells && cellsA) {
+          for (const k of new Set([...cellsA.keys(), ...v.cells.elems.keys()])) {
+            const x = cellsA.get(k), y = v.cells.elems.get(k)?.value;
+            if (x && y && sameValue(x, y, act)) continue;
+            const at = v.cells.dims.map((d, j) => Math.floor(k / v.cells!.dims.slice(j + 1).reduce((p, q) => p * q, 1)) % d);
+            v.cells.elems.set(k, { value: unk(`\`${name}[${at.join('][')}]\` is set under ${guard.replace(' could not', ', which could not')}`), type: v.type });
+          }
+          return;
+        }
         if (sameValue(a, b, act)) return;
         if (wholeWarp && even(a) && even(b) && v.type.kind === 'int') {
           v.value = atom(`${name}@${line}`, v.type);
@@ -795,6 +825,10 @@ export class Interp {
         additive = true;
       }
       if (target && target.type === 'identifier') out.set(target.text, (out.get(target.text) ?? true) && additive);
+      // an element of a local array whose elements are kept (`rd[i][j] = ...`): the array
+      let arr = target;
+      while (arr?.type === 'subscript_expression') arr = arr.childForFieldName('argument');
+      if (arr && arr !== target && arr.type === 'identifier' && this.lookupVar(arr.text)?.cells) out.set(arr.text, false);
       for (const c of named(n)) stack.push(c);
     }
     return out;
@@ -1035,6 +1069,11 @@ export class Interp {
         const v = this.lookupVar(name);
         if (!v || v.ref) continue; // assigning a reference to shared memory stores; the reference stays
         if (kept.has(name)) continue;
+        // a local array whose elements are kept, written in the loop: its elements are not known from here on
+        if (v.cells) {
+          if (v.value.k === 'other') v.value = unk(`\`${name}\` is changed by the loop at line ${line}${whose}`);
+          continue;
+        }
         if (v.value.k === 'ptr') {
           const p = v.value;
           if (snap?.demoted.has(name)) {
@@ -1451,7 +1490,9 @@ export class Interp {
       value = this.asVariable(value, t, nameNode.text, nameNode);
       const unset = d.type === 'identifier' && t.kind !== 'unknown' && !isArray && !isDim3 ? this.active() : undefined;
       this.notePointer(nameNode.text, value);
-      this.scope().set(nameNode.text, { value, type: t, decl: d, ...(unset ? { unset } : {}) });
+      // the extents were met outermost declarator first: innermost extent first
+      const cells = isArray && d.type === 'array_declarator' ? this.cellsOf(node, nameNode.text, t, [...extents].reverse()) : undefined;
+      this.scope().set(nameNode.text, { value, type: t, decl: d, ...(unset ? { unset } : {}), ...(cells ? { cells } : {}) });
     }
   }
 
@@ -1840,6 +1881,12 @@ export class Interp {
       this.typeCache.set(key, t);
       return t;
     }
+    // no specialization matches and the class template is only declared: an incomplete type
+    if (!spec && !decl.childForFieldName('body')) {
+      const t: CType = { kind: 'unknown', name: key };
+      this.typeCache.set(key, t);
+      return t;
+    }
     const use = spec ?? { decl, params, bound };
     const savedValues = this.cfg.values;
     const savedTypes = this.cfg.types;
@@ -1984,7 +2031,9 @@ export class Interp {
         }
       }
       if (decl.type === 'union_specifier') {
-        if (members.some((m) => sizeOf(m.type) === null)) return { kind: 'unknown', name };
+        // every member is at offset 0, whatever the size of the others (`union { typename BlockReduce::TempStorage
+        // reduce; int idx[4096]; }`: `idx[j]` is exact where the union's size is not known)
+        if (members.some((m) => sizeOf(m.type) === null)) return { kind: 'unknown', name, fields: flattenAnonymous(members.map((m) => ({ name: m.name, type: m.type, offset: 0 }))) };
         const align = Math.max(1, ...members.map((m) => Math.max(alignOf(m.type), m.align ?? 1)));
         const bytes = Math.ceil(Math.max(0, ...members.map((m) => sizeOf(m.type)!)) / align) * align;
         return { kind: 'struct', name, bytes, align, fields: flattenAnonymous(members.map((m) => ({ name: m.name, type: m.type, offset: 0 }))) };
@@ -1995,7 +2044,7 @@ export class Interp {
       if (align === null || !Number.isInteger(align) || align < 1 || (align & (align - 1)) !== 0)
         return { kind: 'unknown', name: `${name} (its alignment \`${written?.text ?? ''}\` could not be evaluated)` };
       const laid = layoutStruct(name, members, align);
-      return laid.kind === 'struct' ? { ...laid, fields: flattenAnonymous(laid.fields) } : laid;
+      return (laid.kind === 'struct' || laid.kind === 'unknown') && laid.fields ? { ...laid, fields: flattenAnonymous(laid.fields) } : laid;
     }
     if (decl.type === 'type_definition') {
       const tn = decl.childForFieldName('type');
@@ -2402,12 +2451,8 @@ export class Interp {
   private classConstant(scope: Node, member: string): Value | null {
     const of = this.instanceOf(scope);
     if (!of) return null;
-    const classOf = (n: Node) => {
-      for (let p = n.parent; p; p = p.parent) if (/^(struct|class|union)_specifier$/.test(p.type)) return p;
-      return null;
-    };
     let node: Node | undefined;
-    for (const [k, n] of this.cfg.facts.scoped) if (k.endsWith(`::${member}`) && classOf(n)?.startIndex === of.decl.startIndex && classOf(n)?.endIndex === of.decl.endIndex) node = n;
+    for (const [k, n] of this.cfg.facts.scoped) if (k.endsWith(`::${member}`) && enclosingClass(n)?.startIndex === of.decl.startIndex && enclosingClass(n)?.endIndex === of.decl.endIndex) node = n;
     if (!node) return null;
     const found = node;
     return this.withBindings(of.bound, () => {
@@ -2653,6 +2698,8 @@ export class Interp {
   }
 
   private subscript(node: Node): Value {
+    const c = this.cellOf(node);
+    if (c) return 'cell' in c ? c.cell.value : unk(c.why);
     const argNode = node.childForFieldName('argument')!;
     const idxList = node.childForFieldName('indices');
     const idxNode = idxList ? named(idxList).filter((c) => c.type !== 'comment')[0] : node.childForFieldName('index');
@@ -2768,6 +2815,19 @@ export class Interp {
   }
 
   private assignTo(target: Node, value: Value, node: Node): void {
+    const c = target.type === 'subscript_expression' ? this.cellOf(target) : null;
+    if (c && 'cell' in c) {
+      // an element of a local array whose elements are kept: as a variable of its own
+      let nv = value;
+      if (nv.k === 'num' && (c.cell.type.kind === 'int' || c.cell.type.kind === 'float')) nv = convert(nv, c.cell.type);
+      c.cell.value = select(this.active(), nv, c.cell.value, this.n);
+      return;
+    }
+    if (c) {
+      // written at an index not known: no element of it is known from here on
+      if (c.array.value.k === 'other') c.array.value = unk(c.why);
+      return;
+    }
     if (target.type === 'identifier') {
       const v = this.lookupVar(target.text);
       if (v?.ref && v.value.k === 'ref') {
@@ -3098,6 +3158,12 @@ export class Interp {
     // the type the object is declared with (a parameter's, a local's): a class template instance's binds its parameters
     const declared = method ? this.declaredType(fnNode.childForFieldName('argument')) : null;
     if (method && defs && defs.length > 1) defs = this.specialization(declared, defs) ?? defs;
+    // an object of a class template instance whose specialization is not decided here (`SharedMemory<U> smem;` with U
+    // bound by nothing): which class's member function the call runs is not known (each specialization has its own);
+    // a pointer it returns still points into shared memory, at an offset not known
+    const undecided = method && declared?.kind === 'unknown' && defs && new Set(defs.map((d) => enclosingClass(d.node)?.startIndex ?? -1)).size > 1
+      ? `\`${fnNode.text}()\` calls the \`${method}\` of whichever specialization \`${declared.name}\` is, and that is not known here` : null;
+    const decided = (v: Value): Value => (!undecided ? v : v.k === 'ptr' ? unknownPointer(v, undecided) : unk(undecided));
     const def = (defs && this.overload(defs, argNodes)) ?? defs?.find((d) => !d.isKernel);
     // an argument for a reference parameter is a place, not a value: nothing is loaded at the call. A function the
     // file does not define whose call is assigned to (`FETCH_FLOAT4(s[i]) = v`: a header's macro, or a function that
@@ -3120,10 +3186,10 @@ export class Interp {
       if (members && (self.k === 'obj' || self.k === 'ref')) {
         // among the functions of that name left by the specialization the object is declared as (see specialization)
         const own = this.memberDef(self, method, argNodes.length, defs) ?? def;
-        return this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateBound.get(self.t) ?? this.templateArgs.get(self.t) ?? classArgs, [members]));
+        return decided(this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateBound.get(self.t) ?? this.templateArgs.get(self.t) ?? classArgs, [members])));
       }
     }
-    if (def) return this.returned(def, node, this.inline(def, bound, fnNode, node, classArgs ?? (declared && this.templateBound.get(declared)) ?? null, lambda?.scopes));
+    if (def) return decided(this.returned(def, node, this.inline(def, bound, fnNode, node, classArgs ?? (declared && this.templateBound.get(declared)) ?? null, lambda?.scopes)));
     const target = method ? object() : null;
     if (target?.k === 'ref') {
       // a member function the file does not define, called on an object in shared memory (`bar.arrive()` on a
@@ -3511,6 +3577,57 @@ export class Interp {
    * What a reference is bound to: a place in shared memory (the Ref, remembering the expression that names it, where
    * its accesses are reported), another variable (shared, so that writes reach it), or else a value.
    */
+  /**
+   * The elements of a local array declared by `decl` (extents `sizes`, outermost first), kept one by one (see
+   * Var.cells) where it holds integers or floats, its extents are known (at most 1,024 elements) and the rest of its
+   * block names it only to index it: never passed, pointed to or given by reference (`&a[i]`), so nothing else writes it.
+   */
+  private cellsOf(decl: Node, name: string, elem: CType, sizes: Node[]): Var['cells'] {
+    if ((elem.kind !== 'int' && elem.kind !== 'float') || !sizes.length || decl.childForFieldName('declarator')?.type === 'init_declarator') return undefined;
+    const dims = sizes.map((n) => uniformValue(this.rvalue(n)));
+    if (dims.some((d) => d === null || !Number.isInteger(d) || d < 1) || (dims as number[]).reduce((a, b) => a * b, 1) > 1024) return undefined;
+    const block = decl.parent;
+    if (!block) return undefined;
+    const rest = block.text.slice(decl.endIndex - block.startIndex);
+    const uses = new RegExp(`(&\\s*)?\\b${name}\\b(\\s*\\[)?`, 'g');
+    for (let m; (m = uses.exec(rest)); ) if (m[1] || !m[2] || /(?:\.|->)\s*$/.test(rest.slice(0, m.index))) return undefined;
+    return { dims: dims as number[], elems: new Map() };
+  }
+
+  /**
+   * `a[i][j]` of a local array whose elements are kept (Var.cells): the element's variable where every index is one
+   * known number on every thread; the reason where an index is not (the array's elements are then not known); null
+   * where it is no such array, or fewer indices than its extents.
+   */
+  private cellOf(node: Node): { cell: Var; array: Var } | { why: string; array: Var } | null {
+    const idx: Node[] = [];
+    let base: Node | null = node;
+    while (base?.type === 'subscript_expression') {
+      const list = base.childForFieldName('indices');
+      const i = list ? named(list).filter((c) => c.type !== 'comment')[0] : base.childForFieldName('index');
+      if (!i) return null;
+      idx.unshift(i);
+      base = base.childForFieldName('argument');
+    }
+    const v = base?.type === 'identifier' ? this.lookupVar(base.text) : null;
+    if (!v?.cells || idx.length !== v.cells.dims.length) return null;
+    if (v.value.k !== 'other') return { why: v.value.k === 'unk' ? v.value.reason : `the elements of \`${base!.text}\` are not known`, array: v };
+    let flat = 0;
+    for (let k = 0; k < idx.length; k++) {
+      const x = this.rvalue(idx[k]);
+      const u = x.k === 'num' && !x.sym ? uniformValue(x, this.active()) : null;
+      if (u === null || !Number.isInteger(u) || u < 0 || u >= v.cells.dims[k])
+        return { why: `\`${node.text}\` indexes the local array \`${base!.text}\` at ${x.k === 'unk' ? 'an index not known' : u === null ? 'an index not the same on every thread' : 'an index outside its extent'}`, array: v };
+      flat = flat * v.cells.dims[k] + u;
+    }
+    let cell = v.cells.elems.get(flat);
+    if (!cell) {
+      cell = { value: unk(`\`${node.text}\` is read before it is set`), type: v.type };
+      v.cells.elems.set(flat, cell);
+    }
+    return { cell, array: v };
+  }
+
   private place(n: Node): { value: Value; alias?: Var } {
     let e = n;
     while (e.type === 'parenthesized_expression' && named(e).length === 1) e = named(e)[0];
@@ -3518,6 +3635,8 @@ export class Interp {
       const b = this.binding(e.text);
       if (b && !isBase(b)) return { value: b.value, alias: b };
     }
+    const c = e.type === 'subscript_expression' ? this.cellOf(e) : null;
+    if (c && 'cell' in c) return { value: c.cell.value, alias: c.cell };
     const v = this.eval(n);
     if (v.k === 'ref') return { value: v.t.kind === 'array' ? v : { ...v, at: v.at ?? n } };
     return { value: v };
@@ -3635,17 +3754,25 @@ export class Interp {
     const width = sizeOf(r.t);
     const align = r.t.kind === 'struct' || r.t.kind === 'vector' ? alignOf(r.t) : 0;
     if (width !== null && align >= 4 && align <= 16 && width > align && width % align === 0 && width / align <= 16) {
-      // a whole struct or 3-vector less aligned than it is long: nvcc copies it in pieces of its alignment
-      // (`float3`: three 4-byte accesses), each a request of its own, told apart as contexts
-      const piece = accessType(align)!;
-      const note = `a whole \`${typeName(r.t)}\` (${width} bytes, aligned to ${align}) is copied as ${width / align} accesses of ${align} bytes, as nvcc emits it; each is its own request`;
+      // a whole struct or 3-vector less aligned than it is long: nvcc copies it in pieces of the alignment it can
+      // prove (`float3`: three 4-byte accesses), each a request of its own, told apart as contexts. Where the address
+      // is more aligned than the type (`*reinterpret_cast<I4 *>(&sh[i])`, a struct of four ints in an `int4` array,
+      // at a multiple of 16 on every lane), the pieces are that wide: one 16-byte access
+      const size = copyPiece(width, align, (r.base.external ? 0 : this.alignmentOf(r.base)) || alignOf(r.base.elem), r.off, this.active());
+      const piece = accessType(size)!;
+      const why = size > align ? `its address is a multiple of ${size} in \`${r.base.name}\` (of \`${typeName(r.base.elem)}\`)` : '';
+      if (size === width) {
+        this.withAssumption(`a whole \`${typeName(r.t)}\` (${width} bytes, aligned to ${align}) is copied with one ${width}-byte access, as nvcc emits it: ${why}`, () => this.access({ ...r, t: piece }, kind, exprNode, asyncCopy));
+        return;
+      }
+      const note = `a whole \`${typeName(r.t)}\` (${width} bytes, aligned to ${align}) is copied as ${width / size} accesses of ${size} bytes, as nvcc emits it${why ? ` (${why})` : ''}; each is its own request`;
       const saved = this.ctx;
       try {
         this.withAssumption(note, () => {
-          for (let k = 0; k < width / align; k++) {
-            const bytes = `${k * align}-${k * align + align - 1}`;
+          for (let k = 0; k < width / size; k++) {
+            const bytes = `${k * size}-${k * size + size - 1}`;
             this.ctx = { ...saved, bytes };
-            this.access({ ...r, t: piece, off: binary('+', r.off, num(k * align), () => exprNode.text, null) as Num, ...(r.ctx ? { ctx: { ...r.ctx, bytes } } : {}) }, kind, exprNode, asyncCopy);
+            this.access({ ...r, t: piece, off: binary('+', r.off, num(k * size), () => exprNode.text, null) as Num, ...(r.ctx ? { ctx: { ...r.ctx, bytes } } : {}) }, kind, exprNode, asyncCopy);
           }
         });
       } finally {
@@ -3835,6 +3962,23 @@ export function blockAddrs(v: Visit): Float64Array | null {
 }
 
 /** The type of one lane's access of `bytes` bytes (1 to 16, a power of two), as an integer or vector type. */
+/**
+ * The widest piece (a power of two from `align` to 16 bytes that divides `width`) in which nvcc copies a whole struct
+ * of `width` bytes aligned to `align`: the alignment it can prove of the address, that of the array's element type
+ * (`baseAlign`) where every active lane's offset, and every warp-uniform term of it, is a multiple of it.
+ */
+function copyPiece(width: number, align: number, baseAlign: number, off: Num, act: Uint8Array): number {
+  let known = Math.min(16, baseAlign);
+  const fit = (x: number) => {
+    while (known > align && (!Number.isFinite(x) || x % known !== 0)) known /= 2;
+  };
+  if (typeof off.v === 'number') fit(off.v);
+  else for (let i = 0; i < off.v.length && known > align; i++) if (act[i]) fit(off.v[i]);
+  for (const k in off.sym ?? {}) fit(off.sym![k]);
+  for (let q = known; q > align; q /= 2) if (width % q === 0) return q;
+  return align;
+}
+
 function accessType(bytes: number): CType | null {
   return bytes === 1 ? BUILTINS.char : bytes === 2 ? BUILTINS.short : bytes === 4 ? BUILTINS.int : bytes === 8 ? BUILTINS.int2 : bytes === 16 ? BUILTINS.int4 : null;
 }
@@ -3927,9 +4071,15 @@ const sameNum = (x: Num, y: Num) =>
 const isBase = (v: Var | SharedBase): v is SharedBase => !('value' in v);
 
 /** A parameter or declarator declared as a reference (`float &a`, `const uint& b`, `float (&c)[4]`, `T &&d`). */
+/** The struct, class or union definition a node is inside, if any. */
+function enclosingClass(n: Node): Node | null {
+  for (let p = n.parent; p; p = p.parent) if (/^(struct|class|union)_specifier$/.test(p.type)) return p;
+  return null;
+}
+
 /** The members of an anonymous struct or union member are the enclosing one's, at its offset plus their own. */
 function flattenAnonymous(fields: { name: string; offset: number; type: CType }[]): { name: string; offset: number; type: CType }[] {
-  return fields.flatMap((f) => (f.name === '' && f.type.kind === 'struct' ? f.type.fields.map((g) => ({ ...g, offset: f.offset + g.offset })) : [f]));
+  return fields.flatMap((f) => (f.name === '' && (f.type.kind === 'struct' || f.type.kind === 'unknown') && f.type.fields ? f.type.fields.map((g) => ({ ...g, offset: f.offset + g.offset })) : [f]));
 }
 
 function isReferenceDecl(decl: Node): boolean {

@@ -1,7 +1,7 @@
 // Facts of one file, read off the syntax tree: functions and kernels, macros, types, enums, file-scope constants
 // and __shared__ declarations, launch sites, explicit instantiations and block-shape directives.
-import type { Node } from '../syntax/parser';
-import { Macro, readMacro, readDirectives } from '../syntax/preprocess';
+import { parse, type Node, type Tree } from '../syntax/parser';
+import { Macro, readMacro, readDirectives, callArguments, substitute } from '../syntax/preprocess';
 
 export interface TemplateParam {
   name: string;
@@ -66,6 +66,11 @@ export interface FileFacts {
   directives: { line: number; blocks: [number, number, number][] }[];
   /** text of everything outside the kernels: a change there can change any kernel's result. */
   signature: string;
+  /**
+   * the tree of the file with the launch macros its host functions use expanded (see macroLaunches), which the nodes
+   * of those launches belong to: its owner deletes it with the file's tree.
+   */
+  expanded?: Tree;
 }
 
 /**
@@ -305,6 +310,9 @@ export function collectFacts(root: Node, text: string): FileFacts {
       case 'union_specifier': {
         const n = node.childForFieldName('name');
         if (n && node.childForFieldName('body')) facts.typeDecls.set(n.text, node);
+        // a class template declared and never defined, only specialized (`template <typename T> struct SharedMemory;`):
+        // its parameters tell which specialization an instance is (a definition, before or after, wins)
+        else if (n?.type === 'type_identifier' && node.parent?.type === 'template_declaration' && !facts.typeDecls.has(n.text)) facts.typeDecls.set(n.text, node);
         break; // nested definitions and enums inside
       }
       case 'type_definition': {
@@ -360,30 +368,13 @@ export function collectFacts(root: Node, text: string): FileFacts {
         break;
       }
       case 'call_expression': {
-        const api = fn && !fn.isKernel ? apiLaunch(node, fn.body) : null;
-        if (api && fn) facts.launches.push({ ...api, node, caller: fn, ...(api.argsFrom === undefined ? { api: true } : {}) });
-        const cfg = kids(node).find((c) => c.type === 'kernel_call_syntax');
-        if (cfg) {
-          let f = node.childForFieldName('function');
-          // `ns::kernel<T><<<...>>>`: the name is the qualified identifier's last part
-          for (let i = 0; f && f.type === 'qualified_identifier' && i < 16; i++) f = f.childForFieldName('name');
-          let name: string | null = null;
-          let targs: Node[] | null = null;
-          if (f?.type === 'template_function') {
-            name = f.childForFieldName('name')?.text ?? null;
-            targs = named(f.childForFieldName('arguments'));
-          } else if (f?.type === 'subscript_expression') {
-            // `table[i]<<<...>>>`: one of the kernels of a table (contexts.ts reads the table)
-            name = f.childForFieldName('argument')?.text ?? null;
-          } else if (f) name = f.text.replace(/^.*::/, '');
-          const cargs = named(cfg);
-          if (name) facts.launches.push({ kernel: name, templateArgs: targs, grid: cargs[0] ?? null, block: cargs[1] ?? null, shmem: cargs[2] ?? null, node, caller: fn });
-          // a launch inside a kernel (dynamic parallelism) gives another kernel its shape: the launching kernel's
-          // text must be part of what every kernel's cached result depends on
-          if (name && fn?.isKernel && !launching.has(fn)) {
-            launching.add(fn);
-            sig.push(fn.outer);
-          }
+        const l = launchAt(node, fn);
+        if (l) facts.launches.push(l);
+        // a launch inside a kernel (dynamic parallelism) gives another kernel its shape: the launching kernel's
+        // text must be part of what every kernel's cached result depends on
+        if (l && !l.api && fn?.isKernel && !launching.has(fn)) {
+          launching.add(fn);
+          sig.push(fn.outer);
         }
         break;
       }
@@ -397,8 +388,121 @@ export function collectFacts(root: Node, text: string): FileFacts {
     const cs = named(node);
     for (let i = cs.length - 1; i >= 0; i--) push(cs[i], fn);
   }
+  // which overload of a kernel name a launch is of depends on every overload's parameters (contexts.ts)
+  for (const k of facts.kernels) {
+    const d = k.node.childForFieldName('declarator');
+    if (d && (facts.functions.get(k.name) ?? []).some((o) => o !== k && o.isKernel)) sig.push(d);
+  }
   facts.signature = sig.map((n) => `${n.startPosition.row}:${n.text}`).join('\n');
+  macroLaunches(facts, text);
   return facts;
+}
+
+/** The launch a call is, if any: `k<T><<<grid, block, shmem>>>(...)`, or `cudaLaunchKernel(k, ...)` in host code. */
+function launchAt(node: Node, fn: FunctionFact | null): LaunchFact | null {
+  const api = fn && !fn.isKernel ? apiLaunch(node, fn.body) : null;
+  if (api && fn) return { ...api, node, caller: fn, ...(api.argsFrom === undefined ? { api: true } : {}) };
+  const cfg = kids(node).find((c) => c.type === 'kernel_call_syntax');
+  if (!cfg) return null;
+  let f = node.childForFieldName('function');
+  // `ns::kernel<T><<<...>>>`: the name is the qualified identifier's last part
+  for (let i = 0; f && f.type === 'qualified_identifier' && i < 16; i++) f = f.childForFieldName('name');
+  let name: string | null = null;
+  let targs: Node[] | null = null;
+  if (f?.type === 'template_function') {
+    name = f.childForFieldName('name')?.text ?? null;
+    targs = named(f.childForFieldName('arguments'));
+  } else if (f?.type === 'subscript_expression') {
+    // `table[i]<<<...>>>`: one of the kernels of a table (contexts.ts reads the table)
+    name = f.childForFieldName('argument')?.text ?? null;
+  } else if (f) name = f.text.replace(/^.*::/, '');
+  const cargs = named(cfg);
+  return name ? { kernel: name, templateArgs: targs, grid: cargs[0] ?? null, block: cargs[1] ?? null, shmem: cargs[2] ?? null, node, caller: fn } : null;
+}
+
+/**
+ * Launches written in a function-like macro of the file that host functions use (Marlin's `CALL_IF(1, 8, 8, -1)`,
+ * whose body is `else if (...) { ... Marlin<THREADS, 1, 8, 8, STAGES, -1><<<blocks, THREADS, SHARED_MEM, stream>>>(...); }`):
+ * the compiler sees them where the macro is used. The file is parsed once more with each such use in a host function
+ * replaced by its expansion (on one line, followed by the line breaks the use spanned, so every line keeps its
+ * number), and each launch inside an expansion is a launch of that function as the copy reads it (its branches,
+ * loops and locals around the use).
+ */
+function macroLaunches(facts: FileFacts, text: string): void {
+  const launching = new Map([...facts.macros.values()].filter((m) => m.params !== null && /<<<|\bcudaLaunch(?:Cooperative)?Kernel(?:Ex|ExC)?\b/.test(m.body)).map((m) => [m.name, m]));
+  if (!launching.size) return;
+  const uses = () => new RegExp(`\\b(${[...launching.keys()].join('|')})\\s*\\(`, 'g');
+  /** each use of a launching macro in `src` replaced by its expansion (uses inside that too, four levels deep). */
+  const expand = (src: string, depth = 0): string => {
+    if (depth > 4) return src;
+    const re = uses();
+    let out = '';
+    let last = 0;
+    for (let m; (m = re.exec(src)); ) {
+      const call = callArguments(src, m.index + m[0].length - 1);
+      const mac = launching.get(m[1])!;
+      const args = call && (call.args.length === 1 && call.args[0] === '' ? [] : call.args);
+      if (!call || !args || args.length !== mac.params!.length) continue;
+      out += src.slice(last, m.index) + expand(substitute(mac, args), depth + 1);
+      last = re.lastIndex = call.end + 1;
+    }
+    return out + src.slice(last);
+  };
+  const edits: { start: number; end: number; with: string; use: string; fn: FunctionFact }[] = [];
+  for (const list of facts.functions.values())
+    for (const fn of list) {
+      if (fn.isKernel || fn.classTemplateParams.length) continue;
+      const body = fn.body.text;
+      const re = uses();
+      for (let m; (m = re.exec(body)); ) {
+        const call = callArguments(body, m.index + m[0].length - 1);
+        if (!call) continue;
+        const use = body.slice(m.index, call.end + 1);
+        const expansion = expand(use);
+        re.lastIndex = call.end + 1;
+        if (expansion === use) continue;
+        // on one line, then the use's own line breaks: the lines after it keep their numbers
+        edits.push({ start: fn.body.startIndex + m.index, end: fn.body.startIndex + call.end + 1, with: expansion.replace(/\r?\n/g, ' ') + use.replace(/[^\n]/g, ''), use, fn });
+      }
+    }
+  if (!edits.length) return;
+  edits.sort((a, b) => a.start - b.start);
+  let copy = '';
+  let last = 0;
+  /** where each expansion stands in the copy. */
+  const spans: { start: number; end: number; edit: (typeof edits)[number] }[] = [];
+  for (const e of edits) {
+    copy += text.slice(last, e.start);
+    spans.push({ start: copy.length, end: copy.length + e.with.length, edit: e });
+    copy += e.with;
+    last = e.end;
+  }
+  copy += text.slice(last);
+  const tree = parse(copy);
+  facts.expanded = tree;
+  /** where an offset of the file is in the copy. */
+  const shifted = (at: number) => edits.reduce((d, e) => (e.end <= at ? d + e.with.length - (e.end - e.start) : d), at);
+  const copies = new Map<FunctionFact, FunctionFact | null>();
+  for (const { start, end, edit } of spans) {
+    if (!copies.has(edit.fn)) {
+      // the function as the copy reads it: its top-level node, where the function's starts
+      const at = shifted(edit.fn.outer.startIndex);
+      let n: Node | null = tree.rootNode.descendantForIndex(at);
+      while (n && !(n.startIndex === at && n.type === edit.fn.outer.type)) n = n.parent;
+      const read = n ? readTopLevelFunction(n) : null;
+      copies.set(edit.fn, read?.name === edit.fn.name ? read : null);
+    }
+    const fn = copies.get(edit.fn);
+    if (!fn) continue;
+    const stack: Node[] = [fn.body];
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (n.endIndex <= start || n.startIndex >= end) continue;
+      const l = n.type === 'call_expression' && n.startIndex >= start ? launchAt(n, fn) : null;
+      if (l) facts.launches.push({ ...l, what: `${l.what ?? 'the launch'} in the macro \`${edit.use.replace(/\s+/g, ' ')}\`` });
+      for (const c of named(n)) stack.push(c);
+    }
+  }
 }
 
 /** The kernel a launch API is given: `k`, `(void *)k`, `&k`, `reinterpret_cast<void *>(k)`, `k<T>`, `ns::k`. */

@@ -8,7 +8,9 @@ export type CType =
   | { kind: 'pointer'; to: CType }
   | { kind: 'array'; elem: CType; dims: number[] }
   | { kind: 'void' }
-  | { kind: 'unknown'; name: string };
+  // `fields`: the members whose offsets are known although the layout is not (a union's, all at 0, beside a member of
+  // unknown size; a struct's before its first member of unknown size)
+  | { kind: 'unknown'; name: string; fields?: Field[] };
 
 export interface Field {
   name: string;
@@ -155,7 +157,8 @@ export function layoutStruct(name: string, members: { name: string; type: CType;
     // a member's own `alignas(n)` raises its alignment, never lowers it
     const a = Math.max(alignOf(m.type), m.align ?? 1);
     const s = sizeOf(m.type);
-    if (s === null) return { kind: 'unknown', name };
+    // the members before one of unknown size keep their offsets; its own offset depends on its unknown alignment
+    if (s === null) return { kind: 'unknown', name, fields };
     off = Math.ceil(off / a) * a;
     fields.push({ name: m.name, offset: off, type: m.type });
     off += s;
@@ -183,7 +186,7 @@ export function typeName(t: CType): string {
 
 /** Member of a struct or component of a vector type (`.x`, `.y`, `.z`, `.w`). */
 export function member(t: CType, name: string): Field | null {
-  if (t.kind === 'struct') return t.fields.find((f) => f.name === name) ?? null;
+  if (t.kind === 'struct' || t.kind === 'unknown') return t.fields?.find((f) => f.name === name) ?? null;
   if (t.kind === 'vector') {
     const i = ['x', 'y', 'z', 'w'].indexOf(name);
     const cs = sizeOf(t.comp)!;

@@ -56,6 +56,9 @@ function closeAtEnd(text: string, tree: Tree): { text: string; tree: Tree; close
   const kids = tree.rootNode.children.filter((c) => c !== null);
   const last = kids[kids.length - 1];
   if (!last || !last.hasError || text.slice(last.endIndex).trim() !== '') return null;
+  // a definition whose braces all close is not cut short: its error is inside (a macro use the grammar cannot read,
+  // `CALL_IF(1, 8) else ...`), left to evaluation, not closed again after blanking its last lines
+  if (openBraces(text.slice(last.startIndex)) === 0 && text.trimEnd().endsWith('}')) return null;
   for (const { body, missing, blankedFrom } of closings(text, last.startIndex)) {
     const candidate = `${body}\n${'}'.repeat(missing)}\n`;
     const next = parse(candidate);
