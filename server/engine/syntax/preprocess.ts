@@ -42,6 +42,7 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   // interpreter's UNKNOWN): a source that holds them must not pass for such a mark
   if (/[\u0000-\u0008]/.test(text)) text = text.replace(/[\u0000-\u0008]/g, ' ');
   if (text.includes('__launch_bounds__')) text = spellLaunchBoundsMacros(text);
+  if (/^[ \t]*#[ \t]*define\b/m.test(text) || defines) text = spellKeywordMacros(text, defines);
   if (/^[ \t]*#[ \t]*define[ \t]+\w+\(/m.test(text)) text = terminateStatementMacros(text);
   if (text.includes('__align__')) text = text.replace(/__align__(\s*)\(/g, (_m, ws: string) => `alignas  ${ws}(`);
   // `k << <grid, block >> > (args)`, as Visual Studio's formatter spaces a launch (nvcc accepts it): `<<<` and `>>>`
@@ -201,6 +202,50 @@ function spellLaunchBoundsMacros(text: string): string {
     useRe.lastIndex = end;
   }
   return out.join('');
+}
+
+/** The qualifiers and specifiers a keyword macro's body may hold (`#define GLOBAL extern "C" __global__`). */
+const SPECIFIERS = new Set(['__global__', '__device__', '__host__', '__shared__', '__constant__', '__managed__', '__forceinline__', '__noinline__',
+  '__inline__', 'inline', 'static', 'extern', '"C"', '__restrict__', 'restrict', 'volatile']);
+
+/**
+ * The comment a keyword macro's use is spelled as where its expansion does not fit in its own length
+ * (`#define __local __shared__`, then `__local int s[64];`): a comment of one control character, \u0003 for
+ * `__shared__`, \u0004 for `__global__`. No comment of the user's reads as one: blankInactive replaces control characters.
+ */
+export function keywordMark(keyword: '__shared__' | '__global__'): string {
+  return keyword === '__shared__' ? '/*\u0003*/' : '/*\u0004*/';
+}
+
+/**
+ * An object-like macro whose body is nothing but qualifiers and specifiers (`#define KERNEL __global__`,
+ * `#define __local __shared__`, `#define __global` with no body, OpenCL-style code and its CUDA header) leaves the
+ * grammar reading its use as a type name and the real type as an error: the kernel and its `__shared__` arrays were
+ * lost. Each use outside a `#` line is rewritten in place: as its expansion where that fits in the use's own length,
+ * else as the keyword's mark (keywordMark) where the body holds `__shared__` or `__global__` (facts read the mark as
+ * the keyword), else blanked (the other specifiers change no address). Macros given from outside (`-D`) count too.
+ */
+function spellKeywordMacros(text: string, defines?: Record<string, string>): string {
+  const bodies = new Map<string, string[]>();
+  const add = (name: string, body: string) => {
+    const words = body.replace(/\/\/.*$|\/\*.*?\*\//g, '').trim().split(/\s+/).filter((w) => w);
+    if (words.every((w) => SPECIFIERS.has(w))) bodies.set(name, [...(bodies.get(name) ?? []), words.join(' ')]);
+    else bodies.set(name, ['\u0000']); // also defined as something else: not a keyword macro
+  };
+  for (const [k, v] of Object.entries(defines ?? {})) if (/^[A-Za-z_]\w*$/.test(k)) add(k, v);
+  const defRe = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])((?:[^\n\\]|\\(?!\r?\n))*)$/gm;
+  for (let m; (m = defRe.exec(text)); ) add(m[1], m[2]);
+  const spelled = new Map<string, string>();
+  for (const [name, list] of bodies) if (!list.includes('\u0000')) spelled.set(name, list.reduce((a, b) => (b.length > a.length ? b : a)));
+  if (spelled.size === 0) return text;
+  const useRe = new RegExp(`\\b(${[...spelled.keys()].join('|')})\\b`, 'g');
+  return text.replace(/^(?![ \t]*#).*$/gm, (line) => line.replace(useRe, (name: string) => {
+    const body = spelled.get(name)!;
+    if (body.length <= name.length) return body.padEnd(name.length);
+    const keyword = /\b__shared__\b/.test(body) ? '__shared__' : /\b__global__\b/.test(body) ? '__global__' : null;
+    const mark = keyword ? keywordMark(keyword) : '';
+    return mark.length <= name.length ? mark.padEnd(name.length) : ' '.repeat(name.length);
+  }));
 }
 
 /**
