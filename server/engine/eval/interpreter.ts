@@ -3514,8 +3514,10 @@ export class Interp {
       else for (let i = 0; i < this.n; i++) addrs[i] = act[i] ? ov[i] : NaN;
       visit.addrs = addrs;
     }
-    // out of bounds: the first active thread whose index at some level leaves its extent
-    for (const b of r.bounds) {
+    // out of bounds: the first active thread whose index at some level leaves its extent. Not where the lanes run
+    // only by assumption (a guard that could not be evaluated per lane, `if (fid < order)`): whether they run at all
+    // is not known, and an index past the extent there is no finding (it was an error for lanes the guard may stop)
+    for (const b of this.uncertain ? [] : r.bounds) {
       if (hasThread(b.index.sym)) {
         // warp mode: in bounds for every warp, or the whole block is evaluated to find the first thread that is not
         if (Object.keys(b.index.sym!).every((k) => k.charCodeAt(0) === 2)) {
