@@ -3305,6 +3305,17 @@ export class Interp {
         return one((x) => Math.clz32(x), INT);
       case '__ffs':
         return one((x) => (x | 0) === 0 ? 0 : 32 - Math.clz32((x & -x) >>> 0), INT);
+      // warp votes: one value on every lane of a warp. A predicate known per lane gives each warp's exact bits (over
+      // its active lanes); any other is a warp-uniform unknown, which as an offset rotates banks (rule 6) and as a
+      // count (`n += __popc(__ballot_sync(~0u, p))`) keeps a warp's index uniform
+      case '__ballot_sync':
+      case '__ballot':
+      case '__any_sync':
+      case '__any':
+      case '__all_sync':
+      case '__all':
+      case '__activemask':
+        return this.warpVote(name, name === '__activemask' ? null : args[args.length - 1], node);
       case '__syncthreads':
       case '__syncwarp':
       case '__threadfence':
@@ -3316,6 +3327,27 @@ export class Interp {
         return null;
     }
     return null;
+  }
+
+  /** A warp vote (see builtinCall): `pred` null for `__activemask()`, which is the bits of the active lanes. */
+  private warpVote(name: string, pred: Value | null | undefined, node: Node): Value {
+    const ballot = name.startsWith('__ballot') || name === '__activemask';
+    const t = ballot ? UINT : INT;
+    if (pred === undefined || (pred && (pred.k !== 'num' || pred.sym))) return this.readAtom(node, t);
+    const act = this.active();
+    const out = new Float64Array(this.n);
+    for (let w = 0; w < this.n; w += 32) {
+      let bits = 0, any = 0, all = 1;
+      for (let i = w; i < Math.min(w + 32, this.n); i++) {
+        if (!act[i]) continue;
+        const on = !pred || laneAt(pred.v, i) !== 0;
+        if (on) bits += 2 ** (i - w);
+        any |= +on;
+        all &= +on;
+      }
+      out.fill(ballot ? bits : name.startsWith('__any') ? any : all, w, Math.min(w + 32, this.n));
+    }
+    return num(isUniform(out) ? out[0] : out, t);
   }
 
   /**
