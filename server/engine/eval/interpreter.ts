@@ -2354,15 +2354,17 @@ export class Interp {
   }
 
   /**
-   * A function-like macro whose expansion is a block, a loop or an `if` (`#define STORE_SHARED(i) { for (...) { s[...] = ...; } }`,
-   * used as `STORE_SHARED(0)`; `#define SUM(k) if (t < k) { s[t] += s[t + k]; }`; `do { ... } while (0)`, which the
-   * use's `;` ends): its statements run where it is used, as if written there (`_Pragma(...)` dropped, as
+   * A function-like macro whose expansion is a block, a loop, an `if` or several statements
+   * (`#define STORE_SHARED(i) { for (...) { s[...] = ...; } }`, used as `STORE_SHARED(0)`;
+   * `#define SUM(k) if (t < k) { s[t] += s[t + k]; }`; `do { ... } while (0)`, which the use's `;` ends; LAMMPS's
+   * `#define atom_info(t_per_atom, ii, tid, offset) tid=THREAD_ID_X; offset=tid & (t_per_atom-1); ...`, whose
+   * assignments were lost, and every index made of `tid` unknown): its statements run where it is used, as if written there (`_Pragma(...)` dropped, as
    * `#pragma` lines are). What they access is reported at the use, one site per access of the expansion. Null where
    * the expansion is not such a statement.
    */
   private statementMacro(text: string, name: string, node: Node): Value | null {
     const body = text.replace(/\b_Pragma\s*\(\s*"(?:[^"\\]|\\.)*"\s*\)/g, (m) => ' '.repeat(m.length)).trim();
-    if (!/^(?:\{[\s\S]*\}|(?:for|while|do|if)\b[\s\S]*)$/.test(body)) return null;
+    if (!/^(?:\{[\s\S]*\}|(?:for|while|do|if)\b[\s\S]*)$/.test(body) && !topLevelSemicolon(body)) return null;
     // the use's `;` ends the last statement of `do { ... } while (0)` or `if (c) s[i] += s[i + k]`
     const row = this.realNode(node).startPosition.row;
     const parsed = parseStatements(body, row) ?? (/[;}]$/.test(body) ? null : parseStatements(`${body};`, row));
@@ -3803,4 +3805,15 @@ function sameValue(a: Value, b: Value, act: Uint8Array): boolean {
 function vectorFields(t: Extract<CType, { kind: 'vector' }>): CType {
   const fields = ['x', 'y', 'z', 'w'].slice(0, t.count).map((name) => member(t, name)!);
   return { kind: 'struct', name: t.name, bytes: t.bytes, align: t.align, fields };
+}
+
+/** A `;` outside parentheses, brackets and braces: text that is statements, not an expression (`a = 1; b = 2`). */
+function topLevelSemicolon(text: string): boolean {
+  let depth = 0;
+  for (const c of text.replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, '""')) {
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    else if (c === ';' && depth === 0) return true;
+  }
+  return false;
 }
