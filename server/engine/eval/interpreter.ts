@@ -410,6 +410,10 @@ export class Interp {
         return;
       case 'expression_statement': {
         const e = named(node)[0];
+        // `INIT;`: an object-like macro whose body is statements (`#define INIT t = threadIdx.x; o = t & 3;`) runs
+        // them; as a constant it was an unknown value, and its assignments were lost
+        const mac = e?.type === 'identifier' && !this.binding(e.text) ? this.cfg.facts.macros.get(e.text) : undefined;
+        if (mac && mac.params === null && this.statementMacro(mac.body, e.text, e)) return;
         if (e && !this.arrayPointerDeclaration(e)) this.rvalue(e);
         return;
       }

@@ -43,7 +43,7 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   if (/[\u0000-\u0008]/.test(text)) text = text.replace(/[\u0000-\u0008]/g, ' ');
   if (text.includes('__launch_bounds__')) text = spellLaunchBoundsMacros(text);
   if (/^[ \t]*#[ \t]*define\b/m.test(text) || defines) text = spellKeywordMacros(text, defines);
-  if (/^[ \t]*#[ \t]*define[ \t]+\w+\(/m.test(text)) text = terminateStatementMacros(text);
+  if (/^[ \t]*#[ \t]*define[ \t]+\w+(?:\(|[^\n]*;[ \t]*$)/m.test(text)) text = terminateStatementMacros(text);
   if (text.includes('__align__')) text = text.replace(/__align__(\s*)\(/g, (_m, ws: string) => `alignas  ${ws}(`);
   // `k << <grid, block >> > (args)`, as Visual Studio's formatter spaces a launch (nvcc accepts it): `<<<` and `>>>`
   if (/<<[ \t]+<|>>[ \t]+>/.test(text)) text = text.replace(SPACED_LAUNCH, (_m, ws1: string, config: string, ws2: string) => `<<<${ws1}${config}>>>${ws2}`);
@@ -249,22 +249,23 @@ function spellKeywordMacros(text: string, defines?: Record<string, string>): str
 }
 
 /**
- * A function-like macro of the file whose body ends with `;` (`#define vload(v, a) v = *((float4 *)(a));`) is a
- * statement, and is used without one (`vload(Av, &sa[i])` on a line of its own). The grammar reads such a use and
+ * A macro of the file whose body ends with `;` (`#define vload(v, a) v = *((float4 *)(a));`, `#define INIT t = 0;`) is
+ * a statement, and is used without one (`vload(Av, &sa[i])` or `INIT` on a line of its own). The grammar reads such a use and
  * the next statement as one expression, and both are lost. A blank just after the use, or at the start of the next
  * line, becomes the `;` the expansion ends with; offsets and lines are kept.
  */
 function terminateStatementMacros(text: string): string {
-  const names: string[] = [];
-  const defRe = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)\n]*)\)((?:[^\n\\]|\\\r?\n|\\)*)$/gm;
-  for (let m; (m = defRe.exec(text)); ) if (/;$/.test(m[3].replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|\\\r?\n/g, ' ').trim())) names.push(m[1]);
-  if (!names.length) return text;
-  const useRe = new RegExp(`\\b(${names.join('|')})\\s*\\(`, 'g');
+  const names: string[] = [], objects: string[] = [];
+  const defRe = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?((?:[^\n\\]|\\\r?\n|\\)*)$/gm;
+  for (let m; (m = defRe.exec(text)); ) if (/;$/.test(m[3].replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|\\\r?\n/g, ' ').trim())) (m[2] ? names : objects).push(m[1]);
+  if (!names.length && !objects.length) return text;
+  // a function-like use ends at its `)`; an object-like one (`#define INIT tid = threadIdx.x;`, used as `INIT`) at its name
+  const useRe = new RegExp([names.length ? `\\b(${names.join('|')})\\s*\\(` : '', objects.length ? `\\b(${objects.join('|')})\\b(?!\\s*\\()` : ''].filter((r) => r).join('|'), 'g');
   const out = text.split('');
   for (let m; (m = useRe.exec(text)); ) {
     const lineStart = text.lastIndexOf('\n', m.index) + 1;
     if (/^[ \t]*#/.test(text.slice(lineStart, m.index + 1)) || /\\\r?$/.test(text.slice(m.index, text.indexOf('\n', m.index) >>> 0))) continue;
-    const call = callArguments(text, m.index + m[0].length - 1);
+    const call = m[0].endsWith('(') ? callArguments(text, m.index + m[0].length - 1) : { end: m.index + m[0].length - 1 };
     if (!call) continue;
     // the next token after the use, past blanks and comments: a `;` (or the `\` of a macro body) needs nothing
     const rest = /^(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*/.exec(text.slice(call.end + 1))![0];
