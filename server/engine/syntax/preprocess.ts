@@ -238,13 +238,14 @@ function spellKeywordMacros(text: string, defines?: Record<string, string>): str
   const spelled = new Map<string, string>();
   for (const [name, list] of bodies) if (!list.includes('\u0000')) spelled.set(name, list.reduce((a, b) => (b.length > a.length ? b : a)));
   if (spelled.size === 0) return text;
-  const useRe = new RegExp(`\\b(${[...spelled.keys()].join('|')})\\b`, 'g');
-  return text.replace(/^(?![ \t]*#).*$/gm, (line) => line.replace(useRe, (name: string) => {
+  // the blanks after a use are room too (`SMEM float s[8];`: `SMEM ` holds a mark); an expansion keeps one of them
+  const useRe = new RegExp(`\\b(${[...spelled.keys()].join('|')})\\b([ \\t]*)`, 'g');
+  return text.replace(/^(?![ \t]*#).*$/gm, (line) => line.replace(useRe, (use: string, name: string, blanks: string) => {
     const body = spelled.get(name)!;
-    if (body.length <= name.length) return body.padEnd(name.length);
+    if (body.length + (blanks ? 1 : 0) <= use.length) return body.padEnd(use.length);
     const keyword = /\b__shared__\b/.test(body) ? '__shared__' : /\b__global__\b/.test(body) ? '__global__' : null;
     const mark = keyword ? keywordMark(keyword) : '';
-    return mark.length <= name.length ? mark.padEnd(name.length) : ' '.repeat(name.length);
+    return mark.length <= use.length ? mark.padEnd(use.length) : ' '.repeat(use.length);
   }));
 }
 
