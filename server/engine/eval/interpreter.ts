@@ -978,11 +978,18 @@ export class Interp {
     // (another array, a per-lane step, bits flipped), to a place not known, and the pass again
     const moved = new Map<string, { base: string; start: Ptr }>();
     const lost = (p: Ptr, name: string): Ptr => unknownPointer(p, `\`${name}\` is changed by the loop at line ${line}${whose}`);
+    // kept variables found to move by a warp-uniform amount (see below): their value before the loop plus one
+    const shifted = new Map<string, Num>();
     const generalise = (suffix: string) => {
       for (const [name, additive] of assigned) {
         const v = this.lookupVar(name);
         if (!v || v.ref) continue; // assigning a reference to shared memory stores; the reference stays
         if (kept.has(name)) continue;
+        const start = shifted.get(name);
+        if (start) {
+          v.value = binary('+', start, atom(`${name}${suffix}`, start.t), name, null);
+          continue;
+        }
         if (v.value.k === 'ptr') {
           const p = v.value;
           if (snap?.demoted.has(name)) {
@@ -1010,7 +1017,12 @@ export class Interp {
         } else if (v.value.k === 'num' && isUniform(v.value.v) && !hasThread(v.value.sym)) {
           uniform.add(name);
           v.value = atom(`${name}${suffix}`, v.value.t);
-        } else v.value = unk(`\`${name}\` is changed by the loop at line ${line}${whose}`);
+        } else {
+          // a value holding warp mode's thread coordinates (a warp's base `threadIdx.x - lane`) may hold over the
+          // whole block, where it is one vector: the run is repeated there if this reaches a report
+          const lanes = v.value.k === 'num' && hasThread(v.value.sym) ? THREAD : '';
+          v.value = unk(`\`${name}\` is changed by the loop at line ${line}${whose}${lanes}`);
+        }
       }
     };
     generalise(`@${line}`);
@@ -1048,7 +1060,7 @@ export class Interp {
       const names = [...new Set([...induction.filter((n) => assigned.has(n) && !(snap?.demoted.has(n))), ...uniform])];
       // a counter that starts per lane (`i = threadIdx.x; ...; i += blockDim.x`) is its start plus a warp-uniform step
       // (one the same on each warp's lanes, a warp's row, is warp-uniform, in warp mode and over the whole block alike)
-      const fromLane = names.filter((n) => { const s = additiveStart.get(n); return s?.k === 'num' && !isWarpUniform(s.v, alive); });
+      const fromLane = [...names.filter((n) => { const s = additiveStart.get(n); return s?.k === 'num' && !isWarpUniform(s.v, alive); }), ...[...shifted.keys()].filter((n) => !names.includes(n))];
       const whole = names.filter((n) => !fromLane.includes(n));
       const list = (ns: string[]) => `\`${ns.join('`, `')}\``;
       const note = (long ? `the loop at line ${line} runs more than ${iter.toLocaleString('en-US')} iterations: the first ${iter.toLocaleString('en-US')} are evaluated one by one, the others together, as those of a loop of unknown trip count are`
@@ -1107,13 +1119,27 @@ export class Interp {
       const back = [...kept].filter(([name, v0]) => !same(this.lookupVar(name)?.value, v0)).map(([name]) => name);
       if (!failed.length && !back.length) break;
       if (!failed.length) {
-        // a per-lane variable kept at its value before the loop that the pass changed: unknown, and the pass again
+        // a per-lane variable kept at its value before the loop that the pass changed by the same amount on every
+        // lane (OpenMM's `currentSkipIndex = tbx;` in one inner loop, `currentSkipIndex++` in another): its value
+        // before the loop plus an unknown warp-uniform amount, as an additive one, which the pass again checks; any
+        // other change: unknown, and the pass again
+        const moves = back.map((name) => {
+          const v = this.lookupVar(name)?.value;
+          const d = v && v.k === 'num' ? binary('-', v, kept.get(name)!, name, null) : null;
+          return d?.k === 'num' && isUniform(d.v, alive) && !hasThread(d.sym);
+        });
         this.restore(snap!, firstVisit);
-        for (const name of back) {
-          kept.delete(name);
+        back.forEach((name, i) => {
           const v = this.lookupVar(name);
-          if (v) v.value = unk(`\`${name}\` is changed by the loop at line ${line}${whose}`);
-        }
+          const v0 = kept.get(name)!;
+          kept.delete(name);
+          if (!v) return;
+          if (moves[i] && !additiveStart.has(name)) {
+            additiveStart.set(name, v0);
+            shifted.set(name, v0);
+            v.value = binary('+', v0, atom(`${name}@${line}`, v0.t), name, null);
+          } else v.value = unk(`\`${name}\` is changed by the loop at line ${line}${whose}`);
+        });
         continue;
       }
       if (!snap || pass >= snap.passes) {
