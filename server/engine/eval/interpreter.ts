@@ -204,6 +204,8 @@ export class Interp {
   private stored = new Map<string, Value>();
   /** inside a branch or a switch case that is assumed to run (its condition is not known per lane): > 0. */
   private uncertain = 0;
+  /** inside a branch run under a guard that could not be evaluated and is not one value on every lane (`fid < order`) */
+  private laneUncertain = 0;
   /** the pass of a loop whose trip count is unknown: scalars read from shared memory, and one stored after a read. */
   private symbolicPass: { reads: Set<string>; conflict: { name: string; at: number } | null } | null = null;
   private bases = new Map<string, SharedBase>();
@@ -326,12 +328,14 @@ export class Interp {
    * Code run for every lane under a condition not known per lane, said in `note`: what it stores in a scalar
    * `__shared__` variable may not be stored at all (see remember).
    */
-  private assumedToRun<T>(note: string, f: () => T): T {
+  private assumedToRun<T>(note: string, f: () => T, perLane = false): T {
     this.uncertain++;
+    if (perLane) this.laneUncertain++;
     try {
       return this.withAssumption(note, f);
     } finally {
       this.uncertain--;
+      if (perLane) this.laneUncertain--;
     }
   }
 
@@ -555,6 +559,8 @@ export class Interp {
       const line = node.startPosition.row + 1;
       const text = condNode.text.replace(/^\(|\)$/g, '').trim();
       const guard = `the guard \`${text}\` at line ${line} could not be evaluated per lane (${why})`;
+      // one value on every lane (`row0 + 64 <= rows`): the lanes that run a branch, if it runs, are the active ones
+      const perLane = !(cond.k === 'unk' ? cond.uniform : cond.k === 'num' && isUniform(cond.v, act));
       // both branches run for every lane; so a `return`, `break` or `continue` in them retires no lane: the code after
       // the `if` is reached by every lane that reached it (as `if (i < n) {...}` is analysed like `if (i >= n) return;`)
       const f = this.frame();
@@ -596,15 +602,15 @@ export class Interp {
         }
       };
       if (cons && narrow && !this.anyActive(narrow.mask)) this.skipped(cons, `${guard}; ${narrow.note}, and no lane passes the rest`);
-      else if (cons && narrow) this.assumedToRun(`${guard}; ${narrow.note}`, () => this.withMask(this.and(narrow.mask), () => this.exec(cons)));
-      else if (cons) this.assumedToRun(`${guard}; assumed true for every lane`, () => this.exec(cons));
+      else if (cons && narrow) this.assumedToRun(`${guard}; ${narrow.note}`, () => this.withMask(this.and(narrow.mask), () => this.exec(cons)), perLane);
+      else if (cons) this.assumedToRun(`${guard}; assumed true for every lane`, () => this.exec(cons), perLane);
       settle();
       const afterCons = vars.map(([, v, before]) => {
         const now = v.value;
         v.value = before;
         return now;
       });
-      if (altStmt) this.assumedToRun(`${guard}; its else branch assumed to run for every lane`, () => this.exec(altStmt));
+      if (altStmt) this.assumedToRun(`${guard}; its else branch assumed to run for every lane`, () => this.exec(altStmt), perLane);
       settle();
       // a guard the same on every thread (`if (has_next)`, `has_next = next_k < k`) sends all or none: a variable each
       // branch leaves the same on every thread is so after it, an unknown warp-uniform value
@@ -3579,9 +3585,10 @@ export class Interp {
       visit.addrs = addrs;
     }
     // out of bounds: the first active thread whose index at some level leaves its extent. Not where the lanes run
-    // only by assumption (a guard that could not be evaluated per lane, `if (fid < order)`): whether they run at all
-    // is not known, and an index past the extent there is no finding (it was an error for lanes the guard may stop)
-    for (const b of this.uncertain ? [] : r.bounds) {
+    // only by assumption of a guard that differs between lanes and could not be evaluated (`if (fid < order)`): which
+    // of them run is not known, and an index past the extent there is no finding (it was an error for lanes the guard
+    // may stop); under such a guard the same on every lane, the lanes that run are the active ones, as under any `if`
+    for (const b of this.laneUncertain ? [] : r.bounds) {
       if (hasThread(b.index.sym)) {
         // warp mode: in bounds for every warp, or the whole block is evaluated to find the first thread that is not
         if (Object.keys(b.index.sym!).every((k) => k.charCodeAt(0) === 2)) {
