@@ -102,10 +102,18 @@ export function identifiersIn(n: Node): string[] {
   return out;
 }
 
+/** Whether a tree's text holds a keyword macro's mark (preprocess.ts keywordMark): looked up once per tree. */
+const markedTrees = new WeakMap<object, boolean>();
+function holdsMarks(n: Node): boolean {
+  let m = markedTrees.get(n.tree);
+  if (m === undefined) markedTrees.set(n.tree, (m = /[\u0003\u0004]/.test(n.tree.rootNode.text)));
+  return m;
+}
+
 export function hasToken(n: Node, tok: string): boolean {
   // a keyword macro's use the preprocessor spelled as a mark (preprocess.ts keywordMark): among the node's own
   // children (`static SHARED float s[8];`) or just before it (`SHARED float s[8];`, `KERNEL void k()`)
-  if (tok === '__shared__' || tok === '__global__') {
+  if ((tok === '__shared__' || tok === '__global__') && holdsMarks(n)) {
     const mark = keywordMark(tok);
     if (n.previousSibling?.type === 'comment' && n.previousSibling.text === mark) return true;
     if (kids(n).some((c) => c.type === 'comment' && c.text === mark)) return true;
