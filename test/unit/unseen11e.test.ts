@@ -113,6 +113,14 @@ test('warp votes: a ballot of a per-lane predicate is exact; of a loaded value, 
   const d = accessAt(result, text, 'if (__any_sync(0xffffffffu, v < 0)) bins[lane + 256] = 0;', 'store');
   assert.equal(d.status, 'conflict-free');
   assert.equal(d.worst!.activeLanes, 32);
+  // `threadIdx.x < 40` over a block of 64: warp 0 has 32 bits, warp 1 has 8, so only warp 0 passes `> 10`; the guard
+  // is decided per warp (over the whole block: warp mode cannot give the predicate per lane)
+  const e = accessAt(result, text, 'if (__popc(lowWarp) > 10) bins[lane * 2 + 320] = v;', 'store');
+  assert.equal(e.degree, 2);
+  assert.equal(e.wavefronts, 2);
+  assert.equal(e.worst!.distinctWords, 32);
+  assert.equal(e.worst!.activeLanes, 32);
+  assert.ok(!e.assumptions.some((s) => /could not be evaluated/.test(s)), e.assumptions.join('\n'));
 });
 
 test('statement macros without braces run their assignments: `LANE_SETUP(tid, part, 4);` and a bare `COL_SETUP` (was: unknown, 0 accesses)', () => {

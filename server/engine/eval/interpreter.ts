@@ -3371,6 +3371,8 @@ export class Interp {
   private warpVote(name: string, pred: Value | null | undefined, node: Node): Value {
     const ballot = name.startsWith('__ballot') || name === '__activemask';
     const t = ballot ? UINT : INT;
+    // a predicate warp mode cannot give per lane (`threadIdx.x < 40` in a block of 64) is exact over the whole block
+    if (pred && isTainted(pred)) throw NEEDS_FULL_BLOCK;
     if (pred === undefined || (pred && (pred.k !== 'num' || pred.sym))) return this.readAtom(node, t);
     const act = this.active();
     const out = new Float64Array(this.n);
