@@ -212,6 +212,8 @@ export class Interp {
    * __syncthreads(); if (t < n) s[p] = v;`), where it holds again.
    */
   private guardedSets: { v: Var; unknown: Value; value: Value; cond: string; operands: [string, Var | SharedBase | null, Value | null][]; mask: Uint8Array }[] = [];
+  /** inside a branch run under a guard that could not be evaluated and is not one value on every lane (`fid < order`) */
+  private laneUncertain = 0;
   /** the pass of a loop whose trip count is unknown: scalars read from shared memory, and one stored after a read. */
   private symbolicPass: { reads: Set<string>; conflict: { name: string; at: number } | null } | null = null;
   private bases = new Map<string, SharedBase>();
@@ -334,12 +336,14 @@ export class Interp {
    * Code run for every lane under a condition not known per lane, said in `note`: what it stores in a scalar
    * `__shared__` variable may not be stored at all (see remember).
    */
-  private assumedToRun<T>(note: string, f: () => T): T {
+  private assumedToRun<T>(note: string, f: () => T, perLane = false): T {
     this.uncertain++;
+    if (perLane) this.laneUncertain++;
     try {
       return this.withAssumption(note, f);
     } finally {
       this.uncertain--;
+      if (perLane) this.laneUncertain--;
     }
   }
 
@@ -418,6 +422,10 @@ export class Interp {
         return;
       case 'expression_statement': {
         const e = named(node)[0];
+        // `INIT;`: an object-like macro whose body is statements (`#define INIT t = threadIdx.x; o = t & 3;`) runs
+        // them; as a constant it was an unknown value, and its assignments were lost
+        const mac = e?.type === 'identifier' && !this.binding(e.text) ? this.cfg.facts.macros.get(e.text) : undefined;
+        if (mac && mac.params === null && this.statementMacro(mac.body, e.text, e)) return;
         if (e && !this.arrayPointerDeclaration(e)) this.rvalue(e);
         return;
       }
@@ -559,6 +567,8 @@ export class Interp {
       const line = node.startPosition.row + 1;
       const text = condNode.text.replace(/^\(|\)$/g, '').trim();
       const guard = `the guard \`${text}\` at line ${line} could not be evaluated per lane (${why})`;
+      // one value on every lane (`row0 + 64 <= rows`): the lanes that run a branch, if it runs, are the active ones
+      const perLane = !(cond.k === 'unk' ? cond.uniform : cond.k === 'num' && isUniform(cond.v, act));
       // both branches run for every lane; so a `return`, `break` or `continue` in them retires no lane: the code after
       // the `if` is reached by every lane that reached it (as `if (i < n) {...}` is analysed like `if (i >= n) return;`)
       const f = this.frame();
@@ -612,8 +622,8 @@ export class Interp {
         for (const e of again) if (e.v.value === e.value) e.v.value = e.unknown;
       };
       if (cons && narrow && !this.anyActive(narrow.mask)) this.skipped(cons, `${guard}; ${narrow.note}, and no lane passes the rest`);
-      else if (cons && narrow) this.assumedToRun(`${guard}; ${narrow.note}`, () => this.withMask(consMask, runCons));
-      else if (cons) this.assumedToRun(`${guard}; assumed true for every lane`, runCons);
+      else if (cons && narrow) this.assumedToRun(`${guard}; ${narrow.note}`, () => this.withMask(consMask, runCons), perLane);
+      else if (cons) this.assumedToRun(`${guard}; assumed true for every lane`, runCons, perLane);
       settle();
       const afterCons = vars.map(([, v, before]) => {
         const now = v.value;
@@ -629,7 +639,7 @@ export class Interp {
         }
         return now;
       });
-      if (altStmt) this.assumedToRun(`${guard}; its else branch assumed to run for every lane`, () => this.exec(altStmt));
+      if (altStmt) this.assumedToRun(`${guard}; its else branch assumed to run for every lane`, () => this.exec(altStmt), perLane);
       settle();
       // a guard the same on every thread (`if (has_next)`, `has_next = next_k < k`) sends all or none: a variable each
       // branch leaves the same on every thread is so after it, an unknown warp-uniform value
@@ -1064,6 +1074,8 @@ export class Interp {
     // the same on every lane: `others`, the arrays a pass moved one to, at the same offsets; see eitherPointer)
     const moved = new Map<string, { base: string; start: Ptr; others: Set<string> }>();
     const lost = (p: Ptr, name: string): Ptr => unknownPointer(p, `\`${name}\` is changed by the loop at line ${line}${whose}`);
+    // kept variables found to move by a warp-uniform amount (see below): their value before the loop plus one
+    const shifted = new Map<string, Num>();
     const generalise = (suffix: string) => {
       for (const [name, additive] of assigned) {
         const v = this.lookupVar(name);
@@ -1072,6 +1084,11 @@ export class Interp {
         // a local array whose elements are kept, written in the loop: its elements are not known from here on
         if (v.cells) {
           if (v.value.k === 'other') v.value = unk(`\`${name}\` is changed by the loop at line ${line}${whose}`);
+          continue;
+        }
+        const start = shifted.get(name);
+        if (start) {
+          v.value = binary('+', start, atom(`${name}${suffix}`, start.t), name, null);
           continue;
         }
         if (v.value.k === 'ptr') {
@@ -1101,7 +1118,12 @@ export class Interp {
         } else if (v.value.k === 'num' && isUniform(v.value.v) && !hasThread(v.value.sym)) {
           uniform.add(name);
           v.value = atom(`${name}${suffix}`, v.value.t);
-        } else v.value = unk(`\`${name}\` is changed by the loop at line ${line}${whose}`);
+        } else {
+          // a value holding warp mode's thread coordinates (a warp's base `threadIdx.x - lane`) may hold over the
+          // whole block, where it is one vector: the run is repeated there if this reaches a report
+          const lanes = v.value.k === 'num' && hasThread(v.value.sym) ? THREAD : '';
+          v.value = unk(`\`${name}\` is changed by the loop at line ${line}${whose}${lanes}`);
+        }
       }
     };
     generalise(`@${line}`);
@@ -1139,7 +1161,7 @@ export class Interp {
       const names = [...new Set([...induction.filter((n) => assigned.has(n) && !(snap?.demoted.has(n))), ...uniform])];
       // a counter that starts per lane (`i = threadIdx.x; ...; i += blockDim.x`) is its start plus a warp-uniform step
       // (one the same on each warp's lanes, a warp's row, is warp-uniform, in warp mode and over the whole block alike)
-      const fromLane = names.filter((n) => { const s = additiveStart.get(n); return s?.k === 'num' && !isWarpUniform(s.v, alive); });
+      const fromLane = [...names.filter((n) => { const s = additiveStart.get(n); return s?.k === 'num' && !isWarpUniform(s.v, alive); }), ...[...shifted.keys()].filter((n) => !names.includes(n))];
       const whole = names.filter((n) => !fromLane.includes(n));
       const list = (ns: string[]) => `\`${ns.join('`, `')}\``;
       const note = (long ? `the loop at line ${line} runs more than ${iter.toLocaleString('en-US')} iterations: the first ${iter.toLocaleString('en-US')} are evaluated one by one, the others together, as those of a loop of unknown trip count are`
@@ -1205,13 +1227,27 @@ export class Interp {
       const back = [...kept].filter(([name, v0]) => !same(this.lookupVar(name)?.value, v0)).map(([name]) => name);
       if (!failed.length && !back.length) break;
       if (!failed.length) {
-        // a per-lane variable kept at its value before the loop that the pass changed: unknown, and the pass again
+        // a per-lane variable kept at its value before the loop that the pass changed by the same amount on every
+        // lane (OpenMM's `currentSkipIndex = tbx;` in one inner loop, `currentSkipIndex++` in another): its value
+        // before the loop plus an unknown warp-uniform amount, as an additive one, which the pass again checks; any
+        // other change: unknown, and the pass again
+        const moves = back.map((name) => {
+          const v = this.lookupVar(name)?.value;
+          const d = v && v.k === 'num' ? binary('-', v, kept.get(name)!, name, null) : null;
+          return d?.k === 'num' && isUniform(d.v, alive) && !hasThread(d.sym);
+        });
         this.restore(snap!, firstVisit);
-        for (const name of back) {
-          kept.delete(name);
+        back.forEach((name, i) => {
           const v = this.lookupVar(name);
-          if (v) v.value = unk(`\`${name}\` is changed by the loop at line ${line}${whose}`);
-        }
+          const v0 = kept.get(name)!;
+          kept.delete(name);
+          if (!v) return;
+          if (moves[i] && !additiveStart.has(name)) {
+            additiveStart.set(name, v0);
+            shifted.set(name, v0);
+            v.value = binary('+', v0, atom(`${name}@${line}`, v0.t), name, null);
+          } else v.value = unk(`\`${name}\` is changed by the loop at line ${line}${whose}`);
+        });
         continue;
       }
       if (!snap || pass >= snap.passes) {
@@ -2554,15 +2590,17 @@ export class Interp {
   }
 
   /**
-   * A function-like macro whose expansion is a block, a loop or an `if` (`#define STORE_SHARED(i) { for (...) { s[...] = ...; } }`,
-   * used as `STORE_SHARED(0)`; `#define SUM(k) if (t < k) { s[t] += s[t + k]; }`; `do { ... } while (0)`, which the
-   * use's `;` ends): its statements run where it is used, as if written there (`_Pragma(...)` dropped, as
+   * A function-like macro whose expansion is a block, a loop, an `if` or several statements
+   * (`#define STORE_SHARED(i) { for (...) { s[...] = ...; } }`, used as `STORE_SHARED(0)`;
+   * `#define SUM(k) if (t < k) { s[t] += s[t + k]; }`; `do { ... } while (0)`, which the use's `;` ends; LAMMPS's
+   * `#define atom_info(t_per_atom, ii, tid, offset) tid=THREAD_ID_X; offset=tid & (t_per_atom-1); ...`, whose
+   * assignments were lost, and every index made of `tid` unknown): its statements run where it is used, as if written there (`_Pragma(...)` dropped, as
    * `#pragma` lines are). What they access is reported at the use, one site per access of the expansion. Null where
    * the expansion is not such a statement.
    */
   private statementMacro(text: string, name: string, node: Node): Value | null {
     const body = text.replace(/\b_Pragma\s*\(\s*"(?:[^"\\]|\\.)*"\s*\)/g, (m) => ' '.repeat(m.length)).trim();
-    if (!/^(?:\{[\s\S]*\}|(?:for|while|do|if)\b[\s\S]*)$/.test(body)) return null;
+    if (!/^(?:\{[\s\S]*\}|(?:for|while|do|if)\b[\s\S]*)$/.test(body) && !topLevelSemicolon(body)) return null;
     // the use's `;` ends the last statement of `do { ... } while (0)` or `if (c) s[i] += s[i + k]`
     const row = this.realNode(node).startPosition.row;
     const parsed = parseStatements(body, row) ?? (/[;}]$/.test(body) ? null : parseStatements(`${body};`, row));
@@ -3560,6 +3598,17 @@ export class Interp {
         return one((x) => Math.clz32(x), INT);
       case '__ffs':
         return one((x) => (x | 0) === 0 ? 0 : 32 - Math.clz32((x & -x) >>> 0), INT);
+      // warp votes: one value on every lane of a warp. A predicate known per lane gives each warp's exact bits (over
+      // its active lanes); any other is a warp-uniform unknown, which as an offset rotates banks (rule 6) and as a
+      // count (`n += __popc(__ballot_sync(~0u, p))`) keeps a warp's index uniform
+      case '__ballot_sync':
+      case '__ballot':
+      case '__any_sync':
+      case '__any':
+      case '__all_sync':
+      case '__all':
+      case '__activemask':
+        return this.warpVote(name, name === '__activemask' ? null : args[args.length - 1], node);
       case '__syncthreads':
       case '__syncwarp':
       case '__threadfence':
@@ -3571,6 +3620,29 @@ export class Interp {
         return null;
     }
     return null;
+  }
+
+  /** A warp vote (see builtinCall): `pred` null for `__activemask()`, which is the bits of the active lanes. */
+  private warpVote(name: string, pred: Value | null | undefined, node: Node): Value {
+    const ballot = name.startsWith('__ballot') || name === '__activemask';
+    const t = ballot ? UINT : INT;
+    // a predicate warp mode cannot give per lane (`threadIdx.x < 40` in a block of 64) is exact over the whole block
+    if (pred && isTainted(pred)) throw NEEDS_FULL_BLOCK;
+    if (pred === undefined || (pred && (pred.k !== 'num' || pred.sym))) return this.readAtom(node, t);
+    const act = this.active();
+    const out = new Float64Array(this.n);
+    for (let w = 0; w < this.n; w += 32) {
+      let bits = 0, any = 0, all = 1;
+      for (let i = w; i < Math.min(w + 32, this.n); i++) {
+        if (!act[i]) continue;
+        const on = !pred || laneAt(pred.v, i) !== 0;
+        if (on) bits += 2 ** (i - w);
+        any |= +on;
+        all &= +on;
+      }
+      out.fill(ballot ? bits : name.startsWith('__any') ? any : all, w, Math.min(w + 32, this.n));
+    }
+    return num(isUniform(out) ? out[0] : out, t);
   }
 
   /**
@@ -3831,8 +3903,11 @@ export class Interp {
       else for (let i = 0; i < this.n; i++) addrs[i] = act[i] ? ov[i] : NaN;
       visit.addrs = addrs;
     }
-    // out of bounds: the first active thread whose index at some level leaves its extent
-    for (const b of r.bounds) {
+    // out of bounds: the first active thread whose index at some level leaves its extent. Not where the lanes run
+    // only by assumption of a guard that differs between lanes and could not be evaluated (`if (fid < order)`): which
+    // of them run is not known, and an index past the extent there is no finding (it was an error for lanes the guard
+    // may stop); under such a guard the same on every lane, the lanes that run are the active ones, as under any `if`
+    for (const b of this.laneUncertain ? [] : r.bounds) {
       if (hasThread(b.index.sym)) {
         // warp mode: in bounds for every warp, or the whole block is evaluated to find the first thread that is not
         if (Object.keys(b.index.sym!).every((k) => k.charCodeAt(0) === 2)) {
@@ -4117,4 +4192,15 @@ function sameValue(a: Value, b: Value, act: Uint8Array): boolean {
 function vectorFields(t: Extract<CType, { kind: 'vector' }>): CType {
   const fields = ['x', 'y', 'z', 'w'].slice(0, t.count).map((name) => member(t, name)!);
   return { kind: 'struct', name: t.name, bytes: t.bytes, align: t.align, fields };
+}
+
+/** A `;` outside parentheses, brackets and braces: text that is statements, not an expression (`a = 1; b = 2`). */
+function topLevelSemicolon(text: string): boolean {
+  let depth = 0;
+  for (const c of text.replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, '""')) {
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    else if (c === ';' && depth === 0) return true;
+  }
+  return false;
 }

@@ -395,9 +395,10 @@ export function binary(op: string, a: Value, b: Value, labelArg: Label, mask: Ui
       if (s >= 0 && s < 31) return num(map1(a.v, (x) => x * 2 ** s), t, scaleSym(a.sym, 2 ** s));
     }
     if (aU && bU && !cmp) return atom(String(label), t);
-    // `warpId * C`, `threadIdx.y * C` in a block 32 wide: one value in each warp, so, like a uniform unknown, an
-    // offset that rotates each warp's banks (rule 6); warps are cut 32 threads at a time from the linear thread id
-    if (op === '*' && isWarpUniform(a.v, mask) && isWarpUniform(b.v, mask)) return atom(String(label), t);
+    // `warpId * C`, `threadIdx.y * C` in a block 32 wide, `(2 * blockIdx.x + warpId) % n`: one value in each warp, so,
+    // like a uniform unknown, an offset that rotates each warp's banks (rule 6); warps are cut 32 threads at a time
+    // from the linear thread id
+    if (!cmp && isWarpUniform(a.v, mask) && isWarpUniform(b.v, mask)) return atom(String(label), t);
     if (cmp) {
       const r = unk(`\`${label}\` depends on the unknown warp-uniform value \`${symText(a.sym ?? b.sym!)}\``);
       return aU && bU ? { ...r, uniform: true } : r;

@@ -1,7 +1,7 @@
 // Facts of one file, read off the syntax tree: functions and kernels, macros, types, enums, file-scope constants
 // and __shared__ declarations, launch sites, explicit instantiations and block-shape directives.
 import { parse, type Node, type Tree } from '../syntax/parser';
-import { Macro, readMacro, readDirectives, callArguments, substitute } from '../syntax/preprocess';
+import { Macro, readMacro, readDirectives, callArguments, substitute, keywordMark } from '../syntax/preprocess';
 
 export interface TemplateParam {
   name: string;
@@ -107,7 +107,22 @@ export function identifiersIn(n: Node): string[] {
   return out;
 }
 
+/** Whether a tree's text holds a keyword macro's mark (preprocess.ts keywordMark): looked up once per tree. */
+const markedTrees = new WeakMap<object, boolean>();
+function holdsMarks(n: Node): boolean {
+  let m = markedTrees.get(n.tree);
+  if (m === undefined) markedTrees.set(n.tree, (m = /[\u0003\u0004]/.test(n.tree.rootNode.text)));
+  return m;
+}
+
 export function hasToken(n: Node, tok: string): boolean {
+  // a keyword macro's use the preprocessor spelled as a mark (preprocess.ts keywordMark): among the node's own
+  // children (`static SHARED float s[8];`) or just before it (`SHARED float s[8];`, `KERNEL void k()`)
+  if ((tok === '__shared__' || tok === '__global__') && holdsMarks(n)) {
+    const mark = keywordMark(tok);
+    if (n.previousSibling?.type === 'comment' && n.previousSibling.text === mark) return true;
+    if (kids(n).some((c) => c.type === 'comment' && c.text === mark)) return true;
+  }
   for (const c of kids(n)) {
     if (c.type === tok || (c.type === 'type_qualifier' && c.text === tok)) return true;
     if (c.type === 'storage_class_specifier' && c.text === tok) return true;
@@ -116,7 +131,7 @@ export function hasToken(n: Node, tok: string): boolean {
 }
 
 export function isSharedDecl(n: Node): boolean {
-  return n.type === 'declaration' && kids(n).some((c) => c.type === 'type_qualifier' && c.text === '__shared__');
+  return n.type === 'declaration' && hasToken(n, '__shared__');
 }
 
 /** The name identifier inside a declarator chain (pointer, array, function, init, reference, qualified). */

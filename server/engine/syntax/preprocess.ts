@@ -42,7 +42,8 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   // interpreter's UNKNOWN): a source that holds them must not pass for such a mark
   if (/[\u0000-\u0008]/.test(text)) text = text.replace(/[\u0000-\u0008]/g, ' ');
   if (text.includes('__launch_bounds__')) text = spellLaunchBoundsMacros(text);
-  if (/^[ \t]*#[ \t]*define[ \t]+\w+\(/m.test(text)) text = terminateStatementMacros(text);
+  if (/^[ \t]*#[ \t]*define\b/m.test(text) || defines) text = spellKeywordMacros(text, defines);
+  if (/^[ \t]*#[ \t]*define[ \t]+\w+(?:\(|[^\n]*;[ \t]*$)/m.test(text)) text = terminateStatementMacros(text);
   if (text.includes('__align__')) text = text.replace(/__align__(\s*)\(/g, (_m, ws: string) => `alignas  ${ws}(`);
   // `k << <grid, block >> > (args)`, as Visual Studio's formatter spaces a launch (nvcc accepts it): `<<<` and `>>>`
   if (/<<[ \t]+<|>>[ \t]+>/.test(text)) text = text.replace(SPACED_LAUNCH, (_m, ws1: string, config: string, ws2: string) => `<<<${ws1}${config}>>>${ws2}`);
@@ -224,23 +225,69 @@ function spellLaunchBoundsMacros(text: string): string {
   return out.join('');
 }
 
+/** The qualifiers and specifiers a keyword macro's body may hold (`#define GLOBAL extern "C" __global__`). */
+const SPECIFIERS = new Set(['__global__', '__device__', '__host__', '__shared__', '__constant__', '__managed__', '__forceinline__', '__noinline__',
+  '__inline__', 'inline', 'static', 'extern', '"C"', '__restrict__', 'restrict', 'volatile']);
+
 /**
- * A function-like macro of the file whose body ends with `;` (`#define vload(v, a) v = *((float4 *)(a));`) is a
- * statement, and is used without one (`vload(Av, &sa[i])` on a line of its own). The grammar reads such a use and
+ * The comment a keyword macro's use is spelled as where its expansion does not fit in its own length
+ * (`#define __local __shared__`, then `__local int s[64];`): a comment of one control character, \u0003 for
+ * `__shared__`, \u0004 for `__global__`. No comment of the user's reads as one: blankInactive replaces control characters.
+ */
+export function keywordMark(keyword: '__shared__' | '__global__'): string {
+  return keyword === '__shared__' ? '/*\u0003*/' : '/*\u0004*/';
+}
+
+/**
+ * An object-like macro whose body is nothing but qualifiers and specifiers (`#define KERNEL __global__`,
+ * `#define __local __shared__`, `#define __global` with no body, OpenCL-style code and its CUDA header) leaves the
+ * grammar reading its use as a type name and the real type as an error: the kernel and its `__shared__` arrays were
+ * lost. Each use outside a `#` line is rewritten in place: as its expansion where that fits in the use's own length,
+ * else as the keyword's mark (keywordMark) where the body holds `__shared__` or `__global__` (facts read the mark as
+ * the keyword), else blanked (the other specifiers change no address). Macros given from outside (`-D`) count too.
+ */
+function spellKeywordMacros(text: string, defines?: Record<string, string>): string {
+  const bodies = new Map<string, string[]>();
+  const add = (name: string, body: string) => {
+    const words = body.replace(/\/\/.*$|\/\*.*?\*\//g, '').trim().split(/\s+/).filter((w) => w);
+    if (words.every((w) => SPECIFIERS.has(w))) bodies.set(name, [...(bodies.get(name) ?? []), words.join(' ')]);
+    else bodies.set(name, ['\u0000']); // also defined as something else: not a keyword macro
+  };
+  for (const [k, v] of Object.entries(defines ?? {})) if (/^[A-Za-z_]\w*$/.test(k)) add(k, v);
+  const defRe = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])((?:[^\n\\]|\\(?!\r?\n))*)$/gm;
+  for (let m; (m = defRe.exec(text)); ) add(m[1], m[2]);
+  const spelled = new Map<string, string>();
+  for (const [name, list] of bodies) if (!list.includes('\u0000')) spelled.set(name, list.reduce((a, b) => (b.length > a.length ? b : a)));
+  if (spelled.size === 0) return text;
+  // the blanks after a use are room too (`SMEM float s[8];`: `SMEM ` holds a mark); an expansion keeps one of them
+  const useRe = new RegExp(`\\b(${[...spelled.keys()].join('|')})\\b([ \\t]*)`, 'g');
+  return text.replace(/^(?![ \t]*#).*$/gm, (line) => line.replace(useRe, (use: string, name: string, blanks: string) => {
+    const body = spelled.get(name)!;
+    if (body.length + (blanks ? 1 : 0) <= use.length) return body.padEnd(use.length);
+    const keyword = /\b__shared__\b/.test(body) ? '__shared__' : /\b__global__\b/.test(body) ? '__global__' : null;
+    const mark = keyword ? keywordMark(keyword) : '';
+    return mark.length <= use.length ? mark.padEnd(use.length) : ' '.repeat(use.length);
+  }));
+}
+
+/**
+ * A macro of the file whose body ends with `;` (`#define vload(v, a) v = *((float4 *)(a));`, `#define INIT t = 0;`) is
+ * a statement, and is used without one (`vload(Av, &sa[i])` or `INIT` on a line of its own). The grammar reads such a use and
  * the next statement as one expression, and both are lost. A blank just after the use, or at the start of the next
  * line, becomes the `;` the expansion ends with; offsets and lines are kept.
  */
 function terminateStatementMacros(text: string): string {
-  const names: string[] = [];
-  const defRe = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)\n]*)\)((?:[^\n\\]|\\\r?\n|\\)*)$/gm;
-  for (let m; (m = defRe.exec(text)); ) if (/;$/.test(m[3].replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|\\\r?\n/g, ' ').trim())) names.push(m[1]);
-  if (!names.length) return text;
-  const useRe = new RegExp(`\\b(${names.join('|')})\\s*\\(`, 'g');
+  const names: string[] = [], objects: string[] = [];
+  const defRe = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?((?:[^\n\\]|\\\r?\n|\\)*)$/gm;
+  for (let m; (m = defRe.exec(text)); ) if (/;$/.test(m[3].replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|\\\r?\n/g, ' ').trim())) (m[2] ? names : objects).push(m[1]);
+  if (!names.length && !objects.length) return text;
+  // a function-like use ends at its `)`; an object-like one (`#define INIT tid = threadIdx.x;`, used as `INIT`) at its name
+  const useRe = new RegExp([names.length ? `\\b(${names.join('|')})\\s*\\(` : '', objects.length ? `\\b(${objects.join('|')})\\b(?!\\s*\\()` : ''].filter((r) => r).join('|'), 'g');
   const out = text.split('');
   for (let m; (m = useRe.exec(text)); ) {
     const lineStart = text.lastIndexOf('\n', m.index) + 1;
     if (/^[ \t]*#/.test(text.slice(lineStart, m.index + 1)) || /\\\r?$/.test(text.slice(m.index, text.indexOf('\n', m.index) >>> 0))) continue;
-    const call = callArguments(text, m.index + m[0].length - 1);
+    const call = m[0].endsWith('(') ? callArguments(text, m.index + m[0].length - 1) : { end: m.index + m[0].length - 1 };
     if (!call) continue;
     // the next token after the use, past blanks and comments: a `;` (or the `\` of a macro body) needs nothing
     const rest = /^(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*/.exec(text.slice(call.end + 1))![0];
