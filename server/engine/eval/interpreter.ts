@@ -1478,10 +1478,15 @@ export class Interp {
         inner = inner.childForFieldName('declarator') ?? named(inner).find((c) => c.type.endsWith('declarator') || c.type === 'identifier') ?? null;
       }
       let value: Value = unk(`\`${nameNode.text}\` has no initial value`);
+      let ctorArgs: Value[] | undefined;
       if (d.type === 'function_declarator') {
         // `dim3 threads(BLOCK_SIZE, BLOCK_SIZE);` parses as a function declaration: read it as a constructor call
-        const args = named(d.childForFieldName('parameters')).map((p) => this.expandMacro(p.text, nameNode.text));
+        const params = named(d.childForFieldName('parameters'));
+        const args = params.map((p) => this.expandMacro(p.text, nameNode.text));
         value = isDim3 ? this.dim3(args) : args.length === 1 ? args[0] : { k: 'other', what: 'aggregate' };
+        // so does `View w(tile, n);` with each "parameter" a variable of the scope: a constructor called on them
+        if (t.kind === 'struct' && params.every((p, i) => this.namesVariable(p) || args[i].k === 'num'))
+          ctorArgs = params.map((p, i) => (this.namesVariable(p) ? this.load(this.identifier(named(p)[0]), named(p)[0]) : args[i]));
       } else if (d.type === 'init_declarator') {
         const init = d.childForFieldName('value');
         const override = this.cfg.constOverrides?.get(d.startIndex);
@@ -1508,8 +1513,8 @@ export class Interp {
       } else if (isDim3) value = this.dim3([]);
       // a local of a CUDA vector type (`uint4 r; r.x = ...;`) is an object whose members are its components
       const objT = t.kind === 'vector' && !isArray && !isRef ? vectorFields(t) : t;
-      if (objT.kind === 'struct' && !isArray && !isRef && d.type !== 'function_declarator') {
-        const obj = this.newObject(objT, nameNode.text, d.type === 'init_declarator' ? d.childForFieldName('value') : null, value);
+      if (objT.kind === 'struct' && !isArray && !isRef && (d.type !== 'function_declarator' || ctorArgs)) {
+        const obj = this.newObject(objT, nameNode.text, d.type === 'init_declarator' ? d.childForFieldName('value') : null, value, d, ctorArgs);
         if (obj) {
           this.scope().set(nameNode.text, { value: obj, type: t, decl: d });
           continue;
@@ -1634,11 +1639,27 @@ export class Interp {
    * Null (the declaration keeps its plain value) when the initializer is anything else, such as a load from shared
    * memory, whose access the caller already recorded.
    */
-  private newObject(t: Extract<CType, { kind: 'struct' }>, name: string, init: Node | null, value: Value): Obj | null {
+  private newObject(t: Extract<CType, { kind: 'struct' }>, name: string, init: Node | null, value: Value, decl: Node, ctorArgs?: Value[]): Obj | null {
     if (init && init.type !== 'initializer_list' && init.type !== 'argument_list') return value.k === 'obj' ? copyObj(value, name) : null;
     const fields = new Map<string, { value: Value; type: CType }>();
     for (const f of t.fields) fields.set(f.name, { value: unk(`\`${name}.${f.name}\` has no value`), type: f.type });
     const items = init ? named(init).filter((c) => c.type !== 'comment') : [];
+    // a constructor of the struct taking that many arguments runs (its member initializers, then its body): the
+    // arguments are not the members in order (`BitMask(unsigned *data, int H, int W, int N) : ..., D(N / B)`)
+    const arity = ctorArgs?.length ?? (items.some((c) => c.type === 'initializer_pair') ? -1 : items.length);
+    const ctor = arity >= 0 ? this.memberDef({ t }, t.name.replace(/\s*<.*$/, '').replace(/^.*::/, ''), arity) : null;
+    if (ctor) {
+      const self: Obj = { k: 'obj', t, fields };
+      const bound = (ctorArgs ?? items.map((c) => this.rvalue(c))).map((v) => ({ value: v }));
+      const outer = this.constructing;
+      this.constructing = name;
+      try {
+        this.inline(ctor, bound, decl, init ?? decl, this.templateBound.get(t) ?? this.templateArgs.get(t) ?? null, [this.memberScope(self)]);
+      } finally {
+        this.constructing = outer;
+      }
+      return copyObj(self, name);
+    }
     items.forEach((item, i) => {
       let field = t.fields[i];
       let expr = item;
@@ -1724,6 +1745,36 @@ export class Interp {
     if (!decl) return null;
     const inside = (among ?? this.cfg.facts.functions.get(name) ?? []).filter((d) => d.node.startIndex >= decl.startIndex && d.node.endIndex <= decl.endIndex);
     return inside.find((d) => d.params.length === arity) ?? null;
+  }
+
+  /**
+   * A constructor's member initializers (`: data(data), B(32), D(N / B)`), in the order the members are declared, as
+   * C++ runs them: each sees the constructor's parameters (which hide members of the same name) and the members
+   * initialized before it.
+   */
+  private memberInitializers(def: FunctionFact): void {
+    const list = named(def.node).find((c) => c.type === 'field_initializer_list');
+    const self = list && this.lookupVar('this')?.value;
+    if (!list || self?.k !== 'obj') return;
+    const order = (n: Node) => self.t.kind === 'struct' ? self.t.fields.findIndex((f) => f.name === named(n)[0]?.text) : -1;
+    for (const item of named(list).filter((c) => c.type === 'field_initializer').sort((a, b) => order(a) - order(b))) {
+      const field = self.fields.get(named(item)[0]?.text ?? '');
+      const given = named(named(item).find((c) => c.type === 'argument_list' || c.type === 'initializer_list') ?? null);
+      if (!field) continue;
+      const v = given.length === 1 ? this.rvalue(given[0]) : unk(`\`${item.text}\` is not one value`);
+      field.value = this.asVariable(v, field.type, `${this.constructing ?? 'this'}.${named(item)[0].text}`, item);
+    }
+  }
+  /** The local object a constructor being run is building (its members are named after it). */
+  private constructing: string | undefined;
+
+  /**
+   * A "parameter" of a declaration the grammar reads as a function's (`View w(tile, n);`) that names a variable (one
+   * that names a macro or a constant, `View w(tile, ROWS)`, is evaluated as such).
+   */
+  private namesVariable(p: Node): boolean {
+    const only = named(p);
+    return p.type === 'parameter_declaration' && only.length === 1 && only[0].type === 'type_identifier' && !!this.binding(only[0].text);
   }
 
   /** What a member function called on an object sees beneath its own scopes: the data members, and `this`. */
@@ -3215,17 +3266,16 @@ export class Interp {
     if (holder) return holder;
     const builtin = this.builtinCall(name, args, node);
     if (builtin) return builtin;
-    if (def && method) {
-      // a member function called on a local object sees its data members, and `this`, beneath its own scopes; called
-      // on an object in shared memory (`__shared__ Queue q; q.push(v);`), its data members are places in that object,
-      // so what it reads and writes there are shared accesses
-      const self = object();
-      const members = self.k === 'obj' ? this.memberScope(self) : self.k === 'ref' && self.t.kind === 'struct' ? this.sharedMemberScope(self) : null;
-      if (members && (self.k === 'obj' || self.k === 'ref')) {
-        // among the functions of that name left by the specialization the object is declared as (see specialization)
-        const own = this.memberDef(self, method, argNodes.length, defs) ?? def;
-        return decided(this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateBound.get(self.t) ?? this.templateArgs.get(self.t) ?? classArgs, [members])));
-      }
+    // a member function called on a local object sees its data members, and `this`, beneath its own scopes; called on
+    // an object in shared memory (`__shared__ Queue q; q.push(v);`), its data members are places in that object, so
+    // what it reads and writes there are shared accesses. So does one a member function calls without naming the
+    // object (`_get_elem_idx(y, x, d)`, that is `this->_get_elem_idx(...)`): the same object's
+    const self = def && method ? object() : def && !lambda ? this.lookupVar('this')?.value : undefined;
+    if (self && (self.k === 'obj' || (self.k === 'ref' && self.t.kind === 'struct'))) {
+      const members = self.k === 'obj' ? this.memberScope(self) : this.sharedMemberScope(self);
+      // among the functions of that name left by the specialization the object is declared as (see specialization)
+      const own = this.memberDef(self, method || name, argNodes.length, defs ?? undefined) ?? (method ? def : null);
+      if (own) return decided(this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateBound.get(self.t) ?? this.templateArgs.get(self.t) ?? classArgs, [members])));
     }
     if (def) return decided(this.returned(def, node, this.inline(def, bound, fnNode, node, classArgs ?? (declared && this.templateBound.get(declared)) ?? null, lambda?.scopes)));
     const target = method ? object() : null;
@@ -3782,6 +3832,7 @@ export class Interp {
         this.notePointer(p.name, value);
         this.scope().set(p.name, { value, type: t });
       });
+      this.memberInitializers(def);
       this.execBlock(def.body);
       return frame.ret ?? { k: 'other', what: 'void' };
     } finally {

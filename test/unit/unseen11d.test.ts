@@ -1,0 +1,72 @@
+// Regressions from the eleventh sweep of unseen kernels, helper D (vision and 3-D geometry ops: pytorch3d's coarse
+// rasterizer bit mask, mmcv, kaolin, PointNet++): a local object of a class with a constructor is built by that
+// constructor (member initializers in member order, then its body), not read as an aggregate of its arguments; a
+// declaration `Bits m(buf, n);` that the grammar reads as a function declaration is that constructor call; a member
+// function calling another without naming the object sees the same members. Figures from a brute-force lane oracle of
+// docs/bank-model.md (scratch/oracle11d.py).
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { ready, analyzeFile, accessAt } from './helpers/engine';
+import { analyzeText } from '../../server/engine/index';
+
+before(() => ready);
+
+const FIXTURE = 'test/fixtures/unseen11d.cu';
+
+test('a braced object of a class with a constructor takes the members the constructor sets (was: 32-way, `ld` read as the argument 32)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // `Padded v{tile, ROWS}` runs `: p(base), ld(cols + 1)`: ld = 33, so the column read tx * 33 + ty is conflict-free in
+  // every warp of 32x8 (read as an aggregate, ld was 32: 32 lanes on one bank, 32 wavefronts)
+  const a = accessAt(result, text, 'return p[r * ld + c];', 'load');
+  assert.equal(a.status, 'conflict-free');
+  assert.equal(a.degree, 1);
+  assert.equal(a.wavefronts, 1);
+  assert.equal(a.worst!.distinctWords, 32);
+  assert.equal(a.worst!.activeLanes, 32);
+  assert.deepEqual(a.block, [32, 8, 1]);
+  assert.equal(a.cases.length, 0);
+  const s = accessAt(result, text, 'return p[r * ld + c];', 'store');
+  assert.equal(s.status, 'conflict-free');
+  assert.equal(s.wavefronts, 1);
+  assert.equal(s.worst!.distinctWords, 32);
+});
+
+test('`Padded v(tile, ROWS);` (a function declaration to the grammar) is a constructor call (was: no access reported)', () => {
+  const { text } = analyzeFile(FIXTURE);
+  // the kernel alone, without the braced one: its two accesses are found, conflict-free
+  const only = text.replace(/__global__ void padded_braced[\s\S]*?\n}\n/, '').replace(/\s*padded_braced<<<[^\n]*\n/, '\n');
+  assert.ok(!only.includes('padded_braced'));
+  const result = analyzeText(only, { budgetMs: 60_000 });
+  const a = accessAt(result, only, 'return p[r * ld + c];', 'load');
+  assert.equal(a.kernel, 'padded_columns');
+  assert.equal(a.status, 'conflict-free');
+  assert.equal(a.degree, 1);
+  assert.equal(a.wavefronts, 1);
+  assert.equal(a.worst!.distinctWords, 32);
+  assert.deepEqual(a.block, [32, 8, 1]);
+  const s = accessAt(result, only, 'return p[r * ld + c];', 'store');
+  assert.equal(s.kernel, 'padded_columns');
+  assert.equal(s.status, 'conflict-free');
+});
+
+test('a constructor computes a member from one set before it, and member functions call each other (was: no access)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // `Bits m(mask_words, bitsPerRow)`: bits = 32, words = 512 / 32 = 16; `first(r)` reads data[slot(r)] = data[16 * tx]:
+  // 32 distinct words on banks 0 and 16, 16 wavefronts
+  const a = accessAt(result, text, 'return data[slot(r)];', 'load');
+  assert.equal(a.kernel, 'mask_rows');
+  assert.equal(a.status, 'conflict');
+  assert.equal(a.degree, 16);
+  assert.equal(a.wavefronts, 16);
+  assert.equal(a.worst!.distinctWords, 32);
+  assert.equal(a.worst!.activeLanes, 32);
+  assert.deepEqual(a.block, [128, 1, 1]);
+  // the constructor's body clears 4 * words = 64 words: warps 0 and 1, one word a lane
+  const c = accessAt(result, text, 'data[i] = 0u;', 'store');
+  assert.equal(c.kernel, 'mask_rows');
+  assert.equal(c.status, 'conflict-free');
+  assert.equal(c.wavefronts, 1);
+  assert.equal(c.worst!.distinctWords, 32);
+  assert.equal(c.worst!.activeLanes, 32);
+  assert.ok(!a.assumptions.some((x) => /has no value|not known here/.test(x)), a.assumptions.join('\n'));
+});
