@@ -70,3 +70,24 @@ test('a constructor computes a member from one set before it, and member functio
   assert.equal(c.worst!.activeLanes, 32);
   assert.ok(!a.assumptions.some((x) => /has no value|not known here/.test(x)), a.assumptions.join('\n'));
 });
+
+test('a block-stride counter of unknown trip count is its start plus its step times the passes: `e / 32` and `e % 32` are exact (was: unknown)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // e = tx + 128 * passes: `e / 32` is the warp's one word, whatever the pass
+  const a = accessAt(result, text, 'atomicOr(&bitsOf[e / 32], 1u << (e % 32));', 'atomic');
+  assert.equal(a.kernel, 'strided_bits');
+  assert.equal(a.status, 'broadcast');
+  assert.equal(a.degree, 1);
+  assert.equal(a.wavefronts, 1);
+  assert.equal(a.worst!.distinctWords, 1);
+  assert.equal(a.worst!.activeLanes, 32);
+  assert.deepEqual(a.block, [128, 1, 1]);
+  // `e % 32` is the lane: 2 words apart, 2 distinct words in each even bank
+  const s = accessAt(result, text, 'spread[(e % 32) * 2] = v[e];', 'store');
+  assert.equal(s.status, 'conflict');
+  assert.equal(s.degree, 2);
+  assert.equal(s.wavefronts, 2);
+  assert.equal(s.worst!.distinctWords, 32);
+  assert.equal(s.worst!.activeLanes, 32);
+  assert.ok(s.assumptions.some((x) => x.includes('`e` treated as its value before the loop plus 128 times the passes before')), s.assumptions.join('\n'));
+});

@@ -7,12 +7,15 @@ import { substitute, callArguments } from '../syntax/preprocess';
 import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex } from '../facts/collect';
 import { CType, BUILTINS, TORCH_TYPES, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
-  Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
+  Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
   isUniform, isWarpUniform, symText, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
   UNKNOWN, unknownPointer, eitherPointer,
 } from './values';
 
 export class BudgetExceeded extends Error {}
+
+/** The syntax a loop's step may be made of for loopSteps: names, numbers, `blockDim.x`, arithmetic. */
+const STEP_NODE = /^(identifier|number_literal|field_expression|field_identifier|binary_expression|parenthesized_expression|qualified_identifier|namespace_identifier)$/;
 
 export interface Caps {
   loopIterations: number;
@@ -817,6 +820,39 @@ export class Interp {
     return out;
   }
 
+  /**
+   * The variables a loop's update steps by a number (`e += blockDim.x`, `k -= 64`) that neither its body nor its
+   * update changes, and that nothing else in the loop assigns: each with its step (by more than 1).
+   */
+  private loopSteps(update: Node | null, assigned: Map<string, boolean>, body: Node | null): Map<string, number> {
+    const out = new Map<string, number>();
+    const inBody = this.assignedNames([body]);
+    const seen = new Set<string>();
+    const parts = update ? [update] : [];
+    for (let i = 0; i < parts.length; i++) if (parts[i].type === 'comma_expression') parts.push(...named(parts[i]));
+    for (const u of parts) {
+      if (u.type !== 'assignment_expression') continue;
+      const target = u.childForFieldName('left');
+      const op = u.childForFieldName('operator')?.text ?? kids(u)[1]?.text;
+      const right = u.childForFieldName('right');
+      if (target?.type !== 'identifier' || !right) continue;
+      const name = target.text;
+      if (seen.has(name)) out.delete(name);
+      if (seen.has(name) || inBody.has(name) || !assigned.get(name) || (op !== '+=' && op !== '-=')) {
+        seen.add(name);
+        continue;
+      }
+      seen.add(name);
+      // a plain expression of names the loop leaves alone: no load, no call (evaluating it records nothing)
+      const plain = (n: Node): boolean => STEP_NODE.test(n.type) && named(n).every(plain);
+      if (!plain(right) || identifiersIn(right).some((n) => assigned.has(n))) continue;
+      const v = this.rvalue(right);
+      const c = v.k === 'num' && !v.sym && typeof v.v === 'number' ? (op === '-=' ? -v.v : v.v) : NaN;
+      if (Number.isSafeInteger(c) && Math.abs(c) > 1) out.set(name, c);
+    }
+    return out;
+  }
+
   /** Names assigned anywhere inside a subtree (plain identifiers only). */
   private assignedNames(nodes: (Node | null)[]): Map<string, boolean> {
     // name -> true when every assignment is additive (`+=`, `-=`, `++`, `--`)
@@ -1076,6 +1112,9 @@ export class Interp {
     const lost = (p: Ptr, name: string): Ptr => unknownPointer(p, `\`${name}\` is changed by the loop at line ${line}${whose}`);
     // kept variables found to move by a warp-uniform amount (see below): their value before the loop plus one
     const shifted = new Map<string, Num>();
+    // a variable that only the loop's update steps, by a number the loop does not change (`e += blockDim.x`), is its
+    // start plus that number times the passes before (`e / 32`, `e % 32` of a block-stride counter are then exact)
+    const stepped = this.loopSteps(update, assigned, body);
     const generalise = (suffix: string) => {
       for (const [name, additive] of assigned) {
         const v = this.lookupVar(name);
@@ -1113,7 +1152,8 @@ export class Interp {
           continue;
         }
         if (additive && v.value.k === 'num') {
-          const a = atom(`${name}${suffix}`, v.value.t);
+          const step = stepped.get(name);
+          const a = step === undefined ? atom(`${name}${suffix}`, v.value.t) : binary('*', passCount(name, line, v.value.t), num(step, v.value.t), name, null);
           v.value = binary('+', v.value, a, name, null);
         } else if (v.value.k === 'num' && isUniform(v.value.v) && !hasThread(v.value.sym)) {
           uniform.add(name);
@@ -1161,13 +1201,15 @@ export class Interp {
       const names = [...new Set([...induction.filter((n) => assigned.has(n) && !(snap?.demoted.has(n))), ...uniform])];
       // a counter that starts per lane (`i = threadIdx.x; ...; i += blockDim.x`) is its start plus a warp-uniform step
       // (one the same on each warp's lanes, a warp's row, is warp-uniform, in warp mode and over the whole block alike)
-      const fromLane = [...names.filter((n) => { const s = additiveStart.get(n); return s?.k === 'num' && !isWarpUniform(s.v, alive); }), ...[...shifted.keys()].filter((n) => !names.includes(n))];
-      const whole = names.filter((n) => !fromLane.includes(n));
+      const startsPerLane = (n: string) => { const s = additiveStart.get(n); return s?.k === 'num' && !isWarpUniform(s.v, alive); };
+      const fromLane = [...names.filter((n) => startsPerLane(n) && !stepped.has(n)), ...[...shifted.keys()].filter((n) => !names.includes(n))];
+      const whole = names.filter((n) => !startsPerLane(n));
       const list = (ns: string[]) => `\`${ns.join('`, `')}\``;
       const note = (long ? `the loop at line ${line} runs more than ${iter.toLocaleString('en-US')} iterations: the first ${iter.toLocaleString('en-US')} are evaluated one by one, the others together, as those of a loop of unknown trip count are`
         : `the loop at line ${line} has a trip count that cannot be computed (${condText ? `\`${condText}\`: ` : ''}${why})` + (iter > 0 ? ` after ${iter} iterations` : '')) +
         (whole.length ? `; ${list(whole)} treated as ${whole.length > 1 ? 'unknown warp-uniform values' : 'an unknown warp-uniform value'}` : '') +
-        (fromLane.length ? `; ${list(fromLane)} treated as ${fromLane.length > 1 ? 'their values' : 'its value'} before the loop plus an unknown warp-uniform amount` : '');
+        (fromLane.length ? `; ${list(fromLane)} treated as ${fromLane.length > 1 ? 'their values' : 'its value'} before the loop plus an unknown warp-uniform amount` : '') +
+        [...stepped].filter(([n]) => startsPerLane(n)).map(([n, c]) => `; \`${n}\` treated as its value before the loop plus ${c} times the passes before`).join('');
       this.ctx = { ...ctx0 };
       for (const n of names) this.ctx[n] = 'any';
       const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
