@@ -6,12 +6,21 @@
 // docs/bank-model.md (scratch/oracle11d.py).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { ready, analyzeFile, accessAt } from './helpers/engine';
+import { ready, analyzeFile, accessAt, lineOf } from './helpers/engine';
 import { analyzeText } from '../../server/engine/index';
 
 before(() => ready);
 
 const FIXTURE = 'test/fixtures/unseen11d.cu';
+
+/** The one access of `kind` at the first line holding `snippet` after the line holding `after` (the member functions
+ * of the fixture's classes share their text). */
+function accessAfter(result: ReturnType<typeof analyzeFile>['result'], text: string, after: string, snippet: string, kind: string) {
+  const line = lineOf(text, snippet, lineOf(text, after));
+  const found = result.accesses.filter((a) => a.range.start.line === line && a.kind === kind);
+  assert.equal(found.length, 1, `one ${kind} at line ${line + 1}`);
+  return found[0];
+}
 
 test('a braced object of a class with a constructor takes the members the constructor sets (was: 32-way, `ld` read as the argument 32)', () => {
   const { text, result } = analyzeFile(FIXTURE);
@@ -90,4 +99,29 @@ test('a block-stride counter of unknown trip count is its start plus its step ti
   assert.equal(s.worst!.distinctWords, 32);
   assert.equal(s.worst!.activeLanes, 32);
   assert.ok(s.assumptions.some((x) => x.includes('`e` treated as its value before the loop plus 128 times the passes before')), s.assumptions.join('\n'));
+});
+
+test('an object made by a functional cast, `Rows r = Rows(grid, 0)` or a temporary `Rows(grid, 1).at(...)`, is built by its constructor (was: no access reported)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // the one member function, called on each: ld = 32 (pad 0) puts the 32 lanes of the column on one bank; ld = 33 does not
+  const a = accessAfter(result, text, 'struct Rows {', 'return p[r * ld + c];', 'store');
+  assert.equal(a.kernel, 'temporaries');
+  assert.equal(a.status, 'conflict');
+  assert.equal(a.degree, 32);
+  assert.equal(a.wavefronts, 32);
+  assert.equal(a.worst!.distinctWords, 32);
+  assert.equal(a.worst!.activeLanes, 32);
+  assert.deepEqual(a.block, [32, 1, 1]);
+  assert.deepEqual(a.cases.map((c) => [c.context.call, c.degree, c.wavefronts]), [[`line ${lineOf(text, 'r.at(threadIdx.x, 0) = 1.f;') + 1}`, 32, 32], [`line ${lineOf(text, 'Rows(grid, 1).at(threadIdx.x, 1) = 2.f;') + 1}`, 1, 1]]);
+});
+
+test('a member with a default initializer (`int ld = ROWS + 1;`) holds it (was: unknown, `s.ld` has no value)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const a = accessAfter(result, text, 'struct Skewed {', 'return p[r * ld + c];', 'load');
+  assert.equal(a.kernel, 'temporaries');
+  assert.equal(a.status, 'conflict-free');
+  assert.equal(a.degree, 1);
+  assert.equal(a.wavefronts, 1);
+  assert.equal(a.worst!.distinctWords, 32);
+  assert.equal(a.worst!.activeLanes, 32);
 });

@@ -1685,6 +1685,7 @@ export class Interp {
     if (init && init.type !== 'initializer_list' && init.type !== 'argument_list') return value.k === 'obj' ? copyObj(value, name) : null;
     const fields = new Map<string, { value: Value; type: CType }>();
     for (const f of t.fields) fields.set(f.name, { value: unk(`\`${name}.${f.name}\` has no value`), type: f.type });
+    this.memberDefaults(t, name, fields);
     const items = init ? named(init).filter((c) => c.type !== 'comment') : [];
     // a constructor of the struct taking that many arguments runs (its member initializers, then its body): the
     // arguments are not the members in order (`BitMask(unsigned *data, int H, int W, int N) : ..., D(N / B)`)
@@ -1807,6 +1808,35 @@ export class Interp {
       field.value = this.asVariable(v, field.type, `${this.constructing ?? 'this'}.${named(item)[0].text}`, item);
     }
   }
+  /**
+   * The default member initializers of a class (`int ld = 33;`, `int w{4};`): what its members hold before a
+   * constructor or a braced list sets them. Each is evaluated among the members set before it.
+   */
+  private memberDefaults(t: Extract<CType, { kind: 'struct' }>, name: string, fields: Map<string, { value: Value; type: CType }>): void {
+    const body = this.classDecl(t)?.childForFieldName('body');
+    if (!body) return;
+    const self: Obj = { k: 'obj', t, fields };
+    this.frame().scopes.push(this.memberScope(self));
+    try {
+      for (const fd of named(body).filter((c) => c.type === 'field_declaration')) {
+        let last: string | null = null;
+        const typeAt = fd.childForFieldName('type')?.startIndex;
+        const defaults = new Set(fd.childrenForFieldName('default_value').map((d) => d?.startIndex));
+        for (const c of named(fd)) {
+          if (c.startIndex === typeAt) continue;
+          if (c.type.endsWith('declarator') || c.type === 'field_identifier') last = c.type === 'field_identifier' ? c.text : declaratorName(c)?.text ?? null;
+          else if (last && fields.has(last) && defaults.has(c.startIndex)) {
+            const only = c.type === 'initializer_list' ? named(c) : [c];
+            const field = fields.get(last)!;
+            if (only.length === 1) field.value = this.asVariable(this.rvalue(only[0]), field.type, `${name}.${last}`, c);
+          }
+        }
+      }
+    } finally {
+      this.frame().scopes.pop();
+    }
+  }
+
   /** The local object a constructor being run is building (its members are named after it). */
   private constructing: string | undefined;
 
@@ -3236,6 +3266,14 @@ export class Interp {
       fnNode.type === 'identifier' && BUILTINS[fnNode.text] && !this.binding(fnNode.text) && !this.cfg.facts.functions.has(fnNode.text) && !this.cfg.facts.macros.has(fnNode.text))) {
       const t = fnNode.type === 'identifier' ? BUILTINS[fnNode.text] : this.resolveType(fnNode);
       if (t.kind === 'int' || t.kind === 'float') return this.cast(this.rvalue(argNodes[0]), t, node);
+    }
+    // a functional cast to a class of the file with a constructor (`View(tile, 33)`, a temporary or `View w = View(...)`):
+    // the object that constructor builds
+    if (fnNode.type === 'identifier' && this.cfg.facts.typeDecls.has(fnNode.text) && !this.binding(fnNode.text)) {
+      const t = this.resolveTypeName(fnNode.text, fnNode);
+      const obj = t.kind === 'struct' && this.memberDef({ t }, fnNode.text, argNodes.length)
+        ? this.newObject(t, fnNode.text, null, unk(''), node, argNodes.map((a) => this.rvalue(a))) : null;
+      if (obj) return obj;
     }
     // reinterpret_cast<T*>(x) and friends
     if (fnNode.type === 'template_function') {
