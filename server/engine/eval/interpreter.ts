@@ -826,10 +826,12 @@ export class Interp {
    */
   private loopSteps(update: Node | null, assigned: Map<string, boolean>, body: Node | null): Map<string, number> {
     const out = new Map<string, number>();
-    const inBody = this.assignedNames([body]);
     const seen = new Set<string>();
     const parts = update ? [update] : [];
     for (let i = 0; i < parts.length; i++) if (parts[i].type === 'comma_expression') parts.push(...named(parts[i]));
+    // (the body is walked only for a loop that has such a step: `i++` has none)
+    if (!parts.some((u) => u.type === 'assignment_expression')) return out;
+    const inBody = this.assignedNames([body]);
     for (const u of parts) {
       if (u.type !== 'assignment_expression') continue;
       const target = u.childForFieldName('left');
