@@ -730,7 +730,7 @@ void run(float *o) { k<<<1, WARP_SIZE>>>(o); }
   assert.deepEqual(line(analyzeText(src, { defines: { WARP_SIZE: '64' } })), [[7, 2, 64]]);
 });
 
-test('a grid-stride counter of unknown trip count is said to be its start per lane plus a warp-uniform amount, not warp-uniform', () => {
+test('a block-stride counter of unknown trip count is said to be its start per lane plus its step times the passes before, not warp-uniform', () => {
   const src = `__global__ void k(float *o, int n) {
   __shared__ float s[1024];
   for (int i = threadIdx.x; i < n; i += blockDim.x) s[i] = o[i];
@@ -739,7 +739,7 @@ void r(float *o, int n) { k<<<1, 256>>>(o, n); }
 `;
   const [a] = analyzeText(src).accesses;
   assert.equal(a.status, 'conflict-free');
-  assert.ok(a.assumptions.includes('the loop at line 3 has a trip count that cannot be computed (`i < n`: `i < n` depends on the unknown warp-uniform value `n`); `i` treated as its value before the loop plus an unknown warp-uniform amount'), a.assumptions.join('\n'));
+  assert.ok(a.assumptions.includes('the loop at line 3 has a trip count that cannot be computed (`i < n`: `i < n` depends on the unknown warp-uniform value `n`); `i` treated as its value before the loop plus 256 times the passes before'), a.assumptions.join('\n'));
   assert.ok(!a.assumptions.some((x) => x.includes('`i` treated as an unknown warp-uniform value')));
 });
 

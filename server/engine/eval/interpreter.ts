@@ -7,12 +7,15 @@ import { substitute, callArguments } from '../syntax/preprocess';
 import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex } from '../facts/collect';
 import { CType, BUILTINS, TORCH_TYPES, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
-  Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
+  Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
   isUniform, isWarpUniform, symText, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
   UNKNOWN, unknownPointer, eitherPointer,
 } from './values';
 
 export class BudgetExceeded extends Error {}
+
+/** The syntax a loop's step may be made of for loopSteps: names, numbers, `blockDim.x`, arithmetic. */
+const STEP_NODE = /^(identifier|number_literal|field_expression|field_identifier|binary_expression|parenthesized_expression|qualified_identifier|namespace_identifier)$/;
 
 export interface Caps {
   loopIterations: number;
@@ -817,6 +820,41 @@ export class Interp {
     return out;
   }
 
+  /**
+   * The variables a loop's update steps by a number (`e += blockDim.x`, `k -= 64`) that neither its body nor its
+   * update changes, and that nothing else in the loop assigns: each with its step (by more than 1).
+   */
+  private loopSteps(update: Node | null, assigned: Map<string, boolean>, body: Node | null): Map<string, number> {
+    const out = new Map<string, number>();
+    const seen = new Set<string>();
+    const parts = update ? [update] : [];
+    for (let i = 0; i < parts.length; i++) if (parts[i].type === 'comma_expression') parts.push(...named(parts[i]));
+    // (the body is walked only for a loop that has such a step: `i++` has none)
+    if (!parts.some((u) => u.type === 'assignment_expression')) return out;
+    const inBody = this.assignedNames([body]);
+    for (const u of parts) {
+      if (u.type !== 'assignment_expression') continue;
+      const target = u.childForFieldName('left');
+      const op = u.childForFieldName('operator')?.text ?? kids(u)[1]?.text;
+      const right = u.childForFieldName('right');
+      if (target?.type !== 'identifier' || !right) continue;
+      const name = target.text;
+      if (seen.has(name)) out.delete(name);
+      if (seen.has(name) || inBody.has(name) || !assigned.get(name) || (op !== '+=' && op !== '-=')) {
+        seen.add(name);
+        continue;
+      }
+      seen.add(name);
+      // a plain expression of names the loop leaves alone: no load, no call (evaluating it records nothing)
+      const plain = (n: Node): boolean => STEP_NODE.test(n.type) && named(n).every(plain);
+      if (!plain(right) || identifiersIn(right).some((n) => assigned.has(n))) continue;
+      const v = this.rvalue(right);
+      const c = v.k === 'num' && !v.sym && typeof v.v === 'number' ? (op === '-=' ? -v.v : v.v) : NaN;
+      if (Number.isSafeInteger(c) && Math.abs(c) > 1) out.set(name, c);
+    }
+    return out;
+  }
+
   /** Names assigned anywhere inside a subtree (plain identifiers only). */
   private assignedNames(nodes: (Node | null)[]): Map<string, boolean> {
     // name -> true when every assignment is additive (`+=`, `-=`, `++`, `--`)
@@ -1076,6 +1114,9 @@ export class Interp {
     const lost = (p: Ptr, name: string): Ptr => unknownPointer(p, `\`${name}\` is changed by the loop at line ${line}${whose}`);
     // kept variables found to move by a warp-uniform amount (see below): their value before the loop plus one
     const shifted = new Map<string, Num>();
+    // a variable that only the loop's update steps, by a number the loop does not change (`e += blockDim.x`), is its
+    // start plus that number times the passes before (`e / 32`, `e % 32` of a block-stride counter are then exact)
+    const stepped = this.loopSteps(update, assigned, body);
     const generalise = (suffix: string) => {
       for (const [name, additive] of assigned) {
         const v = this.lookupVar(name);
@@ -1113,7 +1154,8 @@ export class Interp {
           continue;
         }
         if (additive && v.value.k === 'num') {
-          const a = atom(`${name}${suffix}`, v.value.t);
+          const step = stepped.get(name);
+          const a = step === undefined ? atom(`${name}${suffix}`, v.value.t) : binary('*', passCount(name, line, v.value.t), num(step, v.value.t), name, null);
           v.value = binary('+', v.value, a, name, null);
         } else if (v.value.k === 'num' && isUniform(v.value.v) && !hasThread(v.value.sym)) {
           uniform.add(name);
@@ -1161,13 +1203,15 @@ export class Interp {
       const names = [...new Set([...induction.filter((n) => assigned.has(n) && !(snap?.demoted.has(n))), ...uniform])];
       // a counter that starts per lane (`i = threadIdx.x; ...; i += blockDim.x`) is its start plus a warp-uniform step
       // (one the same on each warp's lanes, a warp's row, is warp-uniform, in warp mode and over the whole block alike)
-      const fromLane = [...names.filter((n) => { const s = additiveStart.get(n); return s?.k === 'num' && !isWarpUniform(s.v, alive); }), ...[...shifted.keys()].filter((n) => !names.includes(n))];
-      const whole = names.filter((n) => !fromLane.includes(n));
+      const startsPerLane = (n: string) => { const s = additiveStart.get(n); return s?.k === 'num' && !isWarpUniform(s.v, alive); };
+      const fromLane = [...names.filter((n) => startsPerLane(n) && !stepped.has(n)), ...[...shifted.keys()].filter((n) => !names.includes(n))];
+      const whole = names.filter((n) => !startsPerLane(n));
       const list = (ns: string[]) => `\`${ns.join('`, `')}\``;
       const note = (long ? `the loop at line ${line} runs more than ${iter.toLocaleString('en-US')} iterations: the first ${iter.toLocaleString('en-US')} are evaluated one by one, the others together, as those of a loop of unknown trip count are`
         : `the loop at line ${line} has a trip count that cannot be computed (${condText ? `\`${condText}\`: ` : ''}${why})` + (iter > 0 ? ` after ${iter} iterations` : '')) +
         (whole.length ? `; ${list(whole)} treated as ${whole.length > 1 ? 'unknown warp-uniform values' : 'an unknown warp-uniform value'}` : '') +
-        (fromLane.length ? `; ${list(fromLane)} treated as ${fromLane.length > 1 ? 'their values' : 'its value'} before the loop plus an unknown warp-uniform amount` : '');
+        (fromLane.length ? `; ${list(fromLane)} treated as ${fromLane.length > 1 ? 'their values' : 'its value'} before the loop plus an unknown warp-uniform amount` : '') +
+        [...stepped].filter(([n]) => startsPerLane(n)).map(([n, c]) => `; \`${n}\` treated as its value before the loop plus ${c} times the passes before`).join('');
       this.ctx = { ...ctx0 };
       for (const n of names) this.ctx[n] = 'any';
       const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
@@ -1478,10 +1522,15 @@ export class Interp {
         inner = inner.childForFieldName('declarator') ?? named(inner).find((c) => c.type.endsWith('declarator') || c.type === 'identifier') ?? null;
       }
       let value: Value = unk(`\`${nameNode.text}\` has no initial value`);
+      let ctorArgs: Value[] | undefined;
       if (d.type === 'function_declarator') {
         // `dim3 threads(BLOCK_SIZE, BLOCK_SIZE);` parses as a function declaration: read it as a constructor call
-        const args = named(d.childForFieldName('parameters')).map((p) => this.expandMacro(p.text, nameNode.text));
+        const params = named(d.childForFieldName('parameters'));
+        const args = params.map((p) => this.expandMacro(p.text, nameNode.text));
         value = isDim3 ? this.dim3(args) : args.length === 1 ? args[0] : { k: 'other', what: 'aggregate' };
+        // so does `View w(tile, n);` with each "parameter" a variable of the scope: a constructor called on them
+        if (t.kind === 'struct' && params.every((p, i) => this.namesVariable(p) || args[i].k === 'num'))
+          ctorArgs = params.map((p, i) => (this.namesVariable(p) ? this.load(this.identifier(named(p)[0]), named(p)[0]) : args[i]));
       } else if (d.type === 'init_declarator') {
         const init = d.childForFieldName('value');
         const override = this.cfg.constOverrides?.get(d.startIndex);
@@ -1508,8 +1557,8 @@ export class Interp {
       } else if (isDim3) value = this.dim3([]);
       // a local of a CUDA vector type (`uint4 r; r.x = ...;`) is an object whose members are its components
       const objT = t.kind === 'vector' && !isArray && !isRef ? vectorFields(t) : t;
-      if (objT.kind === 'struct' && !isArray && !isRef && d.type !== 'function_declarator') {
-        const obj = this.newObject(objT, nameNode.text, d.type === 'init_declarator' ? d.childForFieldName('value') : null, value);
+      if (objT.kind === 'struct' && !isArray && !isRef && (d.type !== 'function_declarator' || ctorArgs)) {
+        const obj = this.newObject(objT, nameNode.text, d.type === 'init_declarator' ? d.childForFieldName('value') : null, value, d, ctorArgs);
         if (obj) {
           this.scope().set(nameNode.text, { value: obj, type: t, decl: d });
           continue;
@@ -1634,11 +1683,28 @@ export class Interp {
    * Null (the declaration keeps its plain value) when the initializer is anything else, such as a load from shared
    * memory, whose access the caller already recorded.
    */
-  private newObject(t: Extract<CType, { kind: 'struct' }>, name: string, init: Node | null, value: Value): Obj | null {
+  private newObject(t: Extract<CType, { kind: 'struct' }>, name: string, init: Node | null, value: Value, decl: Node, ctorArgs?: Value[]): Obj | null {
     if (init && init.type !== 'initializer_list' && init.type !== 'argument_list') return value.k === 'obj' ? copyObj(value, name) : null;
     const fields = new Map<string, { value: Value; type: CType }>();
     for (const f of t.fields) fields.set(f.name, { value: unk(`\`${name}.${f.name}\` has no value`), type: f.type });
+    this.memberDefaults(t, name, fields);
     const items = init ? named(init).filter((c) => c.type !== 'comment') : [];
+    // a constructor of the struct taking that many arguments runs (its member initializers, then its body): the
+    // arguments are not the members in order (`BitMask(unsigned *data, int H, int W, int N) : ..., D(N / B)`)
+    const arity = ctorArgs?.length ?? (items.some((c) => c.type === 'initializer_pair') ? -1 : items.length);
+    const ctor = arity >= 0 ? this.memberDef({ t }, t.name.replace(/\s*<.*$/, '').replace(/^.*::/, ''), arity) : null;
+    if (ctor) {
+      const self: Obj = { k: 'obj', t, fields };
+      const bound = (ctorArgs ?? items.map((c) => this.rvalue(c))).map((v) => ({ value: v }));
+      const outer = this.constructing;
+      this.constructing = name;
+      try {
+        this.inline(ctor, bound, decl, init ?? decl, this.templateBound.get(t) ?? this.templateArgs.get(t) ?? null, [this.memberScope(self)]);
+      } finally {
+        this.constructing = outer;
+      }
+      return copyObj(self, name);
+    }
     items.forEach((item, i) => {
       let field = t.fields[i];
       let expr = item;
@@ -1724,6 +1790,65 @@ export class Interp {
     if (!decl) return null;
     const inside = (among ?? this.cfg.facts.functions.get(name) ?? []).filter((d) => d.node.startIndex >= decl.startIndex && d.node.endIndex <= decl.endIndex);
     return inside.find((d) => d.params.length === arity) ?? null;
+  }
+
+  /**
+   * A constructor's member initializers (`: data(data), B(32), D(N / B)`), in the order the members are declared, as
+   * C++ runs them: each sees the constructor's parameters (which hide members of the same name) and the members
+   * initialized before it.
+   */
+  private memberInitializers(def: FunctionFact): void {
+    const list = named(def.node).find((c) => c.type === 'field_initializer_list');
+    const self = list && this.lookupVar('this')?.value;
+    if (!list || self?.k !== 'obj') return;
+    const order = (n: Node) => self.t.kind === 'struct' ? self.t.fields.findIndex((f) => f.name === named(n)[0]?.text) : -1;
+    for (const item of named(list).filter((c) => c.type === 'field_initializer').sort((a, b) => order(a) - order(b))) {
+      const field = self.fields.get(named(item)[0]?.text ?? '');
+      const given = named(named(item).find((c) => c.type === 'argument_list' || c.type === 'initializer_list') ?? null);
+      if (!field) continue;
+      const v = given.length === 1 ? this.rvalue(given[0]) : unk(`\`${item.text}\` is not one value`);
+      field.value = this.asVariable(v, field.type, `${this.constructing ?? 'this'}.${named(item)[0].text}`, item);
+    }
+  }
+  /**
+   * The default member initializers of a class (`int ld = 33;`, `int w{4};`): what its members hold before a
+   * constructor or a braced list sets them. Each is evaluated among the members set before it.
+   */
+  private memberDefaults(t: Extract<CType, { kind: 'struct' }>, name: string, fields: Map<string, { value: Value; type: CType }>): void {
+    const body = this.classDecl(t)?.childForFieldName('body');
+    if (!body) return;
+    const self: Obj = { k: 'obj', t, fields };
+    this.frame().scopes.push(this.memberScope(self));
+    try {
+      for (const fd of named(body).filter((c) => c.type === 'field_declaration')) {
+        let last: string | null = null;
+        const typeAt = fd.childForFieldName('type')?.startIndex;
+        const defaults = new Set(fd.childrenForFieldName('default_value').map((d) => d?.startIndex));
+        for (const c of named(fd)) {
+          if (c.startIndex === typeAt) continue;
+          if (c.type.endsWith('declarator') || c.type === 'field_identifier') last = c.type === 'field_identifier' ? c.text : declaratorName(c)?.text ?? null;
+          else if (last && fields.has(last) && defaults.has(c.startIndex)) {
+            const only = c.type === 'initializer_list' ? named(c) : [c];
+            const field = fields.get(last)!;
+            if (only.length === 1) field.value = this.asVariable(this.rvalue(only[0]), field.type, `${name}.${last}`, c);
+          }
+        }
+      }
+    } finally {
+      this.frame().scopes.pop();
+    }
+  }
+
+  /** The local object a constructor being run is building (its members are named after it). */
+  private constructing: string | undefined;
+
+  /**
+   * A "parameter" of a declaration the grammar reads as a function's (`View w(tile, n);`) that names a variable (one
+   * that names a macro or a constant, `View w(tile, ROWS)`, is evaluated as such).
+   */
+  private namesVariable(p: Node): boolean {
+    const only = named(p);
+    return p.type === 'parameter_declaration' && only.length === 1 && only[0].type === 'type_identifier' && !!this.binding(only[0].text);
   }
 
   /** What a member function called on an object sees beneath its own scopes: the data members, and `this`. */
@@ -3144,6 +3269,14 @@ export class Interp {
       const t = fnNode.type === 'identifier' ? BUILTINS[fnNode.text] : this.resolveType(fnNode);
       if (t.kind === 'int' || t.kind === 'float') return this.cast(this.rvalue(argNodes[0]), t, node);
     }
+    // a functional cast to a class of the file with a constructor (`View(tile, 33)`, a temporary or `View w = View(...)`):
+    // the object that constructor builds
+    if (fnNode.type === 'identifier' && this.cfg.facts.typeDecls.has(fnNode.text) && !this.binding(fnNode.text)) {
+      const t = this.resolveTypeName(fnNode.text, fnNode);
+      const obj = t.kind === 'struct' && this.memberDef({ t }, fnNode.text, argNodes.length)
+        ? this.newObject(t, fnNode.text, null, unk(''), node, argNodes.map((a) => this.rvalue(a))) : null;
+      if (obj) return obj;
+    }
     // reinterpret_cast<T*>(x) and friends
     if (fnNode.type === 'template_function') {
       const name = fnNode.childForFieldName('name')?.text ?? '';
@@ -3215,17 +3348,16 @@ export class Interp {
     if (holder) return holder;
     const builtin = this.builtinCall(name, args, node);
     if (builtin) return builtin;
-    if (def && method) {
-      // a member function called on a local object sees its data members, and `this`, beneath its own scopes; called
-      // on an object in shared memory (`__shared__ Queue q; q.push(v);`), its data members are places in that object,
-      // so what it reads and writes there are shared accesses
-      const self = object();
-      const members = self.k === 'obj' ? this.memberScope(self) : self.k === 'ref' && self.t.kind === 'struct' ? this.sharedMemberScope(self) : null;
-      if (members && (self.k === 'obj' || self.k === 'ref')) {
-        // among the functions of that name left by the specialization the object is declared as (see specialization)
-        const own = this.memberDef(self, method, argNodes.length, defs) ?? def;
-        return decided(this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateBound.get(self.t) ?? this.templateArgs.get(self.t) ?? classArgs, [members])));
-      }
+    // a member function called on a local object sees its data members, and `this`, beneath its own scopes; called on
+    // an object in shared memory (`__shared__ Queue q; q.push(v);`), its data members are places in that object, so
+    // what it reads and writes there are shared accesses. So does one a member function calls without naming the
+    // object (`_get_elem_idx(y, x, d)`, that is `this->_get_elem_idx(...)`): the same object's
+    const self = def && method ? object() : def && !lambda ? this.lookupVar('this')?.value : undefined;
+    if (self && (self.k === 'obj' || (self.k === 'ref' && self.t.kind === 'struct'))) {
+      const members = self.k === 'obj' ? this.memberScope(self) : this.sharedMemberScope(self);
+      // among the functions of that name left by the specialization the object is declared as (see specialization)
+      const own = this.memberDef(self, method || name, argNodes.length, defs ?? undefined) ?? (method ? def : null);
+      if (own) return decided(this.returned(own, node, this.inline(own, bound, fnNode, node, this.templateBound.get(self.t) ?? this.templateArgs.get(self.t) ?? classArgs, [members])));
     }
     if (def) return decided(this.returned(def, node, this.inline(def, bound, fnNode, node, classArgs ?? (declared && this.templateBound.get(declared)) ?? null, lambda?.scopes)));
     const target = method ? object() : null;
@@ -3782,6 +3914,7 @@ export class Interp {
         this.notePointer(p.name, value);
         this.scope().set(p.name, { value, type: t });
       });
+      this.memberInitializers(def);
       this.execBlock(def.body);
       return frame.ret ?? { k: 'other', what: 'void' };
     } finally {

@@ -615,8 +615,11 @@ function bitop(f: (x: number, y: number) => number): (x: number, y: number) => n
   };
 }
 
-/** Warp-uniform unknowns that are never negative: a block's index and the grid's extent. */
-const NON_NEGATIVE = /^(blockIdx|gridDim)\.[xyz]$/;
+/** Warp-uniform unknowns that are never negative: a block's index, the grid's extent, a count of a loop's passes. */
+const NON_NEGATIVE = /^(blockIdx|gridDim)\.[xyz]$|^passes of \S+$/;
+
+/** How many passes of the loop at `line` came before, in a loop of unknown trip count that steps `name`: never negative. */
+export const passCount = (name: string, line: number, t: CType): Num => atom(`passes of ${name}@${line}`, t);
 
 /**
  * `(256 * blockIdx.x + threadIdx.x) % 32`, `& 31`, `/ 32`, `>> 5`: the terms of the warp-uniform unknowns whose
