@@ -86,3 +86,31 @@ void run(at::Tensor y) {
   assert.equal(a.status, 'unknown');
   assert.match(a.reason!, /scalar_t/);
 });
+
+test('a host function template called in a dispatch, with `<scalar_t>` or deducing it from `x.data_ptr<scalar_t>()`, is one instance per type', () => {
+  const src = `template <typename scalar_t>
+__global__ void cols(const scalar_t *x, scalar_t *y) {
+  __shared__ scalar_t buf[32 * 32];
+  buf[threadIdx.x * 32] = x[threadIdx.x];
+}
+template <typename T>
+void launch_cols(const T *x, T *y) {
+  cols<T><<<1, 32>>>(x, y);
+}
+void run(at::Tensor x, at::Tensor y) {
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "cols", [&] {
+    launch_cols<scalar_t>(x.data_ptr<scalar_t>(), y.data_ptr<scalar_t>());
+  });
+}
+`;
+  const expected = [[{ scalar_t: 'double' }, 16], [{ scalar_t: 'float' }, 32]];
+  const [explicit] = analyzeText(src).accesses;
+  assert.deepEqual([explicit.degree, cases(explicit)], [32, expected]);
+  assert.ok(explicit.assumptions.includes('block 32x1x1 from the launch at line 8 in `launch_cols<scalar_t>` (the call at line 12) with `scalar_t` = float (`AT_DISPATCH_FLOATING_TYPES` at line 11)'), explicit.assumptions.join('\n'));
+  // T deduced from the tensors' data pointers
+  const [deduced] = analyzeText(src.replace('launch_cols<scalar_t>(', 'launch_cols(')).accesses;
+  assert.deepEqual([deduced.degree, cases(deduced)], [32, expected]);
+  // and a kernel launched directly, its template argument deduced the same way
+  const [direct] = analyzeText(src.replace('launch_cols<scalar_t>(x.data_ptr<scalar_t>(), y.data_ptr<scalar_t>());', 'cols<<<1, 32>>>(x.data_ptr<scalar_t>(), y.data_ptr<scalar_t>());')).accesses;
+  assert.deepEqual([direct.degree, cases(direct)], [32, expected]);
+});

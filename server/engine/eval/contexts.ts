@@ -624,6 +624,13 @@ function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<strin
     // `(const float *)src0->data`, `static_cast<float *>(p)`, `reinterpret_cast<half *>(p)`: the cast's type
     const cast = castType(a);
     if (cast) return bind(cast.childForFieldName('type'), abstractPointerDepth(cast.childForFieldName('declarator')));
+    // a tensor's data (`x.data_ptr<scalar_t>()`, also `data<T>()`, `mutable_data_ptr<T>()`, `const_data_ptr<T>()`): a `T *`
+    const f = a.type === 'call_expression' ? a.childForFieldName('function') : null;
+    const method = f?.type === 'field_expression' ? f.childForFieldName('field') : null;
+    if (method?.type === 'template_method' && /^(data_ptr|data|mutable_data_ptr|const_data_ptr)$/.test(method.childForFieldName('name')?.text ?? '')) {
+      const [t] = named(method.childForFieldName('arguments'));
+      if (t?.type === 'type_descriptor' && !t.childForFieldName('declarator')) return bind(t.childForFieldName('type'), 1);
+    }
     const found = a.type === 'identifier' ? callerDeclaration(a, l) : null;
     const at = found?.decl.childForFieldName('type');
     if (found && at) bind(at, pointerDepth(found.declarator));
@@ -674,9 +681,14 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
     // a call written in another host function template (`launch<pack_size, 256>(o)` in `dispatch<pack_size>`): read
     // once per binding that template gets
     for (const o of outerOf(caller)) {
-      if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) return;
-      const bind = bindTemplate(as?.target ?? fn, args, hostInterp(facts, caller, at.startIndex, deadline, caps, o?.bind));
-      if (!bind.unbound) out.push({ bind, where: o ? `${where} in ${o.where}` : where });
+      // written in an ATen dispatch (`launch<scalar_t>(...)` in `AT_DISPATCH_FLOATING_TYPES(...)`): once per type
+      for (const d of caller ? enclosingDispatches(caller, at, facts) : [null]) {
+        if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) return;
+        const types = d?.types ? new Map([...(o?.bind.types ?? []), ...d.types]) : o?.bind.types;
+        const outer: Binding | undefined = d?.types ? { values: o?.bind.values ?? new Map(), types: types!, label: o?.bind.label ?? {} } : o?.bind;
+        const bind = bindTemplate(as?.target ?? fn, args, hostInterp(facts, caller, at.startIndex, deadline, caps, outer));
+        if (!bind.unbound) out.push({ bind, where: `${where}${d?.where ?? ''}${o ? ` in ${o.where}` : ''}` });
+      }
     }
   };
   for (const x of byKernel(facts).instantiations.get(fn.name) ?? []) {
@@ -694,13 +706,15 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
       add(named(f.childForFieldName('arguments')), caller, n, 'the call');
     else if (f?.type === 'identifier' && f.text === fn.name && fn.templateParams.length) {
       // `transpose(out, in, n)`: the types its arguments deduce, in each binding of a caller that is itself a template
-      for (const up of outerOf(caller)) {
-        if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) break;
-        const it = hostInterp(facts, caller, n.startIndex, deadline, caps, up?.bind);
-        const bind = bindTemplate(fn, null, it, deduceTypes(fn, { caller, node: n } as LaunchFact, it));
-        const where = `\`${fn.name}(...)\` (the call at line ${n.startPosition.row + 1}${up ? ` in ${up.where}` : ''})`;
-        if (!bind.unbound && !out.some((o) => JSON.stringify(o.bind.label) === JSON.stringify(bind.label))) out.push({ bind, where });
-      }
+      for (const up of outerOf(caller))
+        for (const d of caller ? enclosingDispatches(caller, n, facts) : [null]) {
+          if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) break;
+          const outer: Binding | undefined = d?.types ? { values: up?.bind.values ?? new Map(), types: new Map([...(up?.bind.types ?? []), ...d.types]), label: up?.bind.label ?? {} } : up?.bind;
+          const it = hostInterp(facts, caller, n.startIndex, deadline, caps, outer);
+          const bind = bindTemplate(fn, null, it, deduceTypes(fn, { caller, node: n } as LaunchFact, it));
+          const where = `\`${fn.name}(...)\` (the call at line ${n.startPosition.row + 1}${d?.where ?? ''}${up ? ` in ${up.where}` : ''})`;
+          if (!bind.unbound && !out.some((o) => JSON.stringify(o.bind.label) === JSON.stringify(bind.label))) out.push({ bind, where });
+        }
     }
   }
   // `&launch<float>` or `launch<float>` passed as a value (a function pointer a test harness calls): an instance too
@@ -896,21 +910,9 @@ type CallerBinding = { params: Map<string, Value>; where: string };
  * loop body sets from them before the call (`int block_size = sizes[j];`). A loop that is not of this form adds nothing.
  */
 function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>): LoopBinding[] & { truncated?: boolean } {
-  let combos: LoopBinding[] & { truncated?: boolean } = [{ values: new Map(), where: '' }];
+  // ATen's `AT_DISPATCH_FLOATING_TYPES(t, "name", [&] { k<scalar_t><<<...>>>(...); })`: once per type it dispatches to
+  let combos: LoopBinding[] & { truncated?: boolean } = enclosingDispatches(fn, call, facts);
   for (let n: Node | null = call.parent; n && n.startIndex >= fn.body.startIndex && n !== fn.body; n = n.parent) {
-    // ATen's `AT_DISPATCH_FLOATING_TYPES(t, "name", [&] { k<scalar_t><<<...>>>(...); })`: once per type it dispatches to
-    const types = n.type === 'call_expression' ? dispatchedTypes(n, call, facts) : null;
-    if (types) {
-      const next: typeof combos = [];
-      next.truncated = combos.truncated || combos.length * types.types.length > MAX_CALLER_BINDINGS;
-      for (const c of combos)
-        for (const t of types.types) {
-          if (next.length >= MAX_CALLER_BINDINGS) break;
-          next.push({ values: c.values, types: new Map([...(c.types ?? []), [types.name, t]]), where: `${c.where} with \`${types.name}\` = ${typeName(t)} (\`${types.macro}\` at line ${n.startPosition.row + 1})` });
-        }
-      combos = next;
-      continue;
-    }
     if (n.type !== 'for_statement') continue;
     const init = n.childForFieldName('initializer');
     const body = n.childForFieldName('body');
@@ -1167,6 +1169,24 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
   if (!start) return null;
   walk(0, fixed, [], around, start);
   return paths.some((x) => x.decide.size) ? paths : null;
+}
+
+/** One binding per combination of the types the ATen dispatch macros around `call` in `fn` run it with (see dispatchedTypes). */
+function enclosingDispatches(fn: FunctionFact, call: Node, facts: FileFacts): LoopBinding[] & { truncated?: boolean } {
+  let combos: LoopBinding[] & { truncated?: boolean } = [{ values: new Map(), where: '' }];
+  for (let n: Node | null = call.parent; n && n.startIndex >= fn.body.startIndex && n !== fn.body; n = n.parent) {
+    const types = n.type === 'call_expression' ? dispatchedTypes(n, call, facts) : null;
+    if (!types) continue;
+    const next: typeof combos = [];
+    next.truncated = combos.truncated || combos.length * types.types.length > MAX_CALLER_BINDINGS;
+    for (const c of combos)
+      for (const t of types.types) {
+        if (next.length >= MAX_CALLER_BINDINGS) break;
+        next.push({ values: c.values, types: new Map([...(c.types ?? []), [types.name, t]]), where: `${c.where} with \`${types.name}\` = ${typeName(t)} (\`${types.macro}\` at line ${n.startPosition.row + 1})` });
+      }
+    combos = next;
+  }
+  return combos;
 }
 
 /** The bindings of a launch's enclosing host loops and type dispatches: counters' values, types, and how they were got. */
