@@ -1975,11 +1975,18 @@ export class Interp {
       for (let i = 0; i < stars; i++) t = { kind: 'pointer', to: t };
       return t;
     }
-    const cached = this.typeCache.get(clean);
-    if (cached) return cached;
+    // a type defined in a function being run (mgpu's `union Shared { ... }` and `typedef CTAReduce<NT> R;` in each
+    // kernel) is that function's, not another function's of the same name
+    const found = this.localTypeDecl(clean);
+    const local = found?.node;
+    // one in the kernel is laid out once per run; one in a device function or a class is laid out where it is named,
+    // with the parameters then bound (a member `typedef typename Op::value_type T;` differs between instances)
+    const key = local ? `${clean}@${local.startIndex}` : clean;
+    const cached = this.typeCache.get(key);
+    if (cached && (!found || found.once)) return cached;
     let out: CType = { kind: 'unknown', name: clean };
-    const declNode = this.cfg.facts.typeDecls.get(clean);
-    this.typeCache.set(clean, out); // guards recursive definitions
+    const declNode = local ?? this.cfg.facts.typeDecls.get(clean);
+    this.typeCache.set(key, out); // guards recursive definitions
     const mac = declNode ? undefined : this.cfg.facts.macros.get(clean);
     if (declNode) out = this.typeFromDecl(clean, declNode);
     else if (node && /^(struct|class|union)_specifier$/.test(node.type) && node.childForFieldName('body'))
@@ -1990,8 +1997,62 @@ export class Interp {
       const t = this.resolveTypeName(mac.body.replace(/\b(const|volatile|struct|class|union)\b/g, '').trim());
       if (t.kind !== 'unknown') out = t;
     }
-    this.typeCache.set(clean, out);
+    if (found && !found.once) this.typeCache.delete(key);
+    else this.typeCache.set(key, out);
+    if (local && /_specifier$/.test(local.type) && out.kind === 'struct') this.classDecls.set(out, local);
     return out;
+  }
+
+  /** the classes whose member types are in scope beyond the running functions' (a nested class being laid out). */
+  private classScopes: Node[] = [];
+
+  /** each function's own type definitions by name (structs, unions and classes with a body, typedefs, aliases). */
+  private localTypes = new WeakMap<Node, Map<string, Node>>();
+
+  /**
+   * The definition of type `name` in the innermost scope that defines one: a class being laid out, then each function
+   * being run (innermost first) and the class it is a member of (`typedef typename Op::value_type T;` in CTAReduce).
+   * `once`: it is the kernel's own, the same wherever it is named in this run.
+   */
+  private localTypeDecl(name: string): { node: Node; once: boolean } | undefined {
+    for (let i = this.classScopes.length - 1; i >= 0; i--) {
+      const d = this.ownTypes(this.classScopes[i]).get(name);
+      if (d) return { node: d, once: false };
+    }
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      const fn = this.frames[i].fn?.node;
+      if (!fn) continue;
+      const d = this.ownTypes(fn).get(name);
+      if (d) return { node: d, once: i === 0 };
+      const cls = enclosingClass(fn);
+      const m = cls ? this.ownTypes(cls).get(name) : undefined;
+      if (m) return { node: m, once: false };
+    }
+    return undefined;
+  }
+
+  /** The types a function's body or a class's body defines, by name (a class's: its members only). */
+  private ownTypes(scope: Node): Map<string, Node> {
+    const memo = this.localTypes.get(scope);
+    if (memo) return memo;
+    const own = new Map<string, Node>();
+    const isClass = /^(struct|class|union)_specifier$/.test(scope.type);
+    const stack: Node[] = [...named(scope.childForFieldName('body'))];
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (/^(struct|class|union)_specifier$/.test(n.type) && n.childForFieldName('body')) {
+        const nm = n.childForFieldName('name');
+        if (nm) own.set(nm.text, n);
+        continue; // a nested class's own definitions are its members
+      }
+      if (n.type === 'type_definition') for (const d of n.childrenForFieldName('declarator')) { const nm = d && declaratorName(d); if (nm) own.set(nm.text, n); }
+      else if (n.type === 'alias_declaration') { const nm = n.childForFieldName('name'); if (nm) own.set(nm.text, n); }
+      // a class's members: a nested class defined in a member declaration, not what its functions define
+      else if (isClass && n.type === 'field_declaration') stack.push(...named(n).filter((c) => /_specifier$/.test(c.type)));
+      else if (!isClass) stack.push(...named(n));
+    }
+    this.localTypes.set(scope, own);
+    return own;
   }
 
   /** the template arguments each class template instance's type was laid out with (`TileT<float, 32>`). */
@@ -2012,6 +2073,20 @@ export class Interp {
     for (const [params, targs] of pairs)
       params.forEach((tp, i) => {
         const a = targs[i];
+        if (!a && tp.defaultNode) {
+          // a default argument (`typename Op = ScanOpAdd`, `bool More = (X > 1)`): evaluated with the parameters
+          // before it bound
+          const d = tp.defaultNode;
+          const saved: [Map<string, Value>, Map<string, CType>] = [this.cfg.values, this.cfg.types];
+          [this.cfg.values, this.cfg.types] = [values, types];
+          try {
+            if (tp.isType) types.set(tp.name, d.type === 'type_descriptor' ? this.typeDescriptor(d) : this.resolveType(d));
+            else values.set(tp.name, this.withHost(() => this.rvalue(d)));
+          } finally {
+            [this.cfg.values, this.cfg.types] = saved;
+          }
+          return;
+        }
         if (!a) return;
         if (tp.isType) types.set(tp.name, this.typeDescriptor(a));
         else values.set(tp.name, this.rvalue(a));
@@ -2031,7 +2106,7 @@ export class Interp {
     const key = `${name}<${params.map((tp, i) => {
       const v = bound.values.get(tp.name);
       const u = v ? uniformValue(v) : null;
-      return !targs[i] ? '' : tp.isType ? typeName(bound.types.get(tp.name)!) : u !== null ? String(u) : targs[i].text;
+      return !targs[i] && !tp.defaultNode ? '' : tp.isType ? typeName(bound.types.get(tp.name)!) : u !== null ? String(u) : targs[i]?.text ?? tp.defaultNode!.text;
     }).join(', ')}>`;
     const cached = this.typeCache.get(key);
     if (cached) return cached;
@@ -2105,7 +2180,7 @@ export class Interp {
       for (let i = 0; i < pats.length && verdict; i++) {
         const p = pats[i];
         const tp = params[i];
-        if (!targs[i]) { verdict = null; break; }
+        if (!targs[i] && !tp.defaultNode) { verdict = null; break; }
         const text = p.text.replace(/\s+/g, ' ').trim();
         const param = own.find((o) => o.name === text || tp.isType && `${o.name} *` === text.replace(/\s*\*$/, ' *'));
         if (tp.isType) {
@@ -2458,8 +2533,9 @@ export class Interp {
     const bound = this.binding(name);
     if (bound) {
       if (isBase(bound)) return this.arrayRef(bound, node);
-      // a reference to a whole array is indexed where it is used, like a pointer parameter
-      if (bound.ref && bound.value.k === 'ref' && bound.value.t.kind === 'array') return { ...bound.value, name, nameNode: node, at: undefined };
+      // a reference to a whole array is indexed where it is used, like a pointer parameter; so are the members of a
+      // reference to a whole struct (mgpu's `Storage& storage`: `storage.shared[i]` is an access where it stands)
+      if (bound.ref && bound.value.k === 'ref' && (bound.value.t.kind === 'array' || bound.value.t.kind === 'struct')) return { ...bound.value, name, nameNode: node, at: undefined };
       if (bound.unset) {
         const act = this.active();
         const own = bound.value.k === 'unk' && bound.value.reason !== `\`${name}\` has no initial value` ? bound.value : null;
@@ -2630,11 +2706,36 @@ export class Interp {
   private classMemberType(q: Node): CType | null {
     const scope = q.childForFieldName('scope');
     const name = q.childForFieldName('name');
-    const of = scope && name?.type === 'type_identifier' ? this.instanceOf(scope) : null;
+    if (!scope || name?.type !== 'type_identifier') return null;
+    // a class template's instance, or a class that is no template (`Red::Storage`): nothing to bind
+    let of: { t: CType; decl: Node; bound: ClassBinding } | null = this.instanceOf(scope);
+    if (!of && /^(type_|namespace_)?identifier$/.test(scope.type) && (this.cfg.types.has(scope.text) || this.cfg.facts.typeDecls.has(scope.text))) {
+      const t = this.resolveTypeName(scope.text);
+      const decl = t.kind === 'struct' ? this.classDecl(t) : undefined;
+      if (decl && decl.parent?.type !== 'template_declaration') of = { t, decl, bound: { values: new Map(), types: new Map() } };
+    }
     if (!of) return null;
     for (const m of named(of.decl.childForFieldName('body'))) {
       const names = m.type === 'alias_declaration' ? [m.childForFieldName('name')] : m.type === 'type_definition' ? m.childrenForFieldName('declarator').map((d) => d && declaratorName(d)) : [];
       if (names.some((n) => n?.text === name!.text)) return this.withBindings(of.bound, () => this.typeFromDecl(name!.text, m));
+      // a class defined in the body (mgpu's `struct Storage { T shared[Capacity]; };` in `CTAReduce<NT, Op>`): laid out
+      // with the instance's parameters bound, once per instance
+      const inner = m.type === 'field_declaration' ? m.childForFieldName('type') : null;
+      if (inner && /^(struct|class|union)_specifier$/.test(inner.type) && inner.childForFieldName('body') && inner.childForFieldName('name')?.text === name.text) {
+        const key = `${typeName(of.t)}::${name.text}`;
+        const cached = this.typeCache.get(key);
+        if (cached) return cached;
+        this.typeCache.set(key, { kind: 'unknown', name: key }); // guards recursive definitions
+        this.classScopes.push(of.decl);
+        let t: CType;
+        try {
+          t = this.withBindings(of.bound, () => this.typeFromDecl(key, inner));
+        } finally {
+          this.classScopes.pop();
+        }
+        this.typeCache.set(key, t);
+        return t;
+      }
     }
     return null;
   }
@@ -3244,10 +3345,13 @@ export class Interp {
     let fnNode = node.childForFieldName('function')!;
     // `R<double, 256>::get(...)`: the class template's arguments, for a member function of a class template
     let classArgs: Node[] | ClassBinding | null = null;
+    // the class a qualified call names (`Red<NT>::Go`, `Tile::load`): its member function, not another class's of that name
+    let classScope: Node | null = null;
     for (let i = 0; fnNode.type === 'qualified_identifier' && i < 16; i++) {
       const inner = fnNode.childForFieldName('name');
       const scope = fnNode.childForFieldName('scope');
       if (!inner || /^(std|cuda|cg|cooperative_groups)$/.test(scope?.text ?? '') && inner.type === 'identifier' && !this.cfg.facts.functions.has(inner.text)) break;
+      classScope = scope;
       if (scope?.type === 'template_type') classArgs = named(scope.childForFieldName('arguments'));
       // `Swz::apply(x)` with `Swz` a type parameter or an alias bound to a class template instance (`Swizzle<3, 4, 3>`):
       // that instance's parameters, bound where it was named
@@ -3329,6 +3433,16 @@ export class Interp {
     // the type the object is declared with (a parameter's, a local's): a class template instance's binds its parameters
     const declared = method ? this.declaredType(fnNode.childForFieldName('argument')) : null;
     if (method && defs && defs.length > 1) defs = this.specialization(declared, defs) ?? defs;
+    if (!method && classScope && defs && defs.length > 1) {
+      const of = classScope.type === 'template_type' ? this.resolveType(classScope)
+        : /^(type_|namespace_)?identifier$/.test(classScope.type) && (this.cfg.types.has(classScope.text) || this.cfg.facts.typeDecls.has(classScope.text)) ? this.resolveTypeName(classScope.text) : null;
+      const own = of && this.specialization(of, defs);
+      if (own) {
+        defs = own;
+        // a specialization's own parameters (`template <int NT> struct R<NT, Add>`), not the primary's, are bound
+        classArgs = this.templateBound.get(of) ?? classArgs;
+      }
+    }
     // an object of a class template instance whose specialization is not decided here (`SharedMemory<U> smem;` with U
     // bound by nothing): which class's member function the call runs is not known (each specialization has its own);
     // a pointer it returns still points into shared memory, at an offset not known
