@@ -97,3 +97,57 @@ test('a local array element read in a pass before the pass sets it is not known;
   assert.equal(at(11).length, 1);
   assert.equal(at(11)[0].status, 'unknown');
 });
+
+test('guards spelled with `and` and `not` are evaluated per lane (was: operator `and` is not evaluated, every lane assumed active: 2-way for 32 lanes)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const block = [64, 1, 1];
+  assert.deepEqual(figures(accessAt(result, text, 'cellv[(I + 1) + 6 * (J + 1) + 36 * (K + 1)] = f[t];', 'store')), { status: 'conflict', degree: 2, wavefronts: 2, words: 32, lanes: 32, block });
+  // `mask[t] > 0 and K == 0`: the loaded part assumed true, K == 0 keeps the 16 lanes of the first layer
+  const k0 = accessAt(result, text, 'cellv[(I + 1) + 6 * (J + 1)] = f[t + 64];', 'store');
+  assert.deepEqual(figures(k0), { status: 'conflict-free', degree: 1, wavefronts: 1, words: 16, lanes: 16, block });
+  assert.ok(k0.assumptions.some((a) => /`mask\[t\] > 0` assumed true for every lane, `K == 0` evaluated per lane/.test(a)), k0.assumptions.join('\n'));
+  assert.deepEqual(figures(accessAt(result, text, 'cellv[2 * t] = 0.0f;', 'store')), { status: 'conflict-free', degree: 1, wavefronts: 1, words: 8, lanes: 8, block });
+  const not = accessAt(result, text, 'cellv[3 * t] = 1.0f;', 'store');
+  assert.deepEqual(figures(not), { status: 'conflict-free', degree: 1, wavefronts: 1, words: 32, lanes: 32, block });
+  assert.ok(!not.assumptions.some((a) => /could not be evaluated/.test(a)), not.assumptions.join('\n'));
+  assert.deepEqual(figures(accessAt(result, text, 'g[t] = cellv[(I + 1) + 6 * (J + 2) + 36 * (K + 1)];', 'load')), { status: 'conflict', degree: 2, wavefronts: 2, words: 32, lanes: 32, block });
+});
+
+test('`t < 16 && flags[t] > -1`, read by the grammar as a template, is the comparison the compiler reads (was: template function not evaluated, 2-way for 32 lanes)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const st = accessAt(result, text, 'edge[t * 2] = f[t];', 'store');
+  assert.deepEqual(figures(st), { status: 'conflict-free', degree: 1, wavefronts: 1, words: 16, lanes: 16, block: [64, 1, 1] });
+  assert.ok(st.assumptions.some((a) => /`flags\[t\] > -1` assumed true for every lane/.test(a)), st.assumptions.join('\n'));
+});
+
+test('alternative tokens in values and assignments: `bitand`, `xor`, `compl`, `not_eq`, `or_eq`', () => {
+  const src = [
+    '__global__ void k(float *out) {',
+    '  __shared__ float s[1024];',
+    '  int t = threadIdx.x;',
+    '  int a = (t bitand 7) xor 1;',
+    '  int b = t;',
+    '  b or_eq 32;',
+    '  if (t not_eq 3) out[t] = s[a * 4] + s[b];',
+    '  out[t] += s[compl t bitand 31];',
+    '}',
+    '',
+  ].join('\n');
+  const r = analyzeText(src, { budgetMs: 60_000, block: [32, 1, 1] });
+  const at = (l: number, col?: number) => r.accesses.filter((a) => a.range.start.line === l && (col === undefined || a.range.start.character === col));
+  // s[((t & 7) ^ 1) * 4]: 8 words in banks 0, 4, ..., 28, four lanes each (multicast): conflict-free, 31 lanes (t != 3)
+  const a = at(6, src.split('\n')[6].indexOf('s[a'));
+  assert.equal(a.length, 1);
+  assert.equal(a[0].status, 'conflict-free');
+  assert.equal(a[0].worst!.distinctWords, 8);
+  assert.equal(a[0].worst!.activeLanes, 31);
+  // s[t | 32]: words 32..63 but 35, on the 31 lanes where t != 3
+  const b = at(6, src.split('\n')[6].indexOf('s[b'));
+  assert.equal(b[0].status, 'conflict-free');
+  assert.equal(b[0].worst!.distinctWords, 31);
+  // s[~t & 31]: 32 distinct words
+  const c = at(7);
+  assert.equal(c.length, 1);
+  assert.equal(c[0].status, 'conflict-free');
+  assert.equal(c[0].worst!.distinctWords, 32);
+});

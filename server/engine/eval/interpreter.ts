@@ -4,7 +4,7 @@
 import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
 import { substitute, callArguments } from '../syntax/preprocess';
-import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex } from '../facts/collect';
+import { FileFacts, FunctionFact, named, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex } from '../facts/collect';
 import { CType, BUILTINS, TORCH_TYPES, LIBRARY_TYPES, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, isNonNegative, gcd, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
@@ -738,7 +738,8 @@ export class Interp {
     const split = (n: Node | null) => {
       while (n && (n.type === 'parenthesized_expression' || n.type === 'condition_clause')) n = n.childForFieldName('value') ?? named(n)[0] ?? null;
       if (!n) return;
-      if (n.type === 'binary_expression' && n.childForFieldName('operator')?.text === op) {
+      n = this.misreadTemplate(n) ?? n;
+      if (n.type === 'binary_expression' && operatorOf(n) === op) {
         split(n.childForFieldName('left'));
         split(n.childForFieldName('right'));
       } else parts.push(n);
@@ -2384,7 +2385,7 @@ export class Interp {
       case 'binary_expression':
         return this.binaryExpr(node);
       case 'unary_expression': {
-        const op = kids(node)[0]?.text ?? '';
+        const op = operatorOf(node, '')!;
         return unary(op, this.rvalue(node.childForFieldName("argument")!), () => node.text, this.active());
       }
       case 'update_expression':
@@ -2962,8 +2963,26 @@ export class Interp {
     return fast;
   }
 
+  /**
+   * `i < n && a[i] > -1`, which the grammar reads as a template `i<n && a[i]>` minus 1 where `i` is a variable: the
+   * expression parsed again with the name in parentheses (`(i) < n && a[i] > -1`), as the compiler reads it. Null where
+   * it is no such expression, or it names shared memory (its accesses keep their places in the user's text).
+   */
+  private misreadTemplate(node: Node): Node | null {
+    if (node.type !== 'binary_expression') return null;
+    const tf = node.childForFieldName('left');
+    const name = tf?.type === 'template_function' ? tf.childForFieldName('name') : null;
+    if (name?.type !== 'identifier' || this.cfg.facts.functions.has(name.text) || this.mentionsShared(node)) return null;
+    const b = this.binding(name.text);
+    if (!b || isBase(b)) return null;
+    const at = name.startIndex - node.startIndex;
+    return parseExpression(`${node.text.slice(0, at)}(${name.text})${node.text.slice(at + name.text.length)}`)?.expr ?? null;
+  }
+
   private binaryExpr(node: Node): Value {
-    const op = node.childForFieldName('operator')?.text ?? kids(node)[1]?.text ?? '';
+    const reread = this.misreadTemplate(node);
+    if (reread) return this.inMacro(null, () => this.rvalue(reread));
+    const op = operatorOf(node, '')!;
     const left = node.childForFieldName('left')!;
     const right = node.childForFieldName('right')!;
     const a = this.rvalue(left);
@@ -3090,7 +3109,7 @@ export class Interp {
   private assign(node: Node): Value {
     const left = node.childForFieldName('left')!;
     const right = node.childForFieldName('right')!;
-    const op = node.childForFieldName('operator')?.text ?? kids(node)[1]?.text ?? '=';
+    const op = operatorOf(node, '=')!;
     const rhs = this.rvalue(right);
     if (op === '=') {
       this.assignTo(left, rhs, node);
