@@ -1,7 +1,7 @@
 // Which (template instance, block shape) pairs a kernel runs with, in the order of the issue: a
 // `// bank-lens: block=...` directive, launches in the same file, the caller's --block / setting, else 32 threads.
 import type { Node } from '../syntax/parser';
-import { FileFacts, FunctionFact, named, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot } from '../facts/collect';
+import { FileFacts, FunctionFact, named, operatorOf, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot } from '../facts/collect';
 import { CType, typeName, INT, BUILTINS, TORCH_TYPES } from '../facts/ctypes';
 import { Interp, DEFAULT_CAPS, Caps, warpSizeNote } from './interpreter';
 import { Value, uniformValue, convert, num } from './values';
@@ -202,7 +202,7 @@ function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
   const equalities = (c: Node | null, where: string) => {
     c = inner(c);
     if (c?.type !== 'binary_expression') return;
-    const op = c.childForFieldName('operator')?.text;
+    const op = operatorOf(c);
     const l = inner(c.childForFieldName('left')), r = inner(c.childForFieldName('right'));
     if (op === '&&') {
       equalities(l, where);

@@ -4,10 +4,10 @@
 import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
 import { substitute, callArguments } from '../syntax/preprocess';
-import { FileFacts, FunctionFact, named, kids, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex } from '../facts/collect';
-import { CType, BUILTINS, TORCH_TYPES, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
+import { FileFacts, FunctionFact, named, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex } from '../facts/collect';
+import { CType, BUILTINS, TORCH_TYPES, LIBRARY_TYPES, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
-  Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
+  Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, isNonNegative, gcd, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
   isUniform, isWarpUniform, symText, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
   UNKNOWN, unknownPointer, eitherPointer,
 } from './values';
@@ -107,7 +107,7 @@ interface Var {
    * thread. Trusted while the array's value is still its `local array` mark; anything that makes that unknown (a write
    * at an index not known, a branch under a guard not evaluated, a loop of unknown trip count) ends them.
    */
-  cells?: { dims: number[]; elems: Map<number, Var> };
+  cells?: { dims: number[]; elems: Map<number, Var>; stale?: string };
 }
 
 /** a class template instance's parameters, bound to values and types (`Swizzle<3, 4, 3>`: B, M, S). */
@@ -738,7 +738,8 @@ export class Interp {
     const split = (n: Node | null) => {
       while (n && (n.type === 'parenthesized_expression' || n.type === 'condition_clause')) n = n.childForFieldName('value') ?? named(n)[0] ?? null;
       if (!n) return;
-      if (n.type === 'binary_expression' && n.childForFieldName('operator')?.text === op) {
+      n = this.misreadTemplate(n) ?? n;
+      if (n.type === 'binary_expression' && operatorOf(n) === op) {
         split(n.childForFieldName('left'));
         split(n.childForFieldName('right'));
       } else parts.push(n);
@@ -822,10 +823,12 @@ export class Interp {
 
   /**
    * The variables a loop's update steps by a number (`e += blockDim.x`, `k -= 64`) that neither its body nor its
-   * update changes, and that nothing else in the loop assigns: each with its step (by more than 1).
+   * update changes, and that nothing else in the loop assigns: each with its step (by more than 1). A step made of
+   * never-negative unknowns (a grid stride `blockDim.x * gridDim.x`, gridDim unknown) is a multiple of the greatest
+   * common divisor of its terms: that divisor, `multiple` set (each pass adds a never-negative number of it).
    */
-  private loopSteps(update: Node | null, assigned: Map<string, boolean>, body: Node | null): Map<string, number> {
-    const out = new Map<string, number>();
+  private loopSteps(update: Node | null, assigned: Map<string, boolean>, body: Node | null): Map<string, { c: number; multiple: boolean }> {
+    const out = new Map<string, { c: number; multiple: boolean }>();
     const seen = new Set<string>();
     const parts = update ? [update] : [];
     for (let i = 0; i < parts.length; i++) if (parts[i].type === 'comma_expression') parts.push(...named(parts[i]));
@@ -849,8 +852,13 @@ export class Interp {
       const plain = (n: Node): boolean => STEP_NODE.test(n.type) && named(n).every(plain);
       if (!plain(right) || identifiersIn(right).some((n) => assigned.has(n))) continue;
       const v = this.rvalue(right);
-      const c = v.k === 'num' && !v.sym && typeof v.v === 'number' ? (op === '-=' ? -v.v : v.v) : NaN;
-      if (Number.isSafeInteger(c) && Math.abs(c) > 1) out.set(name, c);
+      if (v.k !== 'num' || typeof v.v !== 'number' || !Number.isSafeInteger(v.v)) continue;
+      const terms = Object.entries(v.sym ?? {});
+      const multiple = terms.length > 0;
+      if (multiple && (v.v < 0 || !terms.every(([k, t]) => t > 0 && Number.isSafeInteger(t) && isNonNegative(k)))) continue;
+      const by = terms.reduce((g, [, t]) => gcd(g, t), v.v);
+      const c = op === '-=' ? -by : by;
+      if (Number.isSafeInteger(c) && Math.abs(c) > 1) out.set(name, { c, multiple });
     }
     return out;
   }
@@ -1117,14 +1125,17 @@ export class Interp {
     // a variable that only the loop's update steps, by a number the loop does not change (`e += blockDim.x`), is its
     // start plus that number times the passes before (`e / 32`, `e % 32` of a block-stride counter are then exact)
     const stepped = this.loopSteps(update, assigned, body);
+    const renewed: Var[] = [];
     const generalise = (suffix: string) => {
       for (const [name, additive] of assigned) {
         const v = this.lookupVar(name);
         if (!v || v.ref) continue; // assigning a reference to shared memory stores; the reference stays
         if (kept.has(name)) continue;
-        // a local array whose elements are kept, written in the loop: its elements are not known from here on
+        // a local array whose elements are kept, written in the loop: its elements are not known from here on; in
+        // the pass, not known at its start (what a pass writes at an index the same on every thread holds after it)
         if (v.cells) {
-          if (v.value.k === 'other') v.value = unk(`\`${name}\` is changed by the loop at line ${line}${whose}`);
+          if (v.value.k === 'other' && suffix === `@${line}`) renewed.push(v);
+          else if (v.value.k === 'other') v.value = unk(`\`${name}\` is changed by the loop at line ${line}${whose}`);
           continue;
         }
         const start = shifted.get(name);
@@ -1155,7 +1166,7 @@ export class Interp {
         }
         if (additive && v.value.k === 'num') {
           const step = stepped.get(name);
-          const a = step === undefined ? atom(`${name}${suffix}`, v.value.t) : binary('*', passCount(name, line, v.value.t), num(step, v.value.t), name, null);
+          const a = step === undefined ? atom(`${name}${suffix}`, v.value.t) : binary('*', passCount(name, line, v.value.t), num(step.c, v.value.t), name, null);
           v.value = binary('+', v.value, a, name, null);
         } else if (v.value.k === 'num' && isUniform(v.value.v) && !hasThread(v.value.sym)) {
           uniform.add(name);
@@ -1211,7 +1222,7 @@ export class Interp {
         : `the loop at line ${line} has a trip count that cannot be computed (${condText ? `\`${condText}\`: ` : ''}${why})` + (iter > 0 ? ` after ${iter} iterations` : '')) +
         (whole.length ? `; ${list(whole)} treated as ${whole.length > 1 ? 'unknown warp-uniform values' : 'an unknown warp-uniform value'}` : '') +
         (fromLane.length ? `; ${list(fromLane)} treated as ${fromLane.length > 1 ? 'their values' : 'its value'} before the loop plus an unknown warp-uniform amount` : '') +
-        [...stepped].filter(([n]) => startsPerLane(n)).map(([n, c]) => `; \`${n}\` treated as its value before the loop plus ${c} times the passes before`).join('');
+        [...stepped].filter(([n]) => startsPerLane(n)).map(([n, { c, multiple }]) => `; \`${n}\` treated as its value before the loop plus ${multiple ? `a never-negative multiple of ${c}` : `${c} times the passes before`}`).join('');
       this.ctx = { ...ctx0 };
       for (const n of names) this.ctx[n] = 'any';
       const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
@@ -1220,6 +1231,7 @@ export class Interp {
       const outerPass = this.symbolicPass;
       const thisPass: NonNullable<Interp['symbolicPass']> = (this.symbolicPass = { reads: new Set(), conflict: null });
       try {
+        for (const v of renewed) v.cells = { ...v.cells!, elems: new Map(), stale: `is changed by the loop at line ${line}${whose}` };
         this.withAssumption(note, () => {
           if (body) this.withMask(alive, () => this.exec(body));
           if (update) this.withMask(alive, () => this.rvalue(update));
@@ -1966,6 +1978,7 @@ export class Interp {
     if (b) return b;
     const torch = /^(?:::)?(?:at|c10)::(Half|BFloat16)$/.exec(clean);
     if (torch && !this.cfg.facts.typeDecls.has(torch[1])) return TORCH_TYPES[torch[1]];
+    if (LIBRARY_TYPES[clean] && !this.cfg.facts.typeDecls.has(clean) && !this.cfg.facts.macros.has(clean)) return LIBRARY_TYPES[clean];
     const tv = this.cfg.types.get(clean);
     if (tv) return tv;
     if (clean === 'void') return { kind: 'void' };
@@ -2447,7 +2460,7 @@ export class Interp {
       case 'binary_expression':
         return this.binaryExpr(node);
       case 'unary_expression': {
-        const op = kids(node)[0]?.text ?? '';
+        const op = operatorOf(node, '')!;
         return unary(op, this.rvalue(node.childForFieldName("argument")!), () => node.text, this.active());
       }
       case 'update_expression':
@@ -3051,8 +3064,26 @@ export class Interp {
     return fast;
   }
 
+  /**
+   * `i < n && a[i] > -1`, which the grammar reads as a template `i<n && a[i]>` minus 1 where `i` is a variable: the
+   * expression parsed again with the name in parentheses (`(i) < n && a[i] > -1`), as the compiler reads it. Null where
+   * it is no such expression, or it names shared memory (its accesses keep their places in the user's text).
+   */
+  private misreadTemplate(node: Node): Node | null {
+    if (node.type !== 'binary_expression') return null;
+    const tf = node.childForFieldName('left');
+    const name = tf?.type === 'template_function' ? tf.childForFieldName('name') : null;
+    if (name?.type !== 'identifier' || this.cfg.facts.functions.has(name.text) || this.mentionsShared(node)) return null;
+    const b = this.binding(name.text);
+    if (!b || isBase(b)) return null;
+    const at = name.startIndex - node.startIndex;
+    return parseExpression(`${node.text.slice(0, at)}(${name.text})${node.text.slice(at + name.text.length)}`)?.expr ?? null;
+  }
+
   private binaryExpr(node: Node): Value {
-    const op = node.childForFieldName('operator')?.text ?? kids(node)[1]?.text ?? '';
+    const reread = this.misreadTemplate(node);
+    if (reread) return this.inMacro(null, () => this.rvalue(reread));
+    const op = operatorOf(node, '')!;
     const left = node.childForFieldName('left')!;
     const right = node.childForFieldName('right')!;
     const a = this.rvalue(left);
@@ -3179,7 +3210,7 @@ export class Interp {
   private assign(node: Node): Value {
     const left = node.childForFieldName('left')!;
     const right = node.childForFieldName('right')!;
-    const op = node.childForFieldName('operator')?.text ?? kids(node)[1]?.text ?? '=';
+    const op = operatorOf(node, '=')!;
     const rhs = this.rvalue(right);
     if (op === '=') {
       this.assignTo(left, rhs, node);
@@ -3908,7 +3939,8 @@ export class Interp {
     if (!block) return undefined;
     const rest = block.text.slice(decl.endIndex - block.startIndex);
     const uses = new RegExp(`(&\\s*)?\\b${name}\\b(\\s*\\[)?`, 'g');
-    for (let m; (m = uses.exec(rest)); ) if (m[1] || !m[2] || /(?:\.|->)\s*$/.test(rest.slice(0, m.index))) return undefined;
+    // a member of the same name (`threadIdx.x` beside a local `x[4]`) is not a use of the array
+    for (let m; (m = uses.exec(rest)); ) if (!/(?:\.|->|::)\s*$/.test(rest.slice(0, m.index)) && (m[1] || !m[2])) return undefined;
     return { dims: dims as number[], elems: new Map() };
   }
 
@@ -3940,7 +3972,7 @@ export class Interp {
     }
     let cell = v.cells.elems.get(flat);
     if (!cell) {
-      cell = { value: unk(`\`${node.text}\` is read before it is set`), type: v.type };
+      cell = { value: unk(`\`${node.text}\` ${v.cells.stale ?? 'is read before it is set'}`), type: v.type };
       v.cells.elems.set(flat, cell);
     }
     return { cell, array: v };

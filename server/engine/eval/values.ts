@@ -617,6 +617,15 @@ function bitop(f: (x: number, y: number) => number): (x: number, y: number) => n
 
 /** Warp-uniform unknowns that are never negative: a block's index, the grid's extent, a count of a loop's passes. */
 const NON_NEGATIVE = /^(blockIdx|gridDim)\.[xyz]$|^passes of \S+$/;
+export const isNonNegative = (key: string): boolean => NON_NEGATIVE.test(key);
+
+/** The greatest common divisor of two integers (never negative; gcd(0, n) = |n|). */
+export function gcd(a: number, b: number): number {
+  a = Math.abs(a);
+  b = Math.abs(b);
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
 
 /** How many passes of the loop at `line` came before, in a loop of unknown trip count that steps `name`: never negative. */
 export const passCount = (name: string, line: number, t: CType): Num => atom(`passes of ${name}@${line}`, t);

@@ -85,6 +85,17 @@ const BODY_FACTS = /<<<|\bcudaLaunch(?:Cooperative)?Kernel(?:Ex|ExC)?\b|\.func\s
 export const named = (n: Node | null | undefined): Node[] =>
   n ? ((n as Node & ChildMemo).__named ??= n.namedChildren.filter((c) => c !== null) as Node[]) : NONE;
 export const kids = (n: Node): Node[] => ((n as Node & ChildMemo).__kids ??= n.children.filter((c) => c !== null) as Node[]);
+
+/** C++'s alternative tokens (`and`, `or`, `not`, `bitand`, `not_eq`, `and_eq`, ...), spelled as their symbols. */
+const ALTERNATIVE_TOKENS: Record<string, string> = {
+  and: '&&', or: '||', not: '!', bitand: '&', bitor: '|', xor: '^', compl: '~', not_eq: '!=', and_eq: '&=', or_eq: '|=', xor_eq: '^=',
+};
+
+/** The operator of a binary, unary or assignment expression, an alternative token spelled as its symbol (`and`: `&&`). */
+export function operatorOf(n: Node, fallback?: string): string | undefined {
+  const text = n.childForFieldName('operator')?.text ?? (n.type === 'unary_expression' ? kids(n)[0]?.text : kids(n)[1]?.text) ?? fallback;
+  return text === undefined ? undefined : ALTERNATIVE_TOKENS[text] ?? text;
+}
 /** The index of a subscript `a[i]` (the grammar puts it under `indices` or `index`); null for any other node. */
 export const subscriptIndex = (n: Node | null | undefined): Node | null =>
   n?.type === 'subscript_expression' ? named(n.childForFieldName('indices'))[0] ?? n.childForFieldName('index') : null;

@@ -109,6 +109,20 @@ for (const [base, comp] of VECTOR_BASES) {
   }
 }
 
+/**
+ * The complex types of cuComplex.h (`cuFloatComplex` is `float2`, `cuDoubleComplex` `double2`) and cufft.h, by
+ * name, where the file does not declare them: FFT kernels keep their data in such arrays.
+ */
+export const LIBRARY_TYPES: Record<string, CType> = {
+  cuFloatComplex: BUILTINS.float2,
+  cuComplex: BUILTINS.float2,
+  cuDoubleComplex: BUILTINS.double2,
+  cufftComplex: BUILTINS.float2,
+  cufftDoubleComplex: BUILTINS.double2,
+  cufftReal: FLOAT,
+  cufftDoubleReal: DOUBLE,
+};
+
 export function sizeOf(t: CType): number | null {
   switch (t.kind) {
     case 'int':
