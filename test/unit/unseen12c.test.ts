@@ -66,3 +66,15 @@ test('an access through a macro argument is named as the argument, not as the pl
   figures(p, 'conflict', 2, 2, 32, 32);
   assert.ok(!result.accesses.some((a) => a.array.startsWith('__bank_lens')), result.accesses.map((a) => a.array).join(' '));
 });
+
+test('a launcher template named in a table at namespace scope (`const static caller_t callers[] = { 0, caller<1>, ... }`) binds the kernel it launches, once per instance (was: unknown, `R` is not known here)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // words t * R: stride 1, 2, 4 in each of the two warps of 64 threads
+  const s = accessAt(result, text, 'buf[t * R] = in[t];', 'store');
+  assert.equal(s.kernel, 'strided_sum');
+  assert.deepEqual(s.block, [64, 1, 1]);
+  assert.deepEqual([s.status, s.degree, s.wavefronts, s.worst!.distinctWords, s.worst!.activeLanes], ['conflict', 4, 4, 32, 32]);
+  const cases = (s.cases ?? []).map((c) => [c.context.R, c.degree, c.wavefronts]).sort();
+  assert.deepEqual(cases, [[1, 1, 1], [2, 2, 2], [4, 4, 4]]);
+  assert.ok(s.assumptions.some((a) => /block 64x1x1 from the launch at line \d+ in `strided_caller<4>` \(the reference at line \d+\)/.test(a)), s.assumptions.join('\n'));
+});
