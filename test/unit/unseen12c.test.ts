@@ -5,19 +5,16 @@
 // oracle of the bank model (scratch/unseen12c/oracle.py, not shipped).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { ready, analyzeFile, accessAt } from './helpers/engine';
+import { ready, analyzeFile, accessAt, figures } from './helpers/engine';
 import { AccessFinding } from '../../server/engine';
 
 before(() => ready);
 
 const FIXTURE = 'test/fixtures/unseen12c.cu';
 
-function figures(a: AccessFinding, status: string, degree: number, wavefronts: number, words: number, lanes: number): void {
-  assert.equal(a.status, status, a.message);
-  assert.equal(a.degree, degree);
-  assert.equal(a.wavefronts, wavefronts);
-  assert.equal(a.worst!.distinctWords, words);
-  assert.equal(a.worst!.activeLanes, lanes);
+/** The figures (see helpers/engine.ts) of an access of a one-warp launch. */
+function warpFigures(a: AccessFinding, status: string, degree: number, wavefronts: number, words: number, lanes: number): void {
+  figures(a, status, degree, wavefronts, words, lanes);
   assert.deepEqual(a.block, [32, 1, 1]);
 }
 
@@ -25,13 +22,13 @@ test('a scalar __shared__ stored in a loop of unknown trip count is one word: re
   const { text, result } = analyzeFile(FIXTURE);
   // words 32 * bin + t: one row, 32 banks
   const f = accessAt(result, text, 'fine[bin][t] += in[passes + t];', 'load', 'fine');
-  figures(f, 'conflict-free', 1, 1, 32, 32);
-  figures(accessAt(result, text, 'fine[bin][t] += in[passes + t];', 'store'), 'conflict-free', 1, 1, 32, 32);
+  warpFigures(f, 'conflict-free', 1, 1, 32, 32);
+  warpFigures(accessAt(result, text, 'fine[bin][t] += in[passes + t];', 'store'), 'conflict-free', 1, 1, 32, 32);
   // words 64 * bin + 2t: two per bank in 16 banks
-  figures(accessAt(result, text, 'wide[bin][t * 2] = fine[bin][t];', 'store', 'wide'), 'conflict', 2, 2, 32, 32);
-  figures(accessAt(result, text, 'seen[bin] = p;', 'store', 'seen'), 'conflict-free', 1, 1, 1, 1);
-  figures(accessAt(result, text, 'out[t] = wide[bin][t * 2 + 1] + seen[bin];', 'load', 'wide'), 'conflict', 2, 2, 32, 32);
-  figures(accessAt(result, text, 'out[t] = wide[bin][t * 2 + 1] + seen[bin];', 'load', 'seen'), 'broadcast', 1, 1, 1, 32);
+  warpFigures(accessAt(result, text, 'wide[bin][t * 2] = fine[bin][t];', 'store', 'wide'), 'conflict', 2, 2, 32, 32);
+  warpFigures(accessAt(result, text, 'seen[bin] = p;', 'store', 'seen'), 'conflict-free', 1, 1, 1, 1);
+  warpFigures(accessAt(result, text, 'out[t] = wide[bin][t * 2 + 1] + seen[bin];', 'load', 'wide'), 'conflict', 2, 2, 32, 32);
+  warpFigures(accessAt(result, text, 'out[t] = wide[bin][t * 2 + 1] + seen[bin];', 'load', 'seen'), 'broadcast', 1, 1, 1, 32);
   assert.ok(!result.accesses.some((a) => a.status === 'unknown' && a.kernel === 'refine_bins'),
     result.accesses.filter((a) => a.status === 'unknown').map((a) => a.reason).join('\n'));
 });
@@ -39,9 +36,9 @@ test('a scalar __shared__ stored in a loop of unknown trip count is one word: re
 test('a scalar __shared__ stored with a different value by each lane that stores it is still one value per warp (was: unknown)', () => {
   const { text, result } = analyzeFile(FIXTURE);
   // words 96 * slot + 3t: stride 3, conflict-free; 96 * slot + 4t: stride 4, 4-way
-  figures(accessAt(result, text, 'rows[slot][t * 3] = in[t];', 'store', 'rows'), 'conflict-free', 1, 1, 32, 32);
+  warpFigures(accessAt(result, text, 'rows[slot][t * 3] = in[t];', 'store', 'rows'), 'conflict-free', 1, 1, 32, 32);
   const l = accessAt(result, text, 'out[t] = rows[slot][t * 4];', 'load', 'rows');
-  figures(l, 'conflict', 4, 4, 32, 32);
+  warpFigures(l, 'conflict', 4, 4, 32, 32);
   assert.ok(l.assumptions.some((a) => /32 threads/.test(a) || /block 32x1x1/.test(a)), l.assumptions.join('\n'));
 });
 
@@ -51,11 +48,11 @@ test('a statement macro that is an `if` applied to shared memory runs where it i
   const e = accessAt(result, text, 'PICK_EDGE(edge, 31, t, &found);', 'load');
   assert.equal(e.array, 'edge');
   assert.equal(e.kernel, 'pick_edge');
-  figures(e, 'conflict', 2, 2, 31, 31);
+  warpFigures(e, 'conflict', 2, 2, 31, 31);
   // the guard on the loaded value is not evaluated per lane: every lane under `lane < range` stores the one word
   const s = accessAt(result, text, 'PICK_EDGE(edge, 31, t, &found);', 'store');
   assert.equal(s.array, 'found');
-  figures(s, 'broadcast', 1, 1, 1, 31);
+  warpFigures(s, 'broadcast', 1, 1, 1, 31);
 });
 
 test('an access through a macro argument is named as the argument, not as the placeholder (was: `__bank_lens_m0_0`)', () => {
@@ -63,7 +60,7 @@ test('an access through a macro argument is named as the argument, not as the pl
   const p = accessAt(result, text, 'out[t] = found + PAIR_SUM(edge, t * 2);', 'load', 'PAIR_SUM');
   assert.equal(p.array, 'edge');
   assert.equal(p.sharedArray, 'edge');
-  figures(p, 'conflict', 2, 2, 32, 32);
+  warpFigures(p, 'conflict', 2, 2, 32, 32);
   assert.ok(!result.accesses.some((a) => a.array.startsWith('__bank_lens')), result.accesses.map((a) => a.array).join(' '));
 });
 
