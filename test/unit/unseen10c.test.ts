@@ -2,7 +2,7 @@
 // figures from a brute-force lane oracle of docs/bank-model.md.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { ready, analyzeFile, accessAt, lineOf } from './helpers/engine';
+import { ready, analyzeFile, accessAt, lineOf, figures } from './helpers/engine';
 import type { AccessFinding, FileAnalysis } from '../../server/engine';
 
 before(() => ready);
@@ -13,14 +13,6 @@ const FIXTURE = 'test/fixtures/unseen10c.cu';
 function accessesAt(r: FileAnalysis, text: string, snippet: string, kind: AccessFinding['kind']): AccessFinding[] {
   const line = lineOf(text, snippet);
   return r.accesses.filter((a) => a.range.start.line === line && a.kind === kind);
-}
-
-function figures(a: AccessFinding, status: string, degree: number, wavefronts: number, words: number, lanes: number): void {
-  assert.equal(a.status, status, a.message);
-  assert.equal(a.degree, degree);
-  assert.equal(a.wavefronts, wavefronts);
-  assert.equal(a.worst!.distinctWords, words);
-  assert.equal(a.worst!.activeLanes, lanes);
 }
 
 test('a statement macro whose body is `do { ... } while (0)` or an `if` is run where it is used: its accesses are reported', () => {

@@ -749,13 +749,25 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
  * `k<256>` written in a host function other than as a launch or a call (a function pointer taken, a table of kernels,
  * `cudaFuncSetAttribute(k<256>, ...)`): the template arguments that name an instance of the kernel.
  */
-function kernelReferences(kernel: FunctionFact, facts: FileFacts): { args: Node[]; caller: FunctionFact; node: Node }[] {
-  const out: { args: Node[]; caller: FunctionFact; node: Node }[] = [];
+function kernelReferences(kernel: FunctionFact, facts: FileFacts): { args: Node[]; caller: FunctionFact | null; node: Node }[] {
+  const out: { args: Node[]; caller: FunctionFact | null; node: Node }[] = [];
   for (const { fn: caller, node: n } of hostNodesMentioning(facts, kernel.name)) {
     if (n.type !== 'template_function' || n.childForFieldName('name')?.text !== kernel.name) continue;
     const parent = n.parent;
     const called = parent?.type === 'call_expression' && parent.childForFieldName('function')?.startIndex === n.startIndex;
     if (!called) out.push({ args: named(n.childForFieldName('arguments')), caller, node: n });
+  }
+  // a table of instances at file or namespace scope (OpenCV's `const static caller_t callers[] = { 0, caller<1>,
+  // caller<2>, ... };`, indexed by a run-time value): each instance named there, read with no function around it
+  for (const d of facts.constants.values()) {
+    if (!d.text.includes(kernel.name)) continue;
+    const stack: Node[] = [d];
+    while (stack.length) {
+      const n = stack.pop()!;
+      for (const c of named(n)) stack.push(c);
+      if (n.type === 'template_function' && n.childForFieldName('name')?.text === kernel.name && n.parent?.type !== 'call_expression')
+        out.push({ args: named(n.childForFieldName('arguments')), caller: null, node: n });
+    }
   }
   return out;
 }
@@ -1601,7 +1613,7 @@ export function instancesOf(
     for (const ref of kernelReferences(kernel, facts)) {
       // named in a host function template (`launch_helper(k<dst_t>, ...)` in `copy<src_t, dst_t>`): read once per
       // binding of that template the file gives, as a launch there is
-      const outer = ref.caller.templateParams.length || ref.caller.classTemplateParams.length ? hostTemplateBindings(ref.caller, facts, deadline, caps) : [];
+      const outer = ref.caller && (ref.caller.templateParams.length || ref.caller.classTemplateParams.length) ? hostTemplateBindings(ref.caller, facts, deadline, caps) : [];
       for (const host of outer.length ? outer : [null]) {
         const b = bindTemplate(kernel, ref.args, hostInterp(facts, ref.caller, ref.node.startIndex, deadline, caps, host?.bind));
         if (b.unbound || bound.some((x) => JSON.stringify(x.b.label) === JSON.stringify(b.label))) continue;

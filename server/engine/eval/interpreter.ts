@@ -2340,7 +2340,9 @@ export class Interp {
     // it is reported (`cur[i]`), and a read of 8 bytes at one place is a broadcast: not recorded
     if (v.t.kind !== 'pointer') this.access(v, 'load', node);
     const known = this.stored.size && this.wholeScalar(v) ? this.stored.get(v.base.id) : undefined;
-    if (known) {
+    // a scalar whose stored value is not known (stored with different values, in a loop of unknown trip count, under a
+    // guard not evaluated) is still one word: every lane of a warp reads the same value, a warp-uniform unknown (below)
+    if (known && !(known.k === 'unk' && v.t.kind === 'int')) {
       // a value read in a pass of a loop of unknown trip count that the pass then stores again (see access)
       if (known.k !== 'unk' && !(known.k === 'ptr' && !knownOffset(known.off))) this.symbolicPass?.reads.add(v.base.id);
       return known;
@@ -2882,10 +2884,16 @@ export class Interp {
     const stmts = stmt?.stmts.filter((st) => st.type !== 'expression_statement' || named(st).length) ?? [];
     const exprs = stmts.length && stmts.every((st) => st.type === 'expression_statement') ? stmts.map((st) => named(st)[0]) : [];
     const parsed = exprs.length ? { tree: stmt!.tree, expr: exprs[exprs.length - 1] } : parseExpression(expansion);
-    if (!parsed) return null;
+    if (!parsed && !stmts.length) return null;
     const scope = new Map<string, Var | SharedBase>();
     for (const b of bound) scope.set(b.name, b.value.k === 'ref' ? { value: b.value, type: b.value.t, ref: true } : { value: b.value, type: { kind: 'unknown' } as CType });
-    const site = { tree: parsed.tree, call: this.realNode(node), holders, first: holders.values().next().value ?? this.realNode(node) };
+    const site = { tree: parsed?.tree ?? stmt!.tree, call: this.realNode(node), holders, first: holders.values().next().value ?? this.realNode(node) };
+    if (!parsed) {
+      // an `if`, a loop or a block (`#define findMax(a, n, t, res) if (t < n) { if (a[t + 1] > a[t]) *res = t; }`, used
+      // as `findMax(s, 31, tid, &best);`): its statements run where it is used (their accesses were not reported)
+      this.inMacro(site, () => { for (const st of stmts) this.exec(st); }, scope);
+      return { k: 'other', what: `the statement macro \`${name}\`` };
+    }
     return this.inMacro(site, () => {
       for (const e of exprs.slice(0, -1)) this.eval(e);
       const v = this.eval(parsed.expr);
@@ -2918,7 +2926,9 @@ export class Interp {
     if (!this.macroSites.length) return r;
     const nameNode = this.realNode(r.nameNode, true);
     const at = r.at && this.realNode(r.at);
-    return nameNode === r.nameNode && at === r.at ? r : { ...r, nameNode, at };
+    // a place named through a macro argument's placeholder (`array[ti + 1]` of `FIND(s, ...)`) is named as the argument
+    const name = r.name.startsWith('__bank_lens_m') && nameNode !== r.nameNode ? nameNode.text : r.name;
+    return nameNode === r.nameNode && at === r.at ? r : { ...r, nameNode, at, name };
   }
 
   /** Evaluates a parsed macro body: its accesses would point into a temporary tree, so they are not recorded. */

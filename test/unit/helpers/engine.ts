@@ -1,6 +1,7 @@
 // Test helpers: run the engine on a file or a source string and pick accesses by what the source says.
 import * as fs from 'fs';
 import * as path from 'path';
+import assert from 'node:assert/strict';
 import { initEngine, analyzeText, AnalyzeOptions, FileAnalysis, AccessFinding } from '../../../server/engine';
 
 import { ROOT } from './common';
@@ -32,4 +33,13 @@ export function accessAt(r: FileAnalysis, text: string, snippet: string, kind: A
     (!expr || lines[line].slice(a.exprRange.start.character, a.exprRange.end.character).startsWith(expr)));
   if (found.length !== 1) throw new Error(`expected one ${kind} at ${JSON.stringify(snippet)}${expr ? ` (${expr})` : ''}, found ${found.length}: ${found.map((f) => f.message).join(' | ')}`);
   return found[0];
+}
+
+/** Asserts an access's status, degree, wavefronts and its worst request's distinct words and active lanes. */
+export function figures(a: AccessFinding, status: string, degree: number, wavefronts: number, words: number, lanes: number): void {
+  assert.equal(a.status, status, a.message);
+  assert.equal(a.degree, degree);
+  assert.equal(a.wavefronts, wavefronts);
+  assert.equal(a.worst!.distinctWords, words);
+  assert.equal(a.worst!.activeLanes, lanes);
 }
