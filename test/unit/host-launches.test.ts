@@ -203,3 +203,20 @@ void run(float *d, int n) {
   ]);
   assert.ok(store.assumptions.includes('block 256x1x1 from the launch at line 10 where `n > 4096` (line 7) holds and `n > 100` (line 9) holds'), store.assumptions.join('\n'));
 });
+
+test('a `?:` written in the launch itself, in its shape or an argument, is taken both ways', () => {
+  const src = `__global__ void k(float *out, int pitch) {
+  __shared__ float s[4096];
+  s[threadIdx.x * pitch] = 1.0f;
+}
+void run(float *d, int n, bool wide) {
+  k<<<1, n < 256 ? 64 : 128>>>(d, wide ? 2 : 1);
+}
+`;
+  const [store] = analyzeText(src).accesses;
+  assert.deepEqual(store.cases.map((c) => `${c.context.block} pitch ${c.context.pitch}: ${c.degree}`), [
+    '64x1x1 pitch 2: 2', '64x1x1 pitch 1: 1', '128x1x1 pitch 2: 2', '128x1x1 pitch 1: 1',
+  ]);
+  assert.ok(store.assumptions.includes('block 64x1x1 from the launch at line 6 where `n < 256` (line 6) holds and `wide` (line 6) holds'), store.assumptions.join('\n'));
+  assert.ok(store.assumptions.includes('`pitch` = 2 from the launch at line 6'), store.assumptions.join('\n'));
+});

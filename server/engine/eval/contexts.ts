@@ -308,10 +308,16 @@ const valid = (b: [number, number, number]): [number, number, number] | null =>
  * known loops around the launch; the caller's parameters, with what one call of it passes), and operators over them.
  * Any other parameter of the caller, or a call, is not.
  */
-function isConstantArgument(arg: Node, facts: FileFacts, caller: FunctionFact | null, known?: Map<string, Value>): boolean {
+function isConstantArgument(arg: Node, facts: FileFacts, caller: FunctionFact | null, known?: Map<string, Value>, decide?: Map<number, boolean>): boolean {
   const stack: Node[] = [arg];
   while (stack.length) {
     const n = stack.pop()!;
+    // a `?:` whose way is taken (see branchChoices): only that branch is read
+    const way = n.type === 'conditional_expression' ? decide?.get(n.id) : undefined;
+    if (way !== undefined) {
+      stack.push(n.childForFieldName(way ? 'consequence' : 'alternative') ?? n.childForFieldName('condition')!);
+      continue;
+    }
     if (n.type === 'call_expression') {
       const f = n.childForFieldName('function');
       if (f?.type !== 'identifier' || facts.macros.get(f.text)?.params == null) return false; // a function-like macro only
@@ -347,7 +353,7 @@ function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it
     const typeNode = p.node.childForFieldName('type');
     if (!a || !typeNode || p.node.childForFieldName('declarator')?.type !== 'identifier') return; // pointers, references, arrays
     const t = it.resolveType(typeNode);
-    if (t.kind !== 'int' || !isConstantArgument(a, facts, l.caller, known)) return;
+    if (t.kind !== 'int' || !isConstantArgument(a, facts, l.caller, known, it.cfg.decide)) return;
     const v = it.rvalue(a);
     if (v.k !== 'num' || v.t.kind !== 'int') return;
     const c = convert(v, t);
@@ -1081,7 +1087,16 @@ const MAX_BRANCH_CHOICES = 4;
  * no such `if`. A path is one the code has; two conditions that can only hold together are still taken apart.
  */
 function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>): { decide: Map<number, boolean>; where: string }[] | null {
-  const ifs = ifsOf(fn.body).filter((x) => x.node.endIndex <= call.startIndex);
+  // the `if`s and `?:`s before the call, and the `?:`s in the call itself (`k<<<g, n < 256 ? 128 : 256>>>(...)`)
+  const inCall: { node: Node; names: Set<string>; assigns: { name: string; node: Node }[] }[] = [];
+  const stack: Node[] = [...named(call)];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'conditional_expression') inCall.push({ node: n, names: new Set(), assigns: [] });
+    if (n.type !== 'lambda_expression') stack.push(...named(n));
+  }
+  inCall.sort((a, b) => a.node.startIndex - b.node.startIndex);
+  const ifs = [...ifsOf(fn.body).filter((x) => x.node.endIndex <= call.startIndex), ...inCall];
   if (!ifs.length) return null;
   // the names the call reads, and those their declarations' initializers read (three levels)
   const names = new Set(identifiersIn(call));
@@ -1107,7 +1122,7 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
   // decided on every path, the others taken both ways
   const fixed = new Map<number, boolean>();
   const open = ifs.filter((x) => {
-    if (![...x.names].some((n) => names.has(n)) || !straight(x.node)) return false;
+    if (!inCall.includes(x) && (![...x.names].some((n) => names.has(n)) || !straight(x.node))) return false;
     const u = conditionAt(x.node, fn, facts, deadline, caps, params);
     if (u !== null) fixed.set(x.node.id, u);
     // taken both ways only where each way gives known values: `if (argc > 1) n = atoi(argv[1]);` leaves `n` unknown,
