@@ -220,3 +220,27 @@ void run(float *d, int n, bool wide) {
   assert.ok(store.assumptions.includes('block 64x1x1 from the launch at line 6 where `n < 256` (line 6) holds and `wide` (line 6) holds'), store.assumptions.join('\n'));
   assert.ok(store.assumptions.includes('`pitch` = 2 from the launch at line 6'), store.assumptions.join('\n'));
 });
+
+test('more than four undecided `if`s setting what a launch reads leave it unknown, as before; four are taken both ways', () => {
+  const src = `__global__ void k(float *out) {
+  __shared__ float s[4096];
+  s[threadIdx.x * (blockDim.x / 32)] = 1.0f;
+}
+void run(float *d, int a, int b, int c, int e, int f) {
+  int t = 32;
+  if (a) t = 64;
+  if (b) t = 96;
+  if (c) t = 128;
+  if (e) t = 160;
+  if (f) t = 192;
+  k<<<1, t>>>(d);
+}
+`;
+  const [store] = analyzeText(src).accesses;
+  assert.deepEqual([store.block, store.cases], [[32, 1, 1], []]);
+  assert.ok(store.assumptions.some((x) => x.startsWith('the block shape `t` of the launch at line 12 could not be evaluated')), store.assumptions.join('\n'));
+  // four: the 16 ways give 32, 64, 96, 128 or 160 threads; stride blockDim.x / 32 words: 1, 2, 3, 4, 5
+  const four = analyzeText(src.replace('  if (f) t = 192;\n', '')).accesses[0];
+  assert.deepEqual(four.cases.map((c) => `${c.context.block}: ${c.degree}`).sort(), ['128x1x1: 4', '160x1x1: 1', '32x1x1: 1', '64x1x1: 2', '96x1x1: 1']);
+  assert.deepEqual([four.degree, four.block], [4, [128, 1, 1]]);
+});

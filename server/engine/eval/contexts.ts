@@ -103,8 +103,8 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
  * Writes to `name` (or to its member x, y or z) in `body` between `after` and `before`, in source order. `plain`: a
  * `=` in a statement that runs once, straight through the function body (not under an if, a loop or a switch).
  */
-function writesTo(body: Node, name: string, after: number, before: number): { value: Node; member: 'x' | 'y' | 'z' | null; plain: boolean; op: string; node: Node }[] {
-  const out: { value: Node; member: 'x' | 'y' | 'z' | null; plain: boolean; op: string; node: Node; at: number }[] = [];
+function writesTo(body: Node, name: string, after: number, before: number, anyName = false): { value: Node; member: 'x' | 'y' | 'z' | null; plain: boolean; op: string; node: Node; name: string; at: number }[] {
+  const out: { value: Node; member: 'x' | 'y' | 'z' | null; plain: boolean; op: string; node: Node; name: string; at: number }[] = [];
   const stack: { n: Node; straight: boolean }[] = [{ n: body, straight: true }];
   while (stack.length) {
     const { n, straight } = stack.pop()!;
@@ -118,16 +118,33 @@ function writesTo(body: Node, name: string, after: number, before: number): { va
         member = f === 'x' || f === 'y' || f === 'z' ? f : null;
         base = member ? target.childForFieldName('argument') : null;
       }
-      if (base?.type === 'identifier' && base.text === name && n.startIndex >= after) {
+      if (base?.type === 'identifier' && (anyName || base.text === name) && n.startIndex >= after) {
         const op = n.type === 'assignment_expression' ? (n.childForFieldName('operator')?.text ?? '=') : '++';
         const value = n.childForFieldName('right');
-        out.push({ value: value ?? n, member, plain: straight && op === '=' && !!value, op, node: n, at: n.startIndex });
+        out.push({ value: value ?? n, member, plain: straight && op === '=' && !!value, op, node: n, name: base.text, at: n.startIndex });
       }
     }
     const keeps = n.type === 'compound_statement' || n.type === 'expression_statement' || n.type === 'assignment_expression';
     for (const c of named(n)) stack.push({ n: c, straight: straight && keeps });
   }
   return out.sort((a, b) => a.at - b.at);
+}
+
+/** Where each name is written in `body` (see writesTo: assignments, `++`/`--`, `b.x = ...`), walked once per body. */
+const writePositions = new WeakMap<Node, Map<string, number[]>>();
+/** Whether `body` writes `name` anywhere before `before` (writesTo's question for a whole body, from one walk). */
+function writtenBefore(body: Node, name: string, before: number): boolean {
+  let all = writePositions.get(body);
+  if (!all) {
+    all = new Map();
+    for (const w of writesTo(body, '', body.startIndex, body.endIndex, true)) {
+      const at = all.get(w.name) ?? [];
+      at.push(w.at);
+      all.set(w.name, at);
+    }
+    writePositions.set(body, all);
+  }
+  return (all.get(name) ?? []).some((at) => at < before);
 }
 
 /**
@@ -150,7 +167,7 @@ function decidedBranches(node: Node, body: Node, before: number, it: Interp, dec
       continue;
     }
     // an `if` not known here still leaves the node out where an outer one is known not to run it
-    if ([...new Set(identifiersIn(cond))].some((n) => writesTo(body, n, body.startIndex, before).length)) {
+    if ([...new Set(identifiersIn(cond))].some((n) => writtenBefore(body, n, before))) {
       undecided = true;
       continue;
     }
@@ -1130,11 +1147,12 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
     if (u !== null) return false;
     if (x.node.type === 'conditional_expression') return ['consequence', 'alternative'].every((f) => valueKnownAt(x.node.childForFieldName(f), x.node, fn, facts, deadline, caps, params));
     return x.assigns.every((a) => !names.has(a.name) || valueKnownAt(a.node.childForFieldName('right'), a.node, fn, facts, deadline, caps, params));
-  }).slice(-MAX_BRANCH_CHOICES);
-  if (!open.length) return fixed.size ? [{ decide: fixed, where: '' }] : null;
+  });
+  // more undecided `if`s than that: the values they set stay unknown (taking only some both ways would not know them)
+  if (!open.length || open.length > MAX_BRANCH_CHOICES) return fixed.size ? [{ decide: fixed, where: '' }] : null;
   // a condition that nothing before the launch changes has one value on a path: the one the `if`s around the launch
   // give it (`if (tc) bc = 16; else bc = 32; ... if (tc) k<<<...>>>(bc)` is 16), or the one an earlier `if` took
-  const unchanged = (cond: Node) => identifiersIn(cond).every((id) => !writesTo(fn.body, id, fn.body.startIndex, call.startIndex).length);
+  const unchanged = (cond: Node) => identifiersIn(cond).every((id) => !writtenBefore(fn.body, id, call.startIndex));
   const around = new Map<string, boolean>();
   for (let n: Node | null = call, p = call.parent; p && p.id !== fn.body.id; n = p, p = p.parent) {
     const cond = p.type === 'if_statement' ? p.childForFieldName('condition') : null;
