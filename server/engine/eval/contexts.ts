@@ -246,7 +246,7 @@ function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
       if (!value) {
         // `default:`: none of the values of the other cases
         const base = subject!.type === 'field_expression' ? subject!.childForFieldName('argument')!.text : subject!.text;
-        if (!writesTo(caller.body, base, caller.body.startIndex, launch.startIndex).length)
+        if (!writtenBefore(caller.body, base, launch.startIndex))
           out.ne.push({ subject: subject!, values: cases.map((c) => c.childForFieldName('value')).filter((v): v is Node => !!v) });
         continue;
       }
@@ -440,6 +440,15 @@ type Binding = {
   /** the outcome taken for each undecided `if` before the launch, by node id (see branchChoices). */
   decide?: Map<number, boolean>;
 };
+
+/** `base` (a host template's binding, or none) with a loop's counters, a dispatch's types or a way's decisions over it. */
+function extendBinding(base: Binding | undefined, more: { values?: Map<string, Value>; types?: Map<string, CType>; decide?: Map<number, boolean> } | null): Binding | undefined {
+  if (!more || (!more.values?.size && !more.types && !more.decide)) return base;
+  return {
+    values: new Map([...(base?.values ?? []), ...(more.values ?? [])]), types: new Map([...(base?.types ?? []), ...(more.types ?? [])]),
+    label: base?.label ?? {}, decide: more.decide,
+  };
+}
 
 /** A template parameter deduced from a call's arguments: a type, or (from an argument of a class template type) a value. */
 type Deduced = { type: CType } | { value: Value };
@@ -707,9 +716,7 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
       // written in an ATen dispatch (`launch<scalar_t>(...)` in `AT_DISPATCH_FLOATING_TYPES(...)`): once per type
       for (const d of caller ? enclosingDispatches(caller, at, facts) : [null]) {
         if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) return;
-        const types = d?.types ? new Map([...(o?.bind.types ?? []), ...d.types]) : o?.bind.types;
-        const outer: Binding | undefined = d?.types ? { values: o?.bind.values ?? new Map(), types: types!, label: o?.bind.label ?? {} } : o?.bind;
-        const bind = bindTemplate(as?.target ?? fn, args, hostInterp(facts, caller, at.startIndex, deadline, caps, outer));
+        const bind = bindTemplate(as?.target ?? fn, args, hostInterp(facts, caller, at.startIndex, deadline, caps, extendBinding(o?.bind, d)));
         if (!bind.unbound) out.push({ bind, where: `${where}${d?.where ?? ''}${o ? ` in ${o.where}` : ''}` });
       }
     }
@@ -732,8 +739,7 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
       for (const up of outerOf(caller))
         for (const d of caller ? enclosingDispatches(caller, n, facts) : [null]) {
           if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) break;
-          const outer: Binding | undefined = d?.types ? { values: up?.bind.values ?? new Map(), types: new Map([...(up?.bind.types ?? []), ...d.types]), label: up?.bind.label ?? {} } : up?.bind;
-          const it = hostInterp(facts, caller, n.startIndex, deadline, caps, outer);
+          const it = hostInterp(facts, caller, n.startIndex, deadline, caps, extendBinding(up?.bind, d));
           const bind = bindTemplate(fn, null, it, deduceTypes(fn, { caller, node: n } as LaunchFact, it));
           const where = `\`${fn.name}(...)\` (the call at line ${n.startPosition.row + 1}${d?.where ?? ''}${up ? ` in ${up.where}` : ''})`;
           if (!bind.unbound && !out.some((o) => JSON.stringify(o.bind.label) === JSON.stringify(bind.label))) out.push({ bind, where });
@@ -1558,9 +1564,7 @@ export function instancesOf(
       const loops: LoopBinding[] = l.caller ? loopBindings(l.caller, l.node, facts, deadline, caps) : [{ values: new Map<string, Value>(), where: '' }];
       const ways: { entry: (typeof bound)[number]; plain: (typeof bound)[number]; key: string; vals: Map<string, number | null> }[] = [];
       for (const loop of loops) {
-        const bind: Binding | undefined = loop.values.size || loop.types || loop.decide
-          ? { values: new Map([...(host?.bind.values ?? []), ...loop.values]), types: new Map([...(host?.bind.types ?? []), ...(loop.types ?? [])]), label: host?.bind.label ?? {}, decide: loop.decide }
-          : host?.bind;
+        const bind = extendBinding(host?.bind, loop);
         const path = launchPath(l);
         // under `case 128:` of `switch (threads)` where `threads` is known to be 256: that launch never runs; nor where
         // every call of the launcher (called by name only, never through its address) passes another value
@@ -1600,15 +1604,15 @@ export function instancesOf(
         const block = shape(l, it, launch); // a shape not evaluated is said once, not once per loop iteration
         // two ways through the `if`s before the launch that give it the same shape and arguments are one instance
         const where = block && path.used.length ? ` (inside ${path.used.join(' and ')})` : '';
-        const entry = { b, block, source: `${at}${where}${host ? ` in ${host.where}` : ''}${fromFileScope}`, shmem: shmemOf(l, it), args };
+        const source = (branches: string) => `${launch}${loop.where}${branches}${where}${host ? ` in ${host.where}` : ''}${fromFileScope}`;
+        const entry = { b, block, source: source(loop.branches ?? ''), shmem: shmemOf(l, it), args };
         if (!loop.decide) bound.push(entry);
         else {
           const vals = new Map<string, number | null>([...args.values, ...loop.values].map(([k, v]) => [k, uniformValue(v)]));
-          ways.push({ entry, plain: { ...entry, source: `${launch}${loop.where}${where}${host ? ` in ${host.where}` : ''}${fromFileScope}` }, key: JSON.stringify([block, b.label]), vals });
+          ways.push({ entry, plain: { ...entry, source: source('') }, key: JSON.stringify([block, b.label]), vals });
         }
       }
       bound.push(...distinctWays(ways));
-      ways.length = 0;
     }
   }
   for (const x of indirectLaunches(kernel, facts)) {
