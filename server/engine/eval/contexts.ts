@@ -159,7 +159,7 @@ function decidedBranches(node: Node, body: Node, before: number, it: Interp, dec
     if (p.type === 'expression_statement' || p.type === 'compound_statement' || p.type === 'else_clause' || p.type === 'parenthesized_expression') continue;
     if (p.type !== 'if_statement') return null;
     const cond = p.childForFieldName('condition');
-    const want = child.id === p.childForFieldName('consequence')?.id ? true : child.id === p.childForFieldName('alternative')?.id ? false : null;
+    const want = branchOf(p, child);
     if (!cond || want === null) return null;
     const taken = decide?.get(p.id);
     if (taken !== undefined) {
@@ -176,6 +176,11 @@ function decidedBranches(node: Node, body: Node, before: number, it: Interp, dec
     else if ((u !== 0) !== want) return false;
   }
   return undecided ? null : true;
+}
+
+/** Which branch of the `if` (or `?:`) `node` the child `child` is: true for the consequence, false for the alternative. */
+function branchOf(node: Node, child: Node): boolean | null {
+  return child.id === node.childForFieldName('consequence')?.id ? true : child.id === node.childForFieldName('alternative')?.id ? false : null;
 }
 
 /** `b.x`, `b.y` or `b.z` of a variable `b`. */
@@ -1159,16 +1164,6 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
   // a condition that nothing before the launch changes has one value on a path: the one the `if`s around the launch
   // give it (`if (tc) bc = 16; else bc = 32; ... if (tc) k<<<...>>>(bc)` is 16), or the one an earlier `if` took
   const unchanged = (cond: Node) => identifiersIn(cond).every((id) => !writtenBefore(fn.body, id, call.startIndex));
-  const around = new Map<string, boolean>();
-  for (let n: Node | null = call, p = call.parent; p && p.id !== fn.body.id; n = p, p = p.parent) {
-    const cond = p.type === 'if_statement' ? p.childForFieldName('condition') : null;
-    if (!cond || !unchanged(cond)) continue;
-    const holds = n.id === p.childForFieldName('consequence')?.id ? true : n.id === p.childForFieldName('alternative')?.id ? false : null;
-    const k = conditionKey(cond);
-    if (holds !== null && !around.has(k.key)) around.set(k.key, holds === k.holds);
-  }
-  // every path: an `if` inside a branch the path does not take is not decided on it
-  const paths: { decide: Map<number, boolean>; where: string }[] = [];
   // `n > 4096` holding and `n > 100` not: no such `n`; each comparison of a name with a constant bounds it on the path
   const it = hostInterp(facts, fn, call.startIndex, deadline, caps, undefined, undefined, params);
   const bounds = (cond: Node, holds: boolean, range: Map<string, [number, number]>): Map<string, [number, number]> | null => {
@@ -1186,6 +1181,22 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
     if (next[0] > next[1]) return null;
     return new Map([...range, [left.text, next]]);
   };
+  // the `if`s around the call: the bounds they put on names, and, for a condition nothing before the call changes,
+  // the way it goes there
+  const around = new Map<string, boolean>();
+  let start: Map<string, [number, number]> | null = new Map();
+  for (let n: Node = call, p = call.parent; start && p && p.id !== fn.body.id; n = p, p = p.parent) {
+    const cond = p.type === 'if_statement' ? p.childForFieldName('condition') : null;
+    const holds = cond ? branchOf(p, n) : null;
+    if (!cond || holds === null) continue;
+    start = bounds(cond, holds, start);
+    if (!unchanged(cond)) continue;
+    const k = conditionKey(cond);
+    if (!around.has(k.key)) around.set(k.key, holds === k.holds);
+  }
+  if (!start) return null;
+  // every path: an `if` inside a branch the path does not take is not decided on it
+  const paths: { decide: Map<number, boolean>; where: string }[] = [];
   const walk = (i: number, decide: Map<number, boolean>, said: string[], known: Map<string, boolean>, range = new Map<string, [number, number]>()) => {
     if (paths.length >= MAX_CALLER_BINDINGS) return;
     if (i === open.length) return void paths.push({ decide, where: said.length ? ` where ${said.length > 1 ? `${said.slice(0, -1).join(', ')} and ${said[said.length - 1]}` : said[0]}` : '' });
@@ -1210,14 +1221,6 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
         k ? new Map([...known, [k.key, holds === k.holds]]) : known, r);
     }
   };
-  // the `if`s around the launch bound the names on every path
-  let start: Map<string, [number, number]> | null = new Map();
-  for (let n: Node | null = call, p = call.parent; start && p && p.id !== fn.body.id; n = p, p = p.parent) {
-    const cond = p.type === 'if_statement' ? p.childForFieldName('condition') : null;
-    const holds = cond ? (n.id === p.childForFieldName('consequence')?.id ? true : n.id === p.childForFieldName('alternative')?.id ? false : null) : null;
-    if (cond && holds !== null) start = bounds(cond, holds, start);
-  }
-  if (!start) return null;
   walk(0, fixed, [], around, start);
   return paths.some((x) => x.decide.size) ? paths : null;
 }
