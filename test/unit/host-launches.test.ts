@@ -244,3 +244,25 @@ void run(float *d, int a, int b, int c, int e, int f) {
   assert.deepEqual(four.cases.map((c) => `${c.context.block}: ${c.degree}`).sort(), ['128x1x1: 4', '160x1x1: 1', '32x1x1: 1', '64x1x1: 2', '96x1x1: 1']);
   assert.deepEqual([four.degree, four.block], [4, [128, 1, 1]]);
 });
+
+test('the bounds a way puts on a name hold past an `if` it skips: `n > 4096` then `n < 100` is no way', () => {
+  const src = `__global__ void k(float *out, int pitch) {
+  __shared__ float s[4096];
+  s[threadIdx.x * pitch] = 1.0f;
+}
+void run(float *d, int n, int m) {
+  int t = 32, p = 1;
+  if (n > 4096) t = 256;
+  else {
+    if (m) t = 64;
+  }
+  if (n < 100) p = 2;
+  k<<<1, t>>>(d, p);
+}
+`;
+  const [store] = analyzeText(src).accesses;
+  // 256 threads only where n > 4096, where n < 100 does not hold: pitch 1 there
+  assert.deepEqual(store.cases.map((c) => `${c.context.block} pitch ${c.context.pitch}: ${c.degree}`), [
+    '256x1x1 pitch 1: 1', '64x1x1 pitch 2: 2', '64x1x1 pitch 1: 1', '32x1x1 pitch 2: 2', '32x1x1 pitch 1: 1',
+  ]);
+});

@@ -1204,7 +1204,7 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
     for (const [anc, taken] of decide) {
       const a = ifs.find((x) => x.node.id === anc)!.node;
       const off = taken ? a.childForFieldName('alternative') : a.childForFieldName('consequence');
-      if (off && off.startIndex <= node.startIndex && node.endIndex <= off.endIndex) return walk(i + 1, decide, said, known);
+      if (off && off.startIndex <= node.startIndex && node.endIndex <= off.endIndex) return walk(i + 1, decide, said, known, range);
     }
     const cond = node.childForFieldName('condition')!;
     const k = unchanged(cond) ? conditionKey(cond) : null;
@@ -1213,7 +1213,7 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
     if (k && given !== undefined) {
       // said where the launch's own `if` decides it; an earlier `if` of the same condition has said it already
       const as = around.has(k.key) ? [`\`${text}\` (line ${node.startPosition.row + 1}) ${given === k.holds ? 'holds' : 'does not hold'}, as at the launch`] : [];
-      return walk(i + 1, new Map([...decide, [node.id, given === k.holds]]), [...said, ...as], known);
+      return walk(i + 1, new Map([...decide, [node.id, given === k.holds]]), [...said, ...as], known, range);
     }
     for (const holds of [true, false]) {
       const r = bounds(cond, holds, range);
