@@ -2,7 +2,7 @@
 // `// bank-lens: block=...` directive, launches in the same file, the caller's --block / setting, else 32 threads.
 import type { Node } from '../syntax/parser';
 import { FileFacts, FunctionFact, named, operatorOf, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot } from '../facts/collect';
-import { CType, typeName, INT, BUILTINS, TORCH_TYPES } from '../facts/ctypes';
+import { CType, typeName, INT, BUILTINS, LIBRARY_TYPES } from '../facts/ctypes';
 import { Interp, DEFAULT_CAPS, Caps, warpSizeNote } from './interpreter';
 import { Value, uniformValue, convert, num } from './values';
 
@@ -1277,7 +1277,7 @@ function dispatchedTypes(call: Node, inner: Node, facts: FileFacts): { name: str
     if (!t) return null; // a complex or 8-bit float type: not laid out here
     names.push({ Bool: 'bool', Byte: 'uint8_t', Char: 'int8_t', Short: 'int16_t', Int: 'int32_t', Long: 'int64_t', Float: 'float', Double: 'double' }[t[1]] ?? t[1]);
   }
-  return { name: m[1] === 'INDEX_TYPES' ? 'index_t' : 'scalar_t', types: [...new Set(names)].map((n) => TORCH_TYPES[n] ?? BUILTINS[n]), macro: f!.text };
+  return { name: m[1] === 'INDEX_TYPES' ? 'index_t' : 'scalar_t', types: [...new Set(names)].map((n) => LIBRARY_TYPES[`at::${n}`] ?? BUILTINS[n]), macro: f!.text };
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
 import { substitute, callArguments } from '../syntax/preprocess';
 import { FileFacts, FunctionFact, named, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex } from '../facts/collect';
-import { CType, BUILTINS, TORCH_TYPES, LIBRARY_TYPES, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
+import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, isNonNegative, gcd, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
   isUniform, isWarpUniform, symText, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
@@ -1976,9 +1976,9 @@ export class Interp {
     const clean = text.replace(/\s+/g, ' ').replace(/^(?:::)?(?:std|cuda|cute)::/, '').trim();
     const b = BUILTINS[clean];
     if (b) return b;
-    const torch = /^(?:::)?(?:at|c10)::(Half|BFloat16)$/.exec(clean);
-    if (torch && !this.cfg.facts.typeDecls.has(torch[1])) return TORCH_TYPES[torch[1]];
-    if (LIBRARY_TYPES[clean] && !this.cfg.facts.typeDecls.has(clean) && !this.cfg.facts.macros.has(clean)) return LIBRARY_TYPES[clean];
+    const lib = LIBRARY_TYPES[clean.replace(/^(?:::)?c10::/, 'at::').replace(/^::/, '')];
+    const bare = clean.replace(/^.*::/, '');
+    if (lib && !this.cfg.facts.typeDecls.has(bare) && !this.cfg.facts.macros.has(bare)) return lib;
     const tv = this.cfg.types.get(clean);
     if (tv) return tv;
     if (clean === 'void') return { kind: 'void' };

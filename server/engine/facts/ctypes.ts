@@ -80,9 +80,6 @@ export const BUILTINS: Record<string, CType> = {
   nv_bfloat162: { kind: 'vector', name: 'nv_bfloat162', comp: flt(2, '__nv_bfloat16'), count: 2, bytes: 4, align: 4 },
 };
 
-/** PyTorch's reduced-precision scalar types (c10/util/Half.h, BFloat16.h), by their name in `at::` or `c10::`. */
-export const TORCH_TYPES: Record<string, CType> = { Half: flt(2, 'at::Half'), BFloat16: flt(2, 'at::BFloat16') };
-
 // CUDA vector types: <base><n> with the alignments of vector_types.h
 const VECTOR_BASES: [string, CType][] = [
   ['char', int(1, true, 'char')],
@@ -110,10 +107,13 @@ for (const [base, comp] of VECTOR_BASES) {
 }
 
 /**
- * The complex types of cuComplex.h (`cuFloatComplex` is `float2`, `cuDoubleComplex` `double2`) and cufft.h, by
- * name, where the file does not declare them: FFT kernels keep their data in such arrays.
+ * Types of headers every such file includes, by name, where the file does not declare them: the complex types of
+ * cuComplex.h (`cuFloatComplex` is `float2`, `cuDoubleComplex` `double2`) and cufft.h, in which FFT kernels keep
+ * their data; PyTorch's reduced-precision scalar types (c10/util/Half.h, BFloat16.h), named in `at::` (or `c10::`).
  */
 export const LIBRARY_TYPES: Record<string, CType> = {
+  'at::Half': flt(2, 'at::Half'),
+  'at::BFloat16': flt(2, 'at::BFloat16'),
   cuFloatComplex: BUILTINS.float2,
   cuComplex: BUILTINS.float2,
   cuDoubleComplex: BUILTINS.double2,
