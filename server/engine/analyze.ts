@@ -5,7 +5,7 @@ import { AccessFinding, AnalyzeOptions, ArrayFinding, FileAnalysis, Notice, Padd
 import { parse, Tree, Node, Edit } from './syntax/parser';
 import { blankInactive, definedMacro } from './syntax/preprocess';
 import { recover, closingCandidates, Blanked, Closed } from './syntax/recover';
-import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, kids, declaratorName, readTopLevelFunction } from './facts/collect';
+import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, kids, operatorOf, declaratorName, readTopLevelFunction } from './facts/collect';
 import { typeName } from './facts/ctypes';
 import { runBlock, blockAddrs, BudgetExceeded, DEFAULT_CAPS, Visit, ATOMICS, Interp, LongLoop } from './eval/interpreter';
 import { instancesOf, directiveOf, Instance, evalConstant } from './eval/contexts';
@@ -114,7 +114,7 @@ const LONG_LOOP = 64;
 /** `X + 1` -> { left: 'X', value: 1 } (so padding again edits the literal rather than adding `+ 1 + 1`). */
 function plusLiteral(d: Node): { left: string; value: number } | null {
   if (d.type !== 'binary_expression') return null;
-  const op = d.childForFieldName('operator')?.text ?? d.child(1)?.text;
+  const op = operatorOf(d);
   const right = d.childForFieldName('right');
   const left = d.childForFieldName('left');
   if (op !== '+' || !right || !left || right.type !== 'number_literal' || !/^\d+$/.test(right.text)) return null;

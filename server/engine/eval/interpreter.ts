@@ -838,7 +838,7 @@ export class Interp {
     for (const u of parts) {
       if (u.type !== 'assignment_expression') continue;
       const target = u.childForFieldName('left');
-      const op = u.childForFieldName('operator')?.text ?? kids(u)[1]?.text;
+      const op = operatorOf(u);
       const right = u.childForFieldName('right');
       if (target?.type !== 'identifier' || !right) continue;
       const name = target.text;
@@ -874,7 +874,7 @@ export class Interp {
       let additive = false;
       if (n.type === 'assignment_expression') {
         target = n.childForFieldName('left');
-        const op = n.childForFieldName('operator')?.text ?? kids(n)[1]?.text;
+        const op = operatorOf(n);
         additive = op === '+=' || op === '-=';
       } else if (n.type === 'update_expression') {
         target = n.childForFieldName('argument');
