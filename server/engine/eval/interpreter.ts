@@ -483,12 +483,15 @@ export class Interp {
 
   /**
    * A `switch`. A subject with one known value for every thread runs the case it selects (or `default:`) and those it
-   * falls into, up to a `break`; the other cases run for no thread, said so. Any other subject runs every case for
-   * every lane, said so. A `break` leaves the switch, not an enclosing loop; a `continue` is the enclosing loop's.
+   * falls into, up to a `break`; the other cases run for no thread, said so. A subject known per lane (`t & 3`) with
+   * every case label known runs each case for the lanes it selects and those falling into it from the case before,
+   * until their `break`; a case no lane reaches is not run, said so. Any other subject runs every case for every lane,
+   * said so. A `break` leaves the switch, not an enclosing loop; a `continue` is the enclosing loop's.
    */
   private execSwitch(node: Node): void {
     const cond = node.childForFieldName('condition');
     const v = cond ? this.condValue(cond) : null;
+    if (v && isTainted(v)) throw NEEDS_FULL_BLOCK;
     const body = node.childForFieldName('body');
     if (!body) return;
     const cases = named(body).filter((c) => c.type === 'case_statement');
@@ -514,7 +517,23 @@ export class Interp {
     this.loops.push(sw);
     this.touch();
     try {
-      if (decided) {
+      const starts = decided ? null : this.caseStarts(v, cases);
+      if (starts) {
+        const why = `no lane's \`${cond!.text.replace(/^\(|\)$/g, '').trim()}\` selects it or falls into it at the switch at line ${line}`;
+        const entered = new Uint8Array(this.n);
+        cases.forEach((c, i) => {
+          for (let l = 0; l < this.n; l++) if (starts[l] === i) entered[l] = 1;
+          const lanes = this.and(entered.slice());
+          this.touch();
+          const act = this.active();
+          let any = false;
+          for (let l = 0; l < this.n && !any; l++) any = !!(lanes[l] && act[l]);
+          if (!any) return this.skipped(c, why);
+          this.withMask(lanes, () => {
+            for (const st of statements(c)) this.exec(st);
+          });
+        });
+      } else if (decided) {
         const why = `\`${cond!.text.replace(/^\(|\)$/g, '').trim()}\` is ${u} for every thread at the switch at line ${line}`;
         let end = cases.length;
         for (let i = Math.max(start, 0); start >= 0 && i < cases.length && end === cases.length; i++)
@@ -549,6 +568,28 @@ export class Interp {
       }
       this.touch();
     }
+  }
+
+  /**
+   * For a `switch` whose subject is known on every lane and whose case labels are all known: the index of the case
+   * each thread starts at (`default:` where no label matches, -1 where there is none). Null otherwise.
+   */
+  private caseStarts(v: Value | null, cases: Node[]): Int32Array | null {
+    if (!v || v.k !== 'num' || v.sym || v.t.kind !== 'int') return null;
+    const labels: (number | null)[] = [];
+    for (const c of cases) {
+      const value = c.childForFieldName('value');
+      const cv = value ? uniformValue(this.rvalue(value)) : null;
+      if (value && cv === null) return null;
+      labels.push(value ? cv : null);
+    }
+    const fallback = labels.indexOf(null);
+    const starts = new Int32Array(this.n);
+    for (let l = 0; l < this.n; l++) {
+      const at = labels.indexOf(laneAt(v.v, l));
+      starts[l] = at >= 0 ? at : fallback;
+    }
+    return starts;
   }
 
   private condValue(node: Node): Value {
