@@ -1,0 +1,39 @@
+// Regressions from the thirteenth sweep of unseen kernels, helper E (dense linear algebra, solvers and physics:
+// MAGMA's BLAS, transpose and factorization kernels): MAGMA's complex types, which its kernels keep in shared memory.
+// Figures from a brute-force lane oracle of the bank model (scratch/oracle.py, not shipped).
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { ready, analyzeFile, accessAt, figures } from './helpers/engine';
+
+before(() => ready);
+
+const FIXTURE = 'test/fixtures/unseen13e.cu';
+
+test('magmaDoubleComplex is cuDoubleComplex, 16 bytes: a 16x16 tile transpose is evaluated (was: unknown, the size of `magmaDoubleComplex` is not known)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  for (const [snippet, name] of [['sA[j][i] = *a;', 'sA'], ['sB[j][i] = *a;', 'sB']]) {
+    const s = accessAt(result, text, snippet, 'store', name);
+    assert.equal(s.elementBytes, 16);
+    figures(s, 'conflict-free', 1, 4, 128, 32);
+    assert.deepEqual(s.block, [16, 16, 1]);
+  }
+  // rows of 17 elements: each quarter-warp's 8 lanes cover 32 distinct banks
+  figures(accessAt(result, text, 'a[0] = sA[i][j];', 'load', 'sA'), 'conflict-free', 1, 4, 128, 32);
+  // rows of 16 elements (256 bytes): the 8 lanes of a quarter-warp need 8 words from each of the same 4 banks
+  figures(accessAt(result, text, 'a[lda] = sB[i][j];', 'load', 'sB'), 'conflict', 8, 32, 128, 32);
+  const sB = result.arrays.find((a) => a.name === 'sB')!;
+  assert.ok(sB.fix && /\[NB\]\[NB \+ 1\]/.test(sB.fix.title), sB.fix?.title ?? sB.noFixReason);
+});
+
+test('magmaFloatComplex is cuFloatComplex, 8 bytes: a gemv column reduction is evaluated (was: unknown)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const p = accessAt(result, text, 'part[tx] = res;', 'store', 'part');
+  assert.equal(p.elementBytes, 8);
+  figures(p, 'conflict-free', 1, 2, 64, 32);
+  // 16 bytes apart: in each half-warp lanes t and t + 8 need two words of one bank
+  figures(accessAt(result, text, 'pairs[2 * tx] = res;', 'store', 'pairs'), 'conflict', 2, 4, 64, 32);
+  figures(accessAt(result, text, 'part[tx] = cuCaddf(part[tx], part[tx + 64]);', 'store', 'part'), 'conflict-free', 1, 2, 64, 32);
+  figures(accessAt(result, text, 'part[tx] = cuCaddf(part[tx], part[tx + 64]);', 'load', 'part[tx + 64]'), 'conflict-free', 1, 2, 64, 32);
+  figures(accessAt(result, text, 'y[blockIdx.y] = cuCaddf(part[0], pairs[1]);', 'load', 'pairs'), 'conflict-free', 1, 1, 2, 1);
+  assert.ok(!result.accesses.some((a) => a.status === 'unknown'), result.accesses.filter((a) => a.status === 'unknown').map((a) => a.reason).join('\n'));
+});
