@@ -1,5 +1,7 @@
 // Regressions from the thirteenth sweep of unseen kernels, helper E (dense linear algebra, solvers and physics:
-// MAGMA's BLAS, transpose and factorization kernels): MAGMA's complex types, which its kernels keep in shared memory.
+// MAGMA's BLAS, transpose and factorization kernels, seismic finite-difference stencils): MAGMA's complex types, which
+// its kernels keep in shared memory, and a device function's parameter declared with the tile's row extent
+// (`float t[][SW]`).
 // Figures from a brute-force lane oracle of the bank model (scratch/oracle.py, not shipped).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,4 +38,15 @@ test('magmaFloatComplex is cuFloatComplex, 8 bytes: a gemv column reduction is e
   figures(accessAt(result, text, 'part[tx] = cuCaddf(part[tx], part[tx + 64]);', 'load', 'part[tx + 64]'), 'conflict-free', 1, 2, 64, 32);
   figures(accessAt(result, text, 'y[blockIdx.y] = cuCaddf(part[0], pairs[1]);', 'load', 'pairs'), 'conflict-free', 1, 1, 2, 1);
   assert.ok(!result.accesses.some((a) => a.status === 'unknown'), result.accesses.filter((a) => a.status === 'unknown').map((a) => a.reason).join('\n'));
+});
+
+test('a tile passed to a parameter declared `float t[][SW]` gets no padding fix (was: "Pad tile to [..][SW + 24]", which nvcc rejects)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // rows of 24 floats: the two rows of threadIdx.y in a warp share 8 banks
+  figures(accessAt(result, text, 't[ty + HALO][tx + HALO] = g[gy * nx + gx];', 'store', 't'), 'conflict', 2, 2, 32, 32);
+  figures(accessAt(result, text, 't[ty + HALO][tx] = g[gy * nx + gx - HALO];', 'store', 't'), 'conflict-free', 1, 1, 8, 8);
+  figures(accessAt(result, text, 'tile[ty + HALO][tx + HALO - 1]', 'load', 'tile[ty + HALO][tx + HALO - 1]'), 'conflict', 2, 2, 32, 32);
+  const tile = result.arrays.find((a) => a.name === 'tile')!;
+  assert.equal(tile.fix, undefined, tile.fix?.title);
+  assert.equal(tile.noFixReason, 'no padding fix: `tile` is passed at line 63 to `t` of `fill_tile`, a pointer to `float[24]`, which assumes the current row length of `tile`');
 });

@@ -1479,10 +1479,28 @@ export class Interp {
     let t: CType = typeNode ? this.resolveType(typeNode) : { kind: 'unknown', name: '?' };
     let d = decl.childForFieldName('declarator');
     if (d?.type === 'init_declarator') d = d.childForFieldName('declarator');
+    const param = /parameter_declaration$/.test(decl.type);
     for (let i = 0; d && i < 16; i++) {
       if (d.type === 'pointer_declarator' || d.type === 'abstract_pointer_declarator') t = { kind: 'pointer', to: t };
       else if (d.type === 'reference_declarator') {
         /* a reference has the type it refers to */
+      } else if (param && d.type === 'array_declarator') {
+        // a parameter of array type is a pointer to its element: `float sh[][24]` is `float (*)[24]`, whatever the
+        // argument's own extents, and `float (*rows)[33]` a pointer to rows of 33 (extents nearest the name first)
+        const extents: (Node | null)[] = [];
+        let a: Node | null = d;
+        for (let j = 0; a?.type === 'array_declarator' && j < 16; j++) {
+          extents.unshift(a.childForFieldName('size'));
+          a = a.childForFieldName('declarator');
+        }
+        const byName = a?.type === 'identifier';
+        const kept = byName ? extents.slice(1) : extents;
+        const arr = kept.every((e): e is Node => !!e) ? (kept.length ? this.arrayOf(t, kept) : t) : null;
+        if (!arr || (!byName && a?.type !== 'parenthesized_declarator')) break; // the argument's own layout, as before
+        t = byName ? { kind: 'pointer', to: arr } : arr;
+        if (byName) break;
+        d = named(a!).find((c) => c.type.endsWith('declarator') || c.type === 'identifier') ?? null;
+        continue;
       } else break;
       d = d.childForFieldName('declarator') ?? named(d).find((c) => c.type.endsWith('declarator') || c.type === 'identifier') ?? null;
     }
@@ -4066,7 +4084,11 @@ export class Interp {
           if (b.value.k === 'ref') return this.scope().set(p.name, { value: b.value, type: t, ref: true });
         }
         // passed by value: converted, cast, an object copied
-        const value = this.asVariable(args[i] ?? unk(`\`${p.name}\` has no argument`), t, p.name, node);
+        let value = this.asVariable(args[i] ?? unk(`\`${p.name}\` has no argument`), t, p.name, node);
+        // a parameter declared with the rows' extents (`float sh[][24]`) indexes the array with them: padding the
+        // array's declaration alone would not change those addresses (and would not compile)
+        if (value.k === 'ptr' && !value.flat && t.kind === 'pointer' && t.to.kind === 'array' && value.base.dims.length > 1)
+          value = { ...value, flat: `\`${value.base.name}\` is passed at line ${this.realNode(node).startPosition.row + 1} to \`${p.name}\` of \`${def.name}\`, a pointer to \`${typeName(t.to)}\`` };
         this.notePointer(p.name, value);
         this.scope().set(p.name, { value, type: t });
       });
