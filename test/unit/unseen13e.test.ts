@@ -1,7 +1,7 @@
 // Regressions from the thirteenth sweep of unseen kernels, helper E (dense linear algebra, solvers and physics:
-// MAGMA's BLAS, transpose and factorization kernels, seismic finite-difference stencils): MAGMA's complex types, which
-// its kernels keep in shared memory, and a device function's parameter declared with the tile's row extent
-// (`float t[][SW]`).
+// MAGMA's BLAS, transpose and factorization kernels, seismic finite-difference stencils, Monte Carlo transport):
+// MAGMA's complex types, which its kernels keep in shared memory, a device function's parameter declared with the
+// tile's row extent (`float t[][SW]`), and a header class's member function given shared memory.
 // Figures from a brute-force lane oracle of the bank model (scratch/oracle.py, not shipped).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -48,5 +48,15 @@ test('a tile passed to a parameter declared `float t[][SW]` gets no padding fix 
   figures(accessAt(result, text, 'tile[ty + HALO][tx + HALO - 1]', 'load', 'tile[ty + HALO][tx + HALO - 1]'), 'conflict', 2, 2, 32, 32);
   const tile = result.arrays.find((a) => a.name === 'tile')!;
   assert.equal(tile.fix, undefined, tile.fix?.title);
-  assert.equal(tile.noFixReason, 'no padding fix: `tile` is passed at line 63 to `t` of `fill_tile`, a pointer to `float[24]`, which assumes the current row length of `tile`');
+  assert.equal(tile.noFixReason, 'no padding fix: `tile` is passed at line 64 to `t` of `fill_tile`, a pointer to `float[24]`, which assumes the current row length of `tile`');
+});
+
+test('a member function of a header\'s class given shared memory (`tally.score(bins, ...)`) is a notice at the call (was: left out without a word)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const line = text.split('\n').findIndex((l) => l.includes('tally.score(bins,'));
+  const n = result.notices.filter((x) => x.range.start.line === line);
+  assert.deepEqual(n.map((x) => x.message), ['`tally.score(...)` is not defined in this file: what it reads or writes in shared memory through `bins` is not analysed']);
+  // the kernel's own accesses are still reported: words t, one per bank
+  figures(accessAt(result, text, 'bins[t] = 0.0f;', 'store', 'bins'), 'conflict-free', 1, 1, 32, 32);
+  figures(accessAt(result, text, 'out[blockIdx.x * BINS + t] = bins[t];', 'load', 'bins'), 'conflict-free', 1, 1, 32, 32);
 });

@@ -3540,13 +3540,14 @@ export class Interp {
       const reason = `\`${fnNode.text}()\` is a member function of \`${typeName(target.t)}\` that this file does not define, called on an object in shared memory: what it reads or writes is not known`;
       this.access(this.unknownRef(target, target.t, reason), 'atomic', node);
     }
-    // a function this file does not define (a header's `copy16(&s[i], src)`) given shared memory: what it does there
-    // is not seen, so it is said where the call is, rather than left out without a word
-    if (!def && !method && name && !NO_MEMORY_CALLS.test(name)) {
+    // a function this file does not define (a header's `copy16(&s[i], src)`, or a member function of a header's class,
+    // `tally.add(flux, w)`) given shared memory: what it does there is not seen, so it is said where the call is,
+    // rather than left out without a word
+    if (!def && (name || method) && !NO_MEMORY_CALLS.test(name || method)) {
       const given = argNodes.filter((_, i) => args[i]?.k === 'ptr');
       if (given.length) {
         const line = this.realNode(node).startPosition.row;
-        const message = `\`${name}(...)\` is not defined in this file: what it reads or writes in shared memory through \`${given.map((a) => a.text).join('`, `')}\` is not analysed`;
+        const message = `\`${method ? fnNode.text : name}(...)\` is not defined in this file: what it reads or writes in shared memory through \`${given.map((a) => a.text).join('`, `')}\` is not analysed`;
         if (!this.capped.some((c) => c.message === message)) this.capped.push({ line, message });
       }
     }
