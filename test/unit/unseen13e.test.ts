@@ -1,7 +1,8 @@
 // Regressions from the thirteenth sweep of unseen kernels, helper E (dense linear algebra, solvers and physics:
 // MAGMA's BLAS, transpose and factorization kernels, seismic finite-difference stencils, Monte Carlo transport):
 // MAGMA's complex types, which its kernels keep in shared memory, a device function's parameter declared with the
-// tile's row extent (`float t[][SW]`), and a header class's member function given shared memory.
+// tile's row extent (`float t[][SW]`) or a reference to one row (`float (&row)[RW]`), and a header class's member
+// function given shared memory.
 // Figures from a brute-force lane oracle of the bank model (scratch/oracle.py, not shipped).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -49,6 +50,17 @@ test('a tile passed to a parameter declared `float t[][SW]` gets no padding fix 
   const tile = result.arrays.find((a) => a.name === 'tile')!;
   assert.equal(tile.fix, undefined, tile.fix?.title);
   assert.equal(tile.noFixReason, 'no padding fix: `tile` is passed at line 64 to `t` of `fill_tile`, a pointer to `float[24]`, which assumes the current row length of `tile`');
+});
+
+test('a row bound to a parameter `float (&row)[RW]` gets no padding fix (was: "Pad rows to [RH][RW + 1]", which nvcc rejects)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // row tx % 8 at column 4 * ty: 8 distinct words, all in one bank
+  figures(accessAt(result, text, 'row[i] = 0.5f * row[i] + f;', 'store', 'row'), 'conflict', 8, 8, 8, 32);
+  figures(accessAt(result, text, 'row[i] = 0.5f * row[i] + f;', 'load', 'row'), 'conflict', 8, 8, 8, 32);
+  figures(accessAt(result, text, 'rows[ty][tx] = f[ty * RW + tx];', 'store', 'rows'), 'conflict-free', 1, 1, 32, 32);
+  const rows = result.arrays.find((a) => a.name === 'rows')!;
+  assert.equal(rows.fix, undefined, rows.fix?.title);
+  assert.equal(rows.noFixReason, 'no padding fix: `rows` is bound at line 83 to `row` of `relax_row`, a reference to `float[32]`, which assumes the current row length of `rows`');
 });
 
 test('a member function of a header\'s class given shared memory (`tally.score(bins, ...)`) is a notice at the call (was: left out without a word)', () => {

@@ -4082,7 +4082,13 @@ export class Interp {
         const b = bound[i];
         if (b && isReferenceDecl(p.node)) {
           if (b.alias) return this.scope().set(p.name, b.alias);
-          if (b.value.k === 'ref') return this.scope().set(p.name, { value: b.value, type: t, ref: true });
+          if (b.value.k === 'ref') {
+            // a reference to an array of declared extents (`float (&row)[32]`) fixes them as a pointer to rows does
+            const fixed = t.kind === 'array' && !b.value.flat && b.value.base.dims.length > 1
+              ? { ...b.value, flat: `\`${b.value.base.name}\` is bound at line ${this.realNode(node).startPosition.row + 1} to \`${p.name}\` of \`${def.name}\`, a reference to \`${typeName(t)}\`` }
+              : b.value;
+            return this.scope().set(p.name, { value: fixed, type: t, ref: true });
+          }
         }
         // passed by value: converted, cast, an object copied
         let value = this.asVariable(args[i] ?? unk(`\`${p.name}\` has no argument`), t, p.name, node);
