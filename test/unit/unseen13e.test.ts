@@ -41,6 +41,14 @@ test('magmaFloatComplex is cuFloatComplex, 8 bytes: a gemv column reduction is e
   assert.ok(!result.accesses.some((a) => a.status === 'unknown'), result.accesses.filter((a) => a.status === 'unknown').map((a) => a.reason).join('\n'));
 });
 
+test('magmaHalf is __half, 2 bytes: a panel four elements apart puts two lanes in each bank (was: unknown)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const s = accessAt(result, text, 'hs[tx * 4] = A[blockIdx.x * 32 + tx];', 'store', 'hs');
+  assert.equal(s.elementBytes, 2);
+  figures(s, 'conflict', 2, 2, 32, 32);
+  figures(accessAt(result, text, 'B[blockIdx.x * 32 + tx] = hs[(31 - tx) * 4];', 'load', 'hs'), 'conflict', 2, 2, 32, 32);
+});
+
 test('a tile passed to a parameter declared `float t[][SW]` gets no padding fix (was: "Pad tile to [..][SW + 24]", which nvcc rejects)', () => {
   const { text, result } = analyzeFile(FIXTURE);
   // rows of 24 floats: the two rows of threadIdx.y in a warp share 8 banks
@@ -49,7 +57,7 @@ test('a tile passed to a parameter declared `float t[][SW]` gets no padding fix 
   figures(accessAt(result, text, 'tile[ty + HALO][tx + HALO - 1]', 'load', 'tile[ty + HALO][tx + HALO - 1]'), 'conflict', 2, 2, 32, 32);
   const tile = result.arrays.find((a) => a.name === 'tile')!;
   assert.equal(tile.fix, undefined, tile.fix?.title);
-  assert.equal(tile.noFixReason, 'no padding fix: `tile` is passed at line 64 to `t` of `fill_tile`, a pointer to `float[24]`, which assumes the current row length of `tile`');
+  assert.equal(tile.noFixReason, 'no padding fix: `tile` is passed at line 74 to `t` of `fill_tile`, a pointer to `float[24]`, which assumes the current row length of `tile`');
 });
 
 test('a row bound to a parameter `float (&row)[RW]` gets no padding fix (was: "Pad rows to [RH][RW + 1]", which nvcc rejects)', () => {
@@ -60,7 +68,7 @@ test('a row bound to a parameter `float (&row)[RW]` gets no padding fix (was: "P
   figures(accessAt(result, text, 'rows[ty][tx] = f[ty * RW + tx];', 'store', 'rows'), 'conflict-free', 1, 1, 32, 32);
   const rows = result.arrays.find((a) => a.name === 'rows')!;
   assert.equal(rows.fix, undefined, rows.fix?.title);
-  assert.equal(rows.noFixReason, 'no padding fix: `rows` is bound at line 83 to `row` of `relax_row`, a reference to `float[32]`, which assumes the current row length of `rows`');
+  assert.equal(rows.noFixReason, 'no padding fix: `rows` is bound at line 93 to `row` of `relax_row`, a reference to `float[32]`, which assumes the current row length of `rows`');
 });
 
 test('a member function of a header\'s class given shared memory (`tally.score(bins, ...)`) is a notice at the call (was: left out without a word)', () => {

@@ -109,8 +109,9 @@ for (const [base, comp] of VECTOR_BASES) {
 /**
  * Types of headers every such file includes, by name, where the file does not declare them: the complex types of
  * cuComplex.h (`cuFloatComplex` is `float2`, `cuDoubleComplex` `double2`) and cufft.h, in which FFT kernels keep
- * their data; MAGMA's complex types (magma_types.h: `magmaFloatComplex` is `cuFloatComplex`, `magmaDoubleComplex`
- * `cuDoubleComplex`, in every CUDA build of MAGMA), in which its BLAS and factorization kernels keep their tiles;
+ * their data; MAGMA's types (magma_types.h: `magmaFloatComplex` is `cuFloatComplex`, `magmaDoubleComplex`
+ * `cuDoubleComplex` and `magmaHalf` `__half`, in every CUDA build of MAGMA; `magmaHalf` is a 2-byte `short` where
+ * `__half` is not there), in which its BLAS and factorization kernels keep their tiles;
  * PyTorch's reduced-precision scalar types (c10/util/Half.h, BFloat16.h), named in `at::` (or `c10::`).
  */
 export const LIBRARY_TYPES: Record<string, CType> = {
@@ -121,6 +122,7 @@ export const LIBRARY_TYPES: Record<string, CType> = {
   cuDoubleComplex: BUILTINS.double2,
   magmaFloatComplex: BUILTINS.float2,
   magmaDoubleComplex: BUILTINS.double2,
+  magmaHalf: BUILTINS.__half,
   cufftComplex: BUILTINS.float2,
   cufftDoubleComplex: BUILTINS.double2,
   cufftReal: FLOAT,
