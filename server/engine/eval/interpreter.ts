@@ -1520,10 +1520,28 @@ export class Interp {
     let t: CType = typeNode ? this.resolveType(typeNode) : { kind: 'unknown', name: '?' };
     let d = decl.childForFieldName('declarator');
     if (d?.type === 'init_declarator') d = d.childForFieldName('declarator');
+    const param = /parameter_declaration$/.test(decl.type);
     for (let i = 0; d && i < 16; i++) {
       if (d.type === 'pointer_declarator' || d.type === 'abstract_pointer_declarator') t = { kind: 'pointer', to: t };
       else if (d.type === 'reference_declarator') {
         /* a reference has the type it refers to */
+      } else if (param && d.type === 'array_declarator') {
+        // a parameter of array type is a pointer to its element: `float sh[][24]` is `float (*)[24]`, whatever the
+        // argument's own extents, and `float (*rows)[33]` a pointer to rows of 33 (extents nearest the name first)
+        const extents: (Node | null)[] = [];
+        let a: Node | null = d;
+        for (let j = 0; a?.type === 'array_declarator' && j < 16; j++) {
+          extents.unshift(a.childForFieldName('size'));
+          a = a.childForFieldName('declarator');
+        }
+        const byName = a?.type === 'identifier';
+        const kept = byName ? extents.slice(1) : extents;
+        const arr = kept.every((e): e is Node => !!e) ? (kept.length ? this.arrayOf(t, kept) : t) : null;
+        if (!arr || (!byName && a?.type !== 'parenthesized_declarator')) break; // the argument's own layout, as before
+        t = byName ? { kind: 'pointer', to: arr } : arr;
+        if (byName) break;
+        d = named(a!).find((c) => c.type.endsWith('declarator') || c.type === 'identifier') ?? null;
+        continue;
       } else break;
       d = d.childForFieldName('declarator') ?? named(d).find((c) => c.type.endsWith('declarator') || c.type === 'identifier') ?? null;
     }
@@ -3563,13 +3581,14 @@ export class Interp {
       const reason = `\`${fnNode.text}()\` is a member function of \`${typeName(target.t)}\` that this file does not define, called on an object in shared memory: what it reads or writes is not known`;
       this.access(this.unknownRef(target, target.t, reason), 'atomic', node);
     }
-    // a function this file does not define (a header's `copy16(&s[i], src)`) given shared memory: what it does there
-    // is not seen, so it is said where the call is, rather than left out without a word
-    if (!def && !method && name && !NO_MEMORY_CALLS.test(name)) {
+    // a function this file does not define (a header's `copy16(&s[i], src)`, or a member function of a header's class,
+    // `tally.add(flux, w)`) given shared memory: what it does there is not seen, so it is said where the call is,
+    // rather than left out without a word
+    if (!def && (name || method) && !NO_MEMORY_CALLS.test(name || method)) {
       const given = argNodes.filter((_, i) => args[i]?.k === 'ptr');
       if (given.length) {
         const line = this.realNode(node).startPosition.row;
-        const message = `\`${name}(...)\` is not defined in this file: what it reads or writes in shared memory through \`${given.map((a) => a.text).join('`, `')}\` is not analysed`;
+        const message = `\`${method ? fnNode.text : name}(...)\` is not defined in this file: what it reads or writes in shared memory through \`${given.map((a) => a.text).join('`, `')}\` is not analysed`;
         if (!this.capped.some((c) => c.message === message)) this.capped.push({ line, message });
       }
     }
@@ -4104,10 +4123,20 @@ export class Interp {
         const b = bound[i];
         if (b && isReferenceDecl(p.node)) {
           if (b.alias) return this.scope().set(p.name, b.alias);
-          if (b.value.k === 'ref') return this.scope().set(p.name, { value: b.value, type: t, ref: true });
+          if (b.value.k === 'ref') {
+            // a reference to an array of declared extents (`float (&row)[32]`) fixes them as a pointer to rows does
+            const fixed = t.kind === 'array' && !b.value.flat && b.value.base.dims.length > 1
+              ? { ...b.value, flat: `\`${b.value.base.name}\` is bound at line ${this.realNode(node).startPosition.row + 1} to \`${p.name}\` of \`${def.name}\`, a reference to \`${typeName(t)}\`` }
+              : b.value;
+            return this.scope().set(p.name, { value: fixed, type: t, ref: true });
+          }
         }
         // passed by value: converted, cast, an object copied
-        const value = this.asVariable(args[i] ?? unk(`\`${p.name}\` has no argument`), t, p.name, node);
+        let value = this.asVariable(args[i] ?? unk(`\`${p.name}\` has no argument`), t, p.name, node);
+        // a parameter declared with the rows' extents (`float sh[][24]`) indexes the array with them: padding the
+        // array's declaration alone would not change those addresses (and would not compile)
+        if (value.k === 'ptr' && !value.flat && t.kind === 'pointer' && t.to.kind === 'array' && value.base.dims.length > 1)
+          value = { ...value, flat: `\`${value.base.name}\` is passed at line ${this.realNode(node).startPosition.row + 1} to \`${p.name}\` of \`${def.name}\`, a pointer to \`${typeName(t.to)}\`` };
         this.notePointer(p.name, value);
         this.scope().set(p.name, { value, type: t });
       });

@@ -109,7 +109,10 @@ for (const [base, comp] of VECTOR_BASES) {
 /**
  * Types of headers every such file includes, by name, where the file does not declare them: the complex types of
  * cuComplex.h (`cuFloatComplex` is `float2`, `cuDoubleComplex` `double2`) and cufft.h, in which FFT kernels keep
- * their data; PyTorch's reduced-precision scalar types (c10/util/Half.h, BFloat16.h), named in `at::` (or `c10::`).
+ * their data; MAGMA's types (magma_types.h: `magmaFloatComplex` is `cuFloatComplex`, `magmaDoubleComplex`
+ * `cuDoubleComplex` and `magmaHalf` `__half`, in every CUDA build of MAGMA; `magmaHalf` is a 2-byte `short` where
+ * `__half` is not there), in which its BLAS and factorization kernels keep their tiles;
+ * PyTorch's reduced-precision scalar types (c10/util/Half.h, BFloat16.h), named in `at::` (or `c10::`).
  */
 export const LIBRARY_TYPES: Record<string, CType> = {
   'at::Half': flt(2, 'at::Half'),
@@ -117,6 +120,9 @@ export const LIBRARY_TYPES: Record<string, CType> = {
   cuFloatComplex: BUILTINS.float2,
   cuComplex: BUILTINS.float2,
   cuDoubleComplex: BUILTINS.double2,
+  magmaFloatComplex: BUILTINS.float2,
+  magmaDoubleComplex: BUILTINS.double2,
+  magmaHalf: BUILTINS.__half,
   cufftComplex: BUILTINS.float2,
   cufftDoubleComplex: BUILTINS.double2,
   cufftReal: FLOAT,
