@@ -3843,6 +3843,8 @@ export class Interp {
     const method = fnNode.childForFieldName('field')?.text ?? '';
     const tile = m[1] === 'tile' ? Number(m[2]) : this.n;
     const lanes = (f: (t: number) => number) => this.perThread(f, 'a thread group in host code');
+    // the arguments are read where they stand (`tile.shfl(s[r][l], 0)` loads from shared memory)
+    for (const a of argNodes) this.rvalue(a);
     switch (method) {
       case 'thread_rank': return lanes((t) => t % tile);
       case 'meta_group_rank': return lanes((t) => Math.floor(t / tile));
