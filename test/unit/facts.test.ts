@@ -369,3 +369,23 @@ int main() { k<<<1, 32>>>(0, 0, 0, 0); }
   assert.ok(r.accesses[1].assumptions.includes('a whole `float3` (12 bytes, aligned to 4) is copied as 3 accesses of 4 bytes, as nvcc emits it; each is its own request'));
   assert.deepEqual(r.accesses[0].cases, []); // the pieces differ by whole words: the same figures
 });
+
+test('a padding that leaves the worst degree as it was says so: "the worst access stays 2-way", not "goes from 2-way to 2-way"', () => {
+  // block 16x16, rows of 17: T[ty][tx] puts word 0 and word 32 in bank 0 (2-way), T[tx][ty] likewise; rows of 18 clear
+  // the transposed read (18tx + ty: 32 banks) and leave the store 2-way (18ty + tx, ty = 1 wraps onto banks 0 and 1)
+  const text = `
+#define B 16
+__global__ void tile2(float *A)
+{
+  __shared__ float T[B][B + 1];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  T[ty][tx] = A[ty * B + tx];
+  __syncthreads();
+  A[tx * B + ty] = T[tx][ty];
+}
+int main() { float *f; tile2<<<1, dim3(B, B)>>>(f); }
+`;
+  const result = analyzeText(text, { budgetMs: 60_000 });
+  const fix = result.arrays.find((a) => a.name === 'T')!.fix!;
+  assert.equal(fix.title, 'Pad T to [B][B + 2]: the worst access stays 2-way; 1 of 2 conflicting accesses becomes conflict-free; wavefronts 32 -> 24 (2 accesses checked)');
+});

@@ -76,7 +76,7 @@ function summarise(found: Search): { summary: string; conflictingBefore: number;
   const accesses = (n: number) => plural(n, 'conflicting access');
   const summary = conflictingAfter === 0
     ? `${accesses(conflictingBefore)} ${conflictingBefore === 1 ? 'becomes' : 'become'} conflict-free`
-    : `the worst access goes from ${worstBefore}-way to ${worstAfter}-way` +
+    : (worstAfter === worstBefore ? `the worst access stays ${worstBefore}-way` : `the worst access goes from ${worstBefore}-way to ${worstAfter}-way`) +
       (cleared > 0 ? `; ${cleared} of ${accesses(conflictingBefore)} ${cleared === 1 ? 'becomes' : 'become'} conflict-free` : '') +
       `; wavefronts ${before.total} -> ${after.total}`;
   return { summary, conflictingBefore, conflictingAfter, checked: before.degrees.size };
