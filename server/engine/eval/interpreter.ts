@@ -5,7 +5,7 @@ import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
 import { substitute, callArguments } from '../syntax/preprocess';
 import { FileFacts, FunctionFact, named, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex } from '../facts/collect';
-import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
+import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, DOUBLE, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, isNonNegative, gcd, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
   isUniform, isWarpUniform, symText, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
@@ -3408,10 +3408,11 @@ export class Interp {
       for (const a of argNodes) this.rvalue(a);
       return { k: 'other', what: 'launch' };
     }
-    // a functional cast to a built-in type: `int(j / 8)`, `unsigned(x)`, `uint32_t(v)`
+    // a functional cast to a built-in type: `int(j / 8)`, `unsigned(x)`, `uint32_t(v)`, or to a template's type
+    // parameter bound to one (`T(n / 2)` with T float, cuDPP's `(int)log2(T(systemSize / 2))`)
     if (argNodes.length === 1 && (fnNode.type === 'primitive_type' || fnNode.type === 'sized_type_specifier' ||
-      fnNode.type === 'identifier' && BUILTINS[fnNode.text] && !this.binding(fnNode.text) && !this.cfg.facts.functions.has(fnNode.text) && !this.cfg.facts.macros.has(fnNode.text))) {
-      const t = fnNode.type === 'identifier' ? BUILTINS[fnNode.text] : this.resolveType(fnNode);
+      fnNode.type === 'identifier' && (BUILTINS[fnNode.text] || this.cfg.types.has(fnNode.text)) && !this.binding(fnNode.text) && !this.cfg.facts.functions.has(fnNode.text) && !this.cfg.facts.macros.has(fnNode.text))) {
+      const t = fnNode.type === 'identifier' ? BUILTINS[fnNode.text] ?? this.resolveTypeName(fnNode.text, fnNode) : this.resolveType(fnNode);
       if (t.kind === 'int' || t.kind === 'float') return this.cast(this.rvalue(argNodes[0]), t, node);
     }
     // a functional cast to a class of the file with a constructor (`View(tile, 33)`, a temporary or `View w = View(...)`):
@@ -3868,6 +3869,29 @@ export class Interp {
         return two((x, y) => x * y);
       case 'abs':
         return one(Math.abs, args[0]?.k === 'num' ? args[0].t : INT);
+      // the CUDA math functions that are exact (floor, ceil, rint, ...: C99 says so, and so does the CUDA Math API's
+      // "maximum ulp error 0"), on a known argument: a loop counted by `(int)log2(T(n))` or `ceilf(len / 32.0f)`
+      // is enumerated. The `f` forms and a float argument give a float, the others a double
+      case 'floor': case 'floorf': case 'ceil': case 'ceilf': case 'trunc': case 'truncf':
+      case 'rint': case 'rintf': case 'nearbyint': case 'nearbyintf': case 'round': case 'roundf':
+      case 'fabs': case 'fabsf': {
+        const base = name.replace(/f$/, '');
+        const op = base === 'floor' ? Math.floor : base === 'ceil' ? Math.ceil : base === 'trunc' ? Math.trunc
+          : base === 'fabs' ? Math.abs : base === 'round' ? (x: number) => Math.sign(x) * Math.floor(Math.abs(x) + 0.5)
+          // rint and nearbyint round half to even (the default rounding mode)
+          : (x: number) => (Math.abs(x % 1) === 0.5 ? 2 * Math.round(x / 2) : Math.round(x));
+        return one(op, this.mathType(name, args[0]));
+      }
+      // log2 and exp2 are within an ulp (CUDA Math API), exact where the result is an integer: the log of a power
+      // of two, 2 to an integer power. Any other argument gives no value (truncating a result an ulp off would
+      // change it)
+      case 'log2': case 'log2f': case 'exp2': case 'exp2f': {
+        const log = name.startsWith('log');
+        const a = args[0];
+        if (a?.k === 'num' && !a.sym && [...(typeof a.v === 'number' ? [a.v] : a.v)].some((x) => !(log ? x > 0 && Number.isInteger(Math.log2(x)) && 2 ** Math.log2(x) === x : Number.isInteger(x))))
+          return unk(`\`${node.text}\` is exact only ${log ? 'for a power of two' : 'for an integer power'} (otherwise within an ulp)`);
+        return one(log ? Math.log2 : (x) => 2 ** x, this.mathType(name, a));
+      }
       // the integer bit intrinsics, on the 32-bit pattern of each lane (the FFT's bit-reversed index `__brev(i) >> 24`)
       case '__brev':
         return one((x) => {
@@ -3907,6 +3931,11 @@ export class Interp {
         return null;
     }
     return null;
+  }
+
+  /** The type a math function gives: `floorf` and the others ending in `f` a float, as does one given a float (the C++ overload); the rest a double. */
+  private mathType(name: string, a: Value | undefined): CType {
+    return /f$/.test(name) && name !== 'fabs' ? FLOAT : a?.k === 'num' && a.t.kind === 'float' && a.t.bytes === 4 ? FLOAT : DOUBLE;
   }
 
   /** A warp vote (see builtinCall): `pred` null for `__activemask()`, which is the bits of the active lanes. */
