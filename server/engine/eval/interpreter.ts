@@ -3875,6 +3875,7 @@ export class Interp {
       case 'floor': case 'floorf': case 'ceil': case 'ceilf': case 'trunc': case 'truncf':
       case 'rint': case 'rintf': case 'nearbyint': case 'nearbyintf': case 'round': case 'roundf':
       case 'fabs': case 'fabsf': {
+        if (this.cfg.facts.functions.has(name)) return null; // the file's own function of that name
         const base = name.replace(/f$/, '');
         const op = base === 'floor' ? Math.floor : base === 'ceil' ? Math.ceil : base === 'trunc' ? Math.trunc
           : base === 'fabs' ? Math.abs : base === 'round' ? (x: number) => Math.sign(x) * Math.floor(Math.abs(x) + 0.5)
@@ -3886,6 +3887,7 @@ export class Interp {
       // of two, 2 to an integer power. Any other argument gives no value (truncating a result an ulp off would
       // change it)
       case 'log2': case 'log2f': case 'exp2': case 'exp2f': {
+        if (this.cfg.facts.functions.has(name)) return null;
         const log = name.startsWith('log');
         const a = args[0];
         if (a?.k === 'num' && !a.sym && [...(typeof a.v === 'number' ? [a.v] : a.v)].some((x) => !(log ? x > 0 && Number.isInteger(Math.log2(x)) && 2 ** Math.log2(x) === x : Number.isInteger(x))))
