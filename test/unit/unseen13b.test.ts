@@ -51,3 +51,26 @@ test('PCR counted by `rint(log2((float)PCR_SYS))`: the neighbour read is guarded
   assert.ok(!n.assumptions.some((m) => /trip count that cannot be computed/.test(m)), n.assumptions.join('\n'));
   figures(accessAt(result, text, 'float v = d[i];', 'load'), 'conflict-free', 1, 1, 32, 32);
 });
+
+test('a warp-aggregated atomicAdd broadcast by __shfl_sync from the leader is one value per warp (was: unknown, `the result of __shfl_sync(...)`)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // lane 5 pushes nothing; the others push at words 2 * (base + rank), rank 0..30: 31 words, two in each of 15 banks
+  for (const snippet of ['s_pairs[2 * (base + rank)] = v;', 's_pairs[2 * (base + rank) + 1] = blockIdx.x;']) {
+    const a = accessAt(result, text, snippet, 'store');
+    figures(a, 'conflict', 2, 2, 31, 31);
+    assert.deepEqual(a.block, [256, 1, 1]);
+  }
+  figures(accessAt(result, text, 'base = atomicAdd(&s_tail, __popc(ballot));', 'atomic'), 'conflict-free', 1, 1, 1, 1);
+});
+
+test('shuffles of a width below 32 move lane indices by the Programming Guide\'s rules (was: unknown)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // __shfl_up_sync(.., lane, 4, 16): lanes 0..3 of each 16 keep their lane, the others read lane - 4: 24 rows, 2-way
+  figures(accessAt(result, text, 'float a = s[up * 2];', 'load'), 'conflict', 2, 2, 24, 32);
+  // __shfl_sync(.., lane, 3, 8): lane 3 of each group of 8, rows 3, 11, 19, 27 at 8 words: bank 24 four times
+  figures(accessAt(result, text, 'float b = s[pick * 8];', 'load'), 'conflict', 4, 4, 4, 32);
+  // a lane that reads a lane not taking part reads an undefined value: no figure, said so
+  const far = accessAt(result, text, 'g[32 + lane] = s[far];', 'load');
+  assert.equal(far.status, 'unknown');
+  assert.match(far.reason ?? '', /reads a lane that is not active/);
+});

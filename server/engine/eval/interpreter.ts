@@ -3922,6 +3922,11 @@ export class Interp {
       case '__all':
       case '__activemask':
         return this.warpVote(name, name === '__activemask' ? null : args[args.length - 1], node);
+      // warp shuffles: each lane reads `var` of another lane of its warp (see shuffle)
+      case '__shfl_sync': case '__shfl_up_sync': case '__shfl_down_sync': case '__shfl_xor_sync':
+      case '__shfl': case '__shfl_up': case '__shfl_down': case '__shfl_xor':
+        if (this.cfg.facts.functions.has(name)) return null;
+        return this.shuffle(name, name.endsWith('_sync') ? args.slice(1) : args, node);
       case '__syncthreads':
       case '__syncwarp':
       case '__threadfence':
@@ -3933,6 +3938,44 @@ export class Interp {
         return null;
     }
     return null;
+  }
+
+  /**
+   * A warp shuffle (`args`: var, source lane / delta / lane mask, width), by the CUDA Programming Guide's rules: lanes
+   * are cut into segments of `width`; `__shfl_sync` reads lane `src % width` of the caller's segment, `_up` / `_down`
+   * the lane `delta` below or above (a lane whose source would leave its segment keeps its own value), `_xor` lane
+   * `lane ^ mask` (its own value where that lane is in a later segment). A known value is gathered lane by lane (its
+   * warp-uniform unknowns are the same on every lane of a warp, so they stay). Where every lane of a warp reads one
+   * lane (a source the same on the warp's lanes: the leader's `base` of a warp-aggregated atomic), the result is one
+   * value per warp: a warp-uniform unknown where the value is not known. A lane that reads an inactive lane reads an
+   * undefined value: no value.
+   */
+  private shuffle(name: string, args: Value[], node: Node): Value {
+    const [v, sel, wArg] = args;
+    if (!v || !sel) return unk(`\`${name}\` needs a value and a lane`);
+    const width = wArg ? uniformValue(wArg) : 32;
+    if (width === null || ![1, 2, 4, 8, 16, 32].includes(width)) return unk(`the width of \`${node.text}\` is not a known power of two up to 32`);
+    const mode = name.includes('_up') ? 'up' : name.includes('_down') ? 'down' : name.includes('_xor') ? 'xor' : 'idx';
+    const act = this.active();
+    const sameOnWarp = (x: Value) => x.k === 'num' && isWarpUniform(x.v, act);
+    if (sel.k !== 'num' || sel.sym) {
+      // a source lane not known, the same on a warp's lanes: they all read one lane
+      if (mode === 'idx' && width === 32 && sameOnWarp(sel)) return sameOnWarp(v) ? v : this.readAtom(node, v.k === 'num' ? v.t : INT);
+      return unk(`the lane \`${node.text}\` reads is not known`);
+    }
+    const src = new Float64Array(this.n);
+    for (let i = 0; i < this.n; i++) {
+      const lane = i % 32, seg = lane & ~(width - 1), s = laneAt(sel.v, i);
+      let from = lane;
+      if (mode === 'idx') from = seg + (((s % width) + width) % width);
+      else if (mode === 'up') from = (lane - seg) - s < 0 ? lane : lane - s;
+      else if (mode === 'down') from = (lane - seg) + s >= width ? lane : lane + s;
+      else from = ((lane ^ s) & ~(width - 1)) > seg || (lane ^ s) > 31 ? lane : lane ^ s;
+      src[i] = i - lane + from;
+      if (act[i] && (src[i] >= this.n || !act[src[i]])) return unk(`\`${node.text}\` reads a lane that is not active: its value is undefined`);
+    }
+    if (v.k === 'num') return num(typeof v.v === 'number' ? v.v : v.v.map((_, i) => laneAt(v.v, src[i])), v.t, v.sym);
+    return sameOnWarp(num(src, INT)) ? this.readAtom(node, INT) : v.k === 'unk' ? v : unk(`\`${node.text}\` shuffles a value that is not a number`);
   }
 
   /** The type a math function gives: `floorf` and the others ending in `f` a float, as does one given a float (the C++ overload); the rest a double. */
