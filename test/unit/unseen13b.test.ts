@@ -74,3 +74,17 @@ test('shuffles of a width below 32 move lane indices by the Programming Guide\'s
   assert.equal(far.status, 'unknown');
   assert.match(far.reason ?? '', /reads a lane that is not active/);
 });
+
+test('a launcher called `csr_vector<2>(exec, A, y)` whose other template parameters are deduced from arguments of types not in the file is still read with LANES = 2 and 8 (was: unknown, `LANES` is not known here)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // partial[lane][vec], words lane * VECTORS + vec: LANES 2 (VECTORS 64) 2-way, LANES 8 (VECTORS 16) 4-way
+  const p = accessAt(result, text, 'partial[lane][vec] = sum;', 'store');
+  figures(p, 'conflict', 4, 4, 32, 32);
+  assert.deepEqual(p.cases!.map((c) => [c.context.LANES, c.degree]).sort(), [[2, 2], [8, 4]]);
+  assert.ok(p.assumptions.some((m) => /csr_vector<8>/.test(m)), p.assumptions.join('\n'));
+  // ptrs[vec][lane] under lane < 2: every lane at LANES 2 (words t), 8 lanes at LANES 8
+  figures(accessAt(result, text, 'ptrs[vec][lane] = Ap[row + lane];', 'store'), 'conflict-free', 1, 1, 32, 32);
+  // partial[k][vec] by the lanes with lane == 0: 16 of them at LANES 2, consecutive words
+  figures(accessAt(result, text, 'total += partial[k][vec];', 'load'), 'conflict-free', 1, 1, 16, 16);
+  assert.equal(accessAt(result, text, 'for (int jj = ptrs[vec][0] + lane; jj < ptrs[vec][1]; jj += LANES)', 'load', 'ptrs[vec][0]').status, 'conflict-free');
+});
