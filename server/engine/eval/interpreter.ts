@@ -3967,9 +3967,11 @@ export class Interp {
     for (let i = 0; i < this.n; i++) {
       const lane = i % 32, seg = lane & ~(width - 1), s = laneAt(sel.v, i);
       let from = lane;
-      if (mode === 'idx') from = seg + (((s % width) + width) % width);
-      else if (mode === 'up') from = (lane - seg) - s < 0 ? lane : lane - s;
-      else if (mode === 'down') from = (lane - seg) + s >= width ? lane : lane + s;
+      if (!act[i] || !Number.isFinite(s)) from = lane; // an inactive lane's result is not used
+      else if (mode === 'idx') from = seg + (((s % width) + width) % width);
+      // the delta is unsigned: a negative one is a large one, which leaves the segment
+      else if (mode === 'up') from = s < 0 || (lane - seg) - s < 0 ? lane : lane - s;
+      else if (mode === 'down') from = s < 0 || (lane - seg) + s >= width ? lane : lane + s;
       else from = ((lane ^ s) & ~(width - 1)) > seg || (lane ^ s) > 31 ? lane : lane ^ s;
       src[i] = i - lane + from;
       if (act[i] && (src[i] >= this.n || !act[src[i]])) return unk(`\`${node.text}\` reads a lane that is not active: its value is undefined`);
