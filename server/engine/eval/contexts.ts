@@ -689,6 +689,25 @@ function* hostNodesMentioning(facts: FileFacts, name: string, except?: FunctionF
     }
 }
 
+/**
+ * The parameters a call that names only the first template arguments (`launch<2>(exec, A, y)` of `template <unsigned
+ * N, typename Policy, typename Matrix> void launch(Policy &exec, const Matrix &A, float *y)`) leaves to deduction, as
+ * C++ deduces them from its arguments; a type parameter named in a function parameter's type whose argument's type
+ * this file does not give (a caller's own template parameter, a header's class) is a type not known, so that the
+ * parameters given are still read (cusp's `__spmv_csr_vector<THREADS_PER_VECTOR>`), and what needs the type says so.
+ */
+function trailingDeduced(fn: FunctionFact, args: Node[], call: Node, caller: FunctionFact | null, it: Interp): Map<string, Deduced> | undefined {
+  if (args.length >= fn.templateParams.length) return undefined;
+  const out = deduceTypes(fn, { caller, node: call } as LaunchFact, it);
+  // named in a parameter's type, alone or as a template argument there (`cuda::execution_policy<DerivedPolicy> &exec`)
+  const declared = new Set(fn.params.flatMap((p) => p.node.childForFieldName('type')?.text.match(/\b\w+\b/g) ?? []));
+  fn.templateParams.forEach((tp, i) => {
+    if (i >= args.length && tp.isType && !tp.defaultNode && !out.has(tp.name) && declared.has(tp.name))
+      out.set(tp.name, { type: { kind: 'unknown', name: tp.name } });
+  });
+  return out;
+}
+
 /** How many host function templates up a chain of calls is followed, and how many bindings one template keeps. */
 const MAX_HOST_TEMPLATE_DEPTH = 4;
 const MAX_HOST_TEMPLATE_BINDINGS = 64;
@@ -721,7 +740,8 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
       // written in an ATen dispatch (`launch<scalar_t>(...)` in `AT_DISPATCH_FLOATING_TYPES(...)`): once per type
       for (const d of caller ? enclosingDispatches(caller, at, facts) : [null]) {
         if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) return;
-        const bind = bindTemplate(as?.target ?? fn, args, hostInterp(facts, caller, at.startIndex, deadline, caps, extendBinding(o?.bind, d)));
+        const it = hostInterp(facts, caller, at.startIndex, deadline, caps, extendBinding(o?.bind, d));
+        const bind = bindTemplate(as?.target ?? fn, args, it, !as && at.type === 'call_expression' ? trailingDeduced(fn, args, at, caller, it) : undefined);
         if (!bind.unbound) out.push({ bind, where: `${where}${d?.where ?? ''}${o ? ` in ${o.where}` : ''}` });
       }
     }

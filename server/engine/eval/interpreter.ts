@@ -5,7 +5,7 @@ import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
 import { substitute, callArguments } from '../syntax/preprocess';
 import { FileFacts, FunctionFact, named, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex } from '../facts/collect';
-import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
+import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, DOUBLE, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, isNonNegative, gcd, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
   isUniform, isWarpUniform, symText, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
@@ -3467,10 +3467,11 @@ export class Interp {
       for (const a of argNodes) this.rvalue(a);
       return { k: 'other', what: 'launch' };
     }
-    // a functional cast to a built-in type: `int(j / 8)`, `unsigned(x)`, `uint32_t(v)`
+    // a functional cast to a built-in type: `int(j / 8)`, `unsigned(x)`, `uint32_t(v)`, or to a template's type
+    // parameter bound to one (`T(n / 2)` with T float, cuDPP's `(int)log2(T(systemSize / 2))`)
     if (argNodes.length === 1 && (fnNode.type === 'primitive_type' || fnNode.type === 'sized_type_specifier' ||
-      fnNode.type === 'identifier' && BUILTINS[fnNode.text] && !this.binding(fnNode.text) && !this.cfg.facts.functions.has(fnNode.text) && !this.cfg.facts.macros.has(fnNode.text))) {
-      const t = fnNode.type === 'identifier' ? BUILTINS[fnNode.text] : this.resolveType(fnNode);
+      fnNode.type === 'identifier' && (BUILTINS[fnNode.text] || this.cfg.types.has(fnNode.text)) && !this.binding(fnNode.text) && !this.cfg.facts.functions.has(fnNode.text) && !this.cfg.facts.macros.has(fnNode.text))) {
+      const t = fnNode.type === 'identifier' ? BUILTINS[fnNode.text] ?? this.resolveTypeName(fnNode.text, fnNode) : this.resolveType(fnNode);
       if (t.kind === 'int' || t.kind === 'float') return this.cast(this.rvalue(argNodes[0]), t, node);
     }
     // a functional cast to a class of the file with a constructor (`View(tile, 33)`, a temporary or `View w = View(...)`):
@@ -3930,6 +3931,31 @@ export class Interp {
         return two((x, y) => x * y);
       case 'abs':
         return one(Math.abs, args[0]?.k === 'num' ? args[0].t : INT);
+      // the CUDA math functions that are exact (floor, ceil, rint, ...: C99 says so, and so does the CUDA Math API's
+      // "maximum ulp error 0"), on a known argument: a loop counted by `(int)log2(T(n))` or `ceilf(len / 32.0f)`
+      // is enumerated. The `f` forms and a float argument give a float, the others a double
+      case 'floor': case 'floorf': case 'ceil': case 'ceilf': case 'trunc': case 'truncf':
+      case 'rint': case 'rintf': case 'nearbyint': case 'nearbyintf': case 'round': case 'roundf':
+      case 'fabs': case 'fabsf': {
+        if (this.cfg.facts.functions.has(name)) return null; // the file's own function of that name
+        const base = name.replace(/f$/, '');
+        const op = base === 'floor' ? Math.floor : base === 'ceil' ? Math.ceil : base === 'trunc' ? Math.trunc
+          : base === 'fabs' ? Math.abs : base === 'round' ? (x: number) => Math.sign(x) * Math.floor(Math.abs(x) + 0.5)
+          // rint and nearbyint round half to even (the default rounding mode)
+          : (x: number) => (Math.abs(x % 1) === 0.5 ? 2 * Math.round(x / 2) : Math.round(x));
+        return one(op, this.mathType(name, args[0]));
+      }
+      // log2 and exp2 are within an ulp (CUDA Math API), exact where the result is an integer: the log of a power
+      // of two, 2 to an integer power. Any other argument gives no value (truncating a result an ulp off would
+      // change it)
+      case 'log2': case 'log2f': case 'exp2': case 'exp2f': {
+        if (this.cfg.facts.functions.has(name)) return null;
+        const log = name.startsWith('log');
+        const a = args[0];
+        if (a?.k === 'num' && !a.sym && [...(typeof a.v === 'number' ? [a.v] : a.v)].some((x) => !(log ? x > 0 && Number.isInteger(Math.log2(x)) && 2 ** Math.log2(x) === x : Number.isInteger(x))))
+          return unk(`\`${node.text}\` is exact only ${log ? 'for a power of two' : 'for an integer power'} (otherwise within an ulp)`);
+        return one(log ? Math.log2 : (x) => 2 ** x, this.mathType(name, a));
+      }
       // the integer bit intrinsics, on the 32-bit pattern of each lane (the FFT's bit-reversed index `__brev(i) >> 24`)
       case '__brev':
         return one((x) => {
@@ -3958,6 +3984,11 @@ export class Interp {
       case '__all':
       case '__activemask':
         return this.warpVote(name, name === '__activemask' ? null : args[args.length - 1], node);
+      // warp shuffles: each lane reads `var` of another lane of its warp (see shuffle)
+      case '__shfl_sync': case '__shfl_up_sync': case '__shfl_down_sync': case '__shfl_xor_sync':
+      case '__shfl': case '__shfl_up': case '__shfl_down': case '__shfl_xor':
+        if (this.cfg.facts.functions.has(name)) return null;
+        return this.shuffle(name, name.endsWith('_sync') ? args.slice(1) : args, node);
       case '__syncthreads':
       case '__syncwarp':
       case '__threadfence':
@@ -3969,6 +4000,51 @@ export class Interp {
         return null;
     }
     return null;
+  }
+
+  /**
+   * A warp shuffle (`args`: var, source lane / delta / lane mask, width), by the CUDA Programming Guide's rules: lanes
+   * are cut into segments of `width`; `__shfl_sync` reads lane `src % width` of the caller's segment, `_up` / `_down`
+   * the lane `delta` below or above (a lane whose source would leave its segment keeps its own value), `_xor` lane
+   * `lane ^ mask` (its own value where that lane is in a later segment). A known value is gathered lane by lane (its
+   * warp-uniform unknowns are the same on every lane of a warp, so they stay). Where every lane of a warp reads one
+   * lane (a source the same on the warp's lanes: the leader's `base` of a warp-aggregated atomic), the result is one
+   * value per warp: a warp-uniform unknown where the value is not known. A lane that reads an inactive lane reads an
+   * undefined value: no value.
+   */
+  private shuffle(name: string, args: Value[], node: Node): Value {
+    const [v, sel, wArg] = args;
+    if (!v || !sel) return unk(`\`${name}\` needs a value and a lane`);
+    const width = wArg ? uniformValue(wArg) : 32;
+    if (width === null || ![1, 2, 4, 8, 16, 32].includes(width)) return unk(`the width of \`${node.text}\` is not a known power of two up to 32`);
+    const mode = name.includes('_up') ? 'up' : name.includes('_down') ? 'down' : name.includes('_xor') ? 'xor' : 'idx';
+    const act = this.active();
+    const sameOnWarp = (x: Value) => x.k === 'num' && isWarpUniform(x.v, act);
+    if (sel.k !== 'num' || sel.sym) {
+      // a source lane not known, the same on a warp's lanes: they all read one lane
+      if (mode === 'idx' && width === 32 && sameOnWarp(sel)) return sameOnWarp(v) ? v : this.readAtom(node, v.k === 'num' ? v.t : INT);
+      return unk(`the lane \`${node.text}\` reads is not known`);
+    }
+    const src = new Float64Array(this.n);
+    for (let i = 0; i < this.n; i++) {
+      const lane = i % 32, seg = lane & ~(width - 1), s = laneAt(sel.v, i);
+      let from = lane;
+      if (!act[i] || !Number.isFinite(s)) from = lane; // an inactive lane's result is not used
+      else if (mode === 'idx') from = seg + (((s % width) + width) % width);
+      // the delta is unsigned: a negative one is a large one, which leaves the segment
+      else if (mode === 'up') from = s < 0 || (lane - seg) - s < 0 ? lane : lane - s;
+      else if (mode === 'down') from = s < 0 || (lane - seg) + s >= width ? lane : lane + s;
+      else from = ((lane ^ s) & ~(width - 1)) > seg || (lane ^ s) > 31 ? lane : lane ^ s;
+      src[i] = i - lane + from;
+      if (act[i] && (src[i] >= this.n || !act[src[i]])) return unk(`\`${node.text}\` reads a lane that is not active: its value is undefined`);
+    }
+    if (v.k === 'num') return num(typeof v.v === 'number' ? v.v : v.v.map((_, i) => laneAt(v.v, src[i])), v.t, v.sym);
+    return sameOnWarp(num(src, INT)) ? this.readAtom(node, INT) : v.k === 'unk' ? v : unk(`\`${node.text}\` shuffles a value that is not a number`);
+  }
+
+  /** The type a math function gives: `floorf` and the others ending in `f` a float, as does one given a float (the C++ overload); the rest a double. */
+  private mathType(name: string, a: Value | undefined): CType {
+    return /f$/.test(name) && name !== 'fabs' ? FLOAT : a?.k === 'num' && a.t.kind === 'float' && a.t.bytes === 4 ? FLOAT : DOUBLE;
   }
 
   /** A warp vote (see builtinCall): `pred` null for `__activemask()`, which is the bits of the active lanes. */
