@@ -9,7 +9,7 @@ import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, sizeOf, alignOf, memb
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, isNonNegative, gcd, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
   isUniform, isWarpUniform, symText, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
-  UNKNOWN, unknownPointer, eitherPointer,
+  UNKNOWN, unknownPointer, eitherPointer, promote,
 } from './values';
 
 export class BudgetExceeded extends Error {}
@@ -3090,14 +3090,29 @@ export class Interp {
     return parseExpression(`${node.text.slice(0, at)}(${name.text})${node.text.slice(at + name.text.length)}`)?.expr ?? null;
   }
 
+  /**
+   * A term of a sum that is the same on every lane but not known (`d < n`, `d >= m || d < k` of warp-uniform values, a
+   * bit GPU-BSW subtracts from a shared pointer each diagonal, `p = p - (d < n)`), beside a number or a pointer: one
+   * unknown warp-uniform number, so the sum is exact up to the same offset on every lane (bank model rule 6).
+   */
+  private uniformTerm(v: Value, other: Value, node: Node): Value {
+    if (v.k !== 'unk' || !v.uniform || (other.k !== 'num' && other.k !== 'ptr')) return v;
+    const text = node.type === 'parenthesized_expression' ? node.text : `(${node.text})`;
+    return atom(`${text}@${this.realNode(node).startPosition.row + 1}`, INT);
+  }
+
   private binaryExpr(node: Node): Value {
     const reread = this.misreadTemplate(node);
     if (reread) return this.inMacro(null, () => this.rvalue(reread));
     const op = operatorOf(node, '')!;
     const left = node.childForFieldName('left')!;
     const right = node.childForFieldName('right')!;
-    const a = this.rvalue(left);
-    const b = this.rvalue(right);
+    let a = this.rvalue(left);
+    let b = this.rvalue(right);
+    if (op === '+' || op === '-') {
+      a = this.uniformTerm(a, b, left);
+      b = this.uniformTerm(b, a, right);
+    }
     if (a.k === 'ptr' || b.k === 'ptr') {
       const p = (a.k === 'ptr' ? a : b) as Ptr;
       const o = a.k === 'ptr' ? b : a;
@@ -3235,7 +3250,8 @@ export class Interp {
     }
     const bop = op.slice(0, -1);
     const cur = target;
-    const res = cur.k === 'ptr' ? this.ptrStep(cur, rhs, bop, node) : binary(bop, cur, rhs, () => node.text, this.active());
+    const step = bop === '+' || bop === '-' ? this.uniformTerm(rhs, cur, node.childForFieldName('right')!) : rhs;
+    const res = cur.k === 'ptr' ? this.ptrStep(cur, step, bop, node) : binary(bop, cur, step, () => node.text, this.active());
     this.assignTo(left, res, node);
     return res;
   }
@@ -3349,6 +3365,20 @@ export class Interp {
     const how = `the pointer \`${node.text}\` at line ${this.realNode(node).startPosition.row + 1}`;
     const either = a.k === 'ptr' && b.k === 'ptr' && wholeWarp ? eitherPointer(a, b, how, act) : null;
     if (either) return either;
+    // an integer picked the same way on every lane of a warp (`a < b ? a : b`, `n < lo ? lo : n`, the operands one
+    // value per warp), as an `if` that sets it leaves it: one unknown value per warp; where the two branches' lanes
+    // differ by one amount (`c ? 2 * t : 2 * t + n`), the first plus that unknown (bank model rule 6)
+    if (wholeWarp && a.k === 'num' && b.k === 'num' && a.t.kind === 'int' && b.t.kind === 'int') {
+      const line = this.realNode(node).startPosition.row + 1;
+      const t = promote(a.t, b.t);
+      const d = binary('-', b, a, () => node.text, act);
+      if (d.k === 'num' && !hasThread(d.sym) && isUniform(d.v, act) && !(typeof d.v === 'number' && Number.isNaN(d.v)) &&
+        !(d.sym && Object.keys(d.sym).some((k) => k.startsWith(UNKNOWN)))) {
+        const pick = atom(`(${node.text})@${line}`, t);
+        const even = !hasThread(a.sym) && isUniform(a.v, act);
+        return even ? pick : binary('+', convert(a, t), pick, () => node.text, act);
+      }
+    }
     if (a.k === 'ptr' || b.k === 'ptr') {
       const [p, q] = a.k === 'ptr' ? [a, b] : [b as Ptr, a];
       return unknownPointer(p, `${guard}; ${how} points into \`${p.base.name}\` or ${q.k === 'ptr' ? `into \`${q.base.name}\`` : 'elsewhere'}`);
