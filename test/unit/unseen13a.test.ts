@@ -2,7 +2,8 @@
 // ccminer's x11/x13/lyra2 kernels, Paracrypt's AES, GPU-BSW's Smith-Waterman, Rodinia's Needleman-Wunsch): a `?:` whose
 // condition and branches are the same on every lane (the shorter of two sequences), a shared pointer moved in a loop
 // of unknown trip count by such a comparison, and a kernel head chosen by `__CUDA_ARCH__` that the default model's
-// range of architectures kept twice. Figures from a brute-force lane oracle of the bank model
+// range of architectures kept twice, a functor kernel parameter deduced from a temporary (`Sub()`), and a parameter
+// struct's members. Figures from a brute-force lane oracle of the bank model
 // (scratch/unseen13a/oracle_fixture.py, not shipped).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -67,6 +68,16 @@ test('a kernel head chosen by `__CUDA_ARCH__` in an undecided chain is read once
   // one architecture's branch alone gives the same figures
   const one = analyzeFile(FIXTURE, { arch: 'sm_80' });
   figures(accessAt(one.result, one.text, 'sbox[t & 3][(t >> 2) * 8]', 'load', 'sbox'), 'conflict', 8, 8, 32, 32);
+});
+
+test('a functor parameter deduced from a temporary runs its `operator()`, and a parameter struct\'s integer members are one value per warp (both were unknown)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // words 2t: `idx(t)` with `Index` = PairIndex (from `PairIndex()`), its operator() returning 2 * lane
+  const st = accessAt(result, text, 'rows[idx(t)] = in[t];', 'store', 'rows');
+  warpFigures(st, 'conflict', 2, 2, 32, 32);
+  assert.ok(!st.assumptions.some((a) => /not bound/.test(a)), st.assumptions.join('\n'));
+  // words 4t + (w.offset & 255): stride 4
+  warpFigures(accessAt(result, text, 'rows[4 * t + (w.offset & 255)]', 'load', 'rows'), 'conflict', 4, 4, 32, 32);
 });
 
 test('an undecided chain whose heads differ in execution space is left as it was: nothing is picked', () => {

@@ -670,7 +670,12 @@ function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<strin
     }
     const found = a.type === 'identifier' ? callerDeclaration(a, l) : null;
     const at = found?.decl.childForFieldName('type');
-    if (found && at) bind(at, pointerDepth(found.declarator));
+    if (found && at) return bind(at, pointerDepth(found.declarator));
+    // a temporary of a class the file defines, for a parameter `T op` (a functor: `solve<<<g, b>>>(d, Sub())`,
+    // `Pick{}`): T is that class
+    const temp = depth === 0 && a.type === 'call_expression' ? a.childForFieldName('function')
+      : depth === 0 && a.type === 'compound_literal_expression' ? a.childForFieldName('type') : null;
+    if (temp && /^(type_)?identifier$/.test(temp.type) && it.cfg.facts.typeDecls.has(temp.text)) bind(temp, 0);
   });
   return out;
 }

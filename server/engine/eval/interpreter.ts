@@ -266,7 +266,8 @@ export class Interp {
     this.touch();
     for (const p of fn.params) {
       const t = this.declType(p.node);
-      const v: Value = this.cfg.args?.get(p.name) ?? (t.kind === 'pointer' ? { k: 'other', what: `pointer parameter ${p.name}` } : atom(p.name, t.kind === 'int' ? t : INT));
+      const v: Value = this.cfg.args?.get(p.name) ?? (t.kind === 'pointer' ? { k: 'other', what: `pointer parameter ${p.name}` }
+        : t.kind === 'struct' ? this.parameterObject(p.name, t) : atom(p.name, t.kind === 'int' ? t : INT));
       this.scope().set(p.name, { value: v, type: t });
     }
     for (const d of this.cfg.facts.fileShared) this.declare(d, this.globals);
@@ -1797,6 +1798,30 @@ export class Interp {
   }
 
   /** The member function `name` of an object's struct (by where it is defined), with `arity` parameters. */
+  /**
+   * A kernel parameter of a struct type (`Params p`, a functor `Op op`): an object whose integer members are unknown
+   * values the same on every thread (`p.offset`, as a parameter of its own would be), its pointer members pointers of
+   * the parameter, the others not evaluated.
+   */
+  private parameterObject(name: string, t: Extract<CType, { kind: 'struct' }>): Obj {
+    const fields = new Map<string, { value: Value; type: CType }>();
+    for (const f of t.fields) {
+      const label = `${name}.${f.name}`;
+      const value: Value = f.type.kind === 'int' ? atom(label, f.type) : f.type.kind === 'pointer' ? { k: 'other', what: `pointer parameter ${label}` } : unk(`\`${label}\` is not evaluated`);
+      fields.set(f.name, { value, type: f.type });
+    }
+    return { k: 'obj', t, fields };
+  }
+
+  /** The `operator()` taking `arity` arguments of the class of the object `name` holds, with the object; null for any other. */
+  private callOperator(name: string, arity: number): { def: FunctionFact; self: Obj } | null {
+    const self = this.lookupVar(name)?.value;
+    if (self?.k !== 'obj') return null;
+    const among = [...this.cfg.facts.functions].filter(([n]) => n.replace(/\s+/g, '') === 'operator()').flatMap(([, d]) => d);
+    const def = among.length ? this.memberDef(self, 'operator()', arity, among) : null;
+    return def ? { def, self } : null;
+  }
+
   private memberDef(self: { t: CType }, name: string, arity: number, among?: FunctionFact[]): FunctionFact | null {
     const decl = this.classDecl(self.t);
     if (!decl) return null;
@@ -3500,6 +3525,14 @@ export class Interp {
     const method = fnNode.type === 'field_expression' ? fnNode.childForFieldName('field')?.text ?? '' : '';
     const local = fnNode.type === 'identifier' ? this.binding(name) : null;
     const lambda = local && !isBase(local) ? local.lambda : undefined;
+    // `op(a, b)` on an object of a class the file defines (a functor: swsharp's `Sub sub` given `SubScalar()`): its
+    // `operator()`, run as a member function of that object
+    const functor = !method && !lambda && local && !isBase(local) ? this.callOperator(name, argNodes.length) : null;
+    if (functor) {
+      const given = argNodes.map((a, i) => (functor.def.params[i] && isReferenceDecl(functor.def.params[i].node) ? this.place(a) : { value: this.rvalue(a) }));
+      const scope = [this.memberScope(functor.self)];
+      return this.returned(functor.def, node, this.inline(functor.def, given, fnNode, node, this.templateBound.get(functor.self.t) ?? this.templateArgs.get(functor.self.t) ?? null, scope));
+    }
     let defs = lambda ? [lambda.def] : this.cfg.facts.functions.get(name || method) ?? this.pointee(fnNode);
     // the type the object is declared with (a parameter's, a local's): a class template instance's binds its parameters
     const declared = method ? this.declaredType(fnNode.childForFieldName('argument')) : null;
