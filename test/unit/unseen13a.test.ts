@@ -3,7 +3,7 @@
 // condition and branches are the same on every lane (the shorter of two sequences), a shared pointer moved in a loop
 // of unknown trip count by such a comparison, and a kernel head chosen by `__CUDA_ARCH__` that the default model's
 // range of architectures kept twice, a functor kernel parameter deduced from a temporary (`Sub()`), and a parameter
-// struct's members. Figures from a brute-force lane oracle of the bank model
+// struct's members, a block shape read from a table of launch configurations. Figures from a brute-force lane oracle of the bank model
 // (scratch/unseen13a/oracle_fixture.py, not shipped).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -78,6 +78,16 @@ test('a functor parameter deduced from a temporary runs its `operator()`, and a 
   assert.ok(!st.assumptions.some((a) => /not bound/.test(a)), st.assumptions.join('\n'));
   // words 4t + (w.offset & 255): stride 4
   warpFigures(accessAt(result, text, 'rows[4 * t + (w.offset & 255)]', 'load', 'rows'), 'conflict', 4, 4, 32, 32);
+});
+
+test('a block shape read from a table of structs in a host loop gives one instance per entry (was: the default 32 threads, conflict-free)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // words t * (blockDim.x / 32): 64 threads stride 2 (2-way), 128 threads stride 4 (4-way, the worst)
+  const a = accessAt(result, text, 'lanes[t * (blockDim.x / 32)] = in', 'store', 'lanes');
+  figures(a, 'conflict', 4, 4, 32, 32);
+  assert.deepEqual(a.block, [128, 1, 1]);
+  assert.deepEqual(a.cases?.map((c) => [c.context.block, c.degree]), [['64x1x1', 2], ['128x1x1', 4]]);
+  assert.ok(a.assumptions.some((x) => /from the launch at line \d+ with `i` = 1/.test(x)), a.assumptions.join('\n'));
 });
 
 test('an undecided chain whose heads differ in execution space is left as it was: nothing is picked', () => {
