@@ -3,7 +3,8 @@
 // condition and branches are the same on every lane (the shorter of two sequences), a shared pointer moved in a loop
 // of unknown trip count by such a comparison, and a kernel head chosen by `__CUDA_ARCH__` that the default model's
 // range of architectures kept twice, a functor kernel parameter deduced from a temporary (`Sub()`), and a parameter
-// struct's members, a block shape read from a table of launch configurations. Figures from a brute-force lane oracle of the bank model
+// struct's members, a block shape read from a table of launch configurations, and a byte access at an offset that
+// is not a whole number of words. Figures from a brute-force lane oracle of the bank model
 // (scratch/unseen13a/oracle_fixture.py, not shipped).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -88,6 +89,18 @@ test('a block shape read from a table of structs in a host loop gives one instan
   assert.deepEqual(a.block, [128, 1, 1]);
   assert.deepEqual(a.cases?.map((c) => [c.context.block, c.degree]), [['64x1x1', 2], ['128x1x1', 4]]);
   assert.ok(a.assumptions.some((x) => /from the launch at line \d+ with `i` = 1/.test(x)), a.assumptions.join('\n'));
+});
+
+test('a byte access at an offset not known to be whole words is evaluated at each place in a word (was: conflict-free, the offset taken as rule 6)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // bytes 33t + b: b % 4 = 0 conflict-free; b % 4 = 1, 2, 3: two words in one bank (2-way)
+  const a = accessAt(result, text, 'packed[33 * t + base] = reads', 'store', 'packed');
+  warpFigures(a, 'conflict', 2, 2, 32, 32);
+  assert.deepEqual(a.cases?.map((c) => c.degree), [1, 2, 2, 2]);
+  // bytes 33t + 4b: whole words, conflict-free whatever b is
+  const w = accessAt(result, text, 'packed[33 * t + 4 * base];', 'load', 'packed');
+  warpFigures(w, 'conflict-free', 1, 1, 32, 32);
+  assert.deepEqual(w.cases ?? [], []);
 });
 
 test('an undecided chain whose heads differ in execution space is left as it was: nothing is picked', () => {

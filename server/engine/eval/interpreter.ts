@@ -4242,7 +4242,13 @@ export class Interp {
         else (other ??= {})[k] = off.sym[k];
       }
     }
-    if (other) visit.assumptions = [...visit.assumptions, `\`${symText(other)}\` adds the same offset to every lane; it does not change the degree (bank model rule 6)`];
+    // an access narrower than a word at an offset not known to be a whole number of words (`rows[33 * t + u]` of
+    // chars, u loaded per block): the offset moves the lanes' bytes across word boundaries, which can join or part
+    // lanes that share a word, so each place it can take in a word is a case of its own (the figures depend on
+    // nothing else of it: whole words rotate the banks, rule 6)
+    const step = other && width < 4 ? wordPlaces(other) : 4;
+    if (other && step < 4) visit.assumptions = [...visit.assumptions, `\`${symText(other)}\` adds the same offset to every lane, in bytes; a whole number of words does not change the degree (bank model rule 6), but within a word it moves this ${width}-byte access's lanes across word boundaries: each of its places in a word is evaluated, the worst reported`];
+    else if (other) visit.assumptions = [...visit.assumptions, `\`${symText(other)}\` adds the same offset to every lane; it does not change the degree (bank model rule 6)`];
     if (r.alt) visit.assumptions = [...visit.assumptions, r.alt];
     if (r.base.outerUnknown) visit.assumptions = [...visit.assumptions, `${r.base.outerUnknown}: the outermost extent changes no address; indices past it are not checked`];
     const act = this.active();
@@ -4289,6 +4295,15 @@ export class Interp {
         }
       }
       if (visit.oob) break;
+    }
+    if (other && step < 4) {
+      const key = `(${symText(other)}) % 4`;
+      for (let r = 0; r < 4; r += step) {
+        const a = visit.addrs!;
+        const shifted = r === 0 ? a : a.map((x) => x + r);
+        this.visits.push({ ...visit, addrs: shifted, context: { ...visit.context, [key]: r } });
+      }
+      return;
     }
     this.visits.push(visit);
   }
@@ -4482,6 +4497,20 @@ export const warpSizeNote = (name: string) => `\`${name}\` is not defined in thi
 const NO_MEMORY_CALLS = /^(printf|assert|__assert_fail|__builtin_assume_aligned|__builtin_expect|__builtin_assume|__isShared|__isGlobal|__isLocal|__isConstant|__isGridConstant|__cvta_generic_to_\w+|__prefetch_global_\w+)$/;
 
 /** An offset with no unknown part (a number per lane, plus warp-uniform unknowns). */
+/**
+ * The places within a 4-byte word that an offset made of warp-uniform unknowns can take, as their step: 1, 2, or 4
+ * where it is always a whole number of words (the gcd of its byte coefficients with 4).
+ */
+function wordPlaces(sym: Record<string, number>): number {
+  let g = 4;
+  for (const k in sym) {
+    const c = sym[k];
+    if (!Number.isInteger(c)) return 1;
+    g = gcd(g, Math.abs(c));
+  }
+  return g === 0 ? 4 : g;
+}
+
 function knownOffset(off: Num): boolean {
   return !(off.sym && Object.keys(off.sym).some((k) => k.startsWith(UNKNOWN))) && !(typeof off.v === 'number' && Number.isNaN(off.v));
 }
