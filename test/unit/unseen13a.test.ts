@@ -4,7 +4,7 @@
 // of unknown trip count by such a comparison, and a kernel head chosen by `__CUDA_ARCH__` that the default model's
 // range of architectures kept twice, a functor kernel parameter deduced from a temporary (`Sub()`), and a parameter
 // struct's members, a block shape read from a table of launch configurations, and a byte access at an offset that
-// is not a whole number of words. Figures from a brute-force lane oracle of the bank model
+// is not a whole number of words, and CUDA's byte and funnel-shift intrinsics. Figures from a brute-force lane oracle of the bank model
 // (scratch/unseen13a/oracle_fixture.py, not shipped).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -101,6 +101,16 @@ test('a byte access at an offset not known to be whole words is evaluated at eac
   const w = accessAt(result, text, 'packed[33 * t + 4 * base];', 'load', 'packed');
   warpFigures(w, 'conflict-free', 1, 1, 32, 32);
   assert.deepEqual(w.cases ?? [], []);
+});
+
+test('__funnelshift_l, __byte_perm and __umulhi are evaluated on each lane (were unknown: `the result of ...`)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // rotl(t, 3) & 255 = 8t: eight words in each of banks 0, 8, 16, 24
+  warpFigures(accessAt(result, text, 'tab[__funnelshift_l(t, t, 3) & 255]', 'store', 'tab'), 'conflict', 8, 8, 32, 32);
+  // byte 0 of t, times 4: words 4t
+  warpFigures(accessAt(result, text, 'keys[__byte_perm(t, 0, 0x4440) * 4]', 'store', 'keys'), 'conflict', 4, 4, 32, 32);
+  // t * 2^30 >> 32 = t / 4: 8 words, four lanes on each
+  warpFigures(accessAt(result, text, 'quads[__umulhi(t, 0x40000000u)]', 'store', 'quads'), 'conflict-free', 1, 1, 8, 32);
 });
 
 test('an undecided chain whose heads differ in execution space is left as it was: nothing is picked', () => {

@@ -3911,7 +3911,49 @@ export class Interp {
       if (a.sym) return isUniform(a.v) ? atom(node.text, t) : unk(`\`${node.text}\` applies \`${name}\` to an unknown warp-uniform value`);
       return num(typeof a.v === 'number' ? op(a.v) : a.v.map(op), t);
     };
+    // an integer intrinsic of two or three 32-bit arguments, lane by lane, giving a value of type `t`
+    const ints = (n: number, op: (x: number[]) => number, t: CType): Value => {
+      const xs = args.slice(0, n);
+      if (xs.length < n || xs.some((a) => !a)) return unk(`\`${name}\` needs ${n} arguments`);
+      const bad = xs.find((a) => a.k !== 'num');
+      if (bad) return bad.k === 'unk' ? bad : unk(`\`${node.text}\` is not integer arithmetic`);
+      const ns = xs as Num[];
+      if (ns.some((a) => a.t.kind !== 'int')) return unk(`\`${node.text}\` applies \`${name}\` to a floating-point value`);
+      if (ns.some((a) => hasThread(a.sym))) return unk(`\`${node.text}\` is not exact for every warp${THREAD}`);
+      if (ns.some((a) => a.sym)) return ns.every((a) => isUniform(a.v)) ? atom(node.text, t) : unk(`\`${node.text}\` combines an unknown warp-uniform value with per-lane values`);
+      const out = new Float64Array(this.n);
+      for (let i = 0; i < this.n; i++) out[i] = op(ns.map((a) => laneAt(a.v, i)));
+      return num(isUniform(out) ? out[0] : out, t);
+    };
+    const u32 = (x: number) => Number(BigInt.asUintN(32, BigInt(Math.trunc(x))));
     switch (name) {
+      // CUDA's byte and word intrinsics, exact on each lane's 32-bit patterns (the Math API's definitions): bytes of
+      // {y, x} picked by the low 3 bits of each selector nibble; the high word of a 64-bit product; a 64-bit
+      // {hi, lo} shifted by the low 5 bits (or clamped to 32); |x - y| + z
+      case '__byte_perm':
+        return ints(3, ([x, y, sel]) => {
+          const bytes = [0, 1, 2, 3].map((k) => (u32(x) >>> (8 * k)) & 0xff).concat([0, 1, 2, 3].map((k) => (u32(y) >>> (8 * k)) & 0xff));
+          let r = 0;
+          for (let k = 3; k >= 0; k--) r = r * 256 + bytes[(u32(sel) >>> (4 * k)) & 7];
+          return r;
+        }, UINT);
+      case '__umulhi':
+        return ints(2, ([x, y]) => Number((BigInt(u32(x)) * BigInt(u32(y))) >> 32n), UINT);
+      case '__mulhi':
+        return ints(2, ([x, y]) => Number(BigInt.asIntN(32, (BigInt(Math.trunc(x) | 0) * BigInt(Math.trunc(y) | 0)) >> 32n)), INT);
+      case '__funnelshift_l':
+      case '__funnelshift_lc':
+      case '__funnelshift_r':
+      case '__funnelshift_rc':
+        return ints(3, ([lo, hi, sh]) => {
+          const k = name.endsWith('c') ? Math.min(u32(sh), 32) : u32(sh) & 31;
+          const wide = (BigInt(u32(hi)) << 32n) | BigInt(u32(lo));
+          return name.startsWith('__funnelshift_l') ? Number(BigInt.asUintN(32, (wide << BigInt(k)) >> 32n)) : Number(BigInt.asUintN(32, wide >> BigInt(k)));
+        }, UINT);
+      case '__sad':
+        return ints(3, ([x, y, z]) => u32(Math.abs((Math.trunc(x) | 0) - (Math.trunc(y) | 0)) + u32(z)), UINT);
+      case '__usad':
+        return ints(3, ([x, y, z]) => u32(Math.abs(u32(x) - u32(y)) + u32(z)), UINT);
       case '__cvta_generic_to_shared':
         // the shared-window address of a pointer: kept as that pointer, to bytes (`addr + 16` moves 16 bytes), so
         // that inline PTX using it is read
