@@ -670,7 +670,12 @@ function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<strin
     }
     const found = a.type === 'identifier' ? callerDeclaration(a, l) : null;
     const at = found?.decl.childForFieldName('type');
-    if (found && at) bind(at, pointerDepth(found.declarator));
+    if (found && at) return bind(at, pointerDepth(found.declarator));
+    // a temporary of a class the file defines, for a parameter `T op` (a functor: `solve<<<g, b>>>(d, Sub())`,
+    // `Pick{}`): T is that class
+    const temp = depth === 0 && a.type === 'call_expression' ? a.childForFieldName('function')
+      : depth === 0 && a.type === 'compound_literal_expression' ? a.childForFieldName('type') : null;
+    if (temp && /^(type_)?identifier$/.test(temp.type) && it.cfg.facts.typeDecls.has(temp.text)) bind(temp, 0);
   });
   return out;
 }
@@ -856,8 +861,9 @@ function indirectLaunches(kernel: FunctionFact, facts: FileFacts): { l: LaunchFa
 const known = (v: Value): boolean => (v.k === 'dim3' ? [v.x, v.y, v.z].every((c) => uniformValue(c) !== null) : uniformValue(v) !== null);
 
 /** The initializer list of `name`, a local array of `fn` declared before `at` (`int sizes[] = {32, 64};`) that nothing writes. */
-function localArrayItems(fn: FunctionFact, name: string, at: number): Node[] | null {
+function localArrayItems(fn: FunctionFact, name: string, at: number, declOut?: { decl?: Node }): Node[] | null {
   const decl = findDeclaration(fn.body, name, at);
+  if (declOut && decl) declOut.decl = decl;
   const d = decl?.childrenForFieldName('declarator').find((x) => x?.type === 'init_declarator' && declaratorName(x)?.text === name);
   const inner = d?.childForFieldName('declarator');
   const init = d?.childForFieldName('value');
@@ -874,6 +880,23 @@ function localArrayItems(fn: FunctionFact, name: string, at: number): Node[] | n
 
 /** `sizes[j]` of such a local array, at an index `it` evaluates; null for anything else. */
 function localArrayElement(fn: FunctionFact, node: Node, it: Interp): Value | null {
+  // `cfg[i].t` of a table of structs filled in member order (a miner's autotuning list `struct { uint32_t t, g; }
+  // cfg[] = {{128, 320}, {256, 160}}`): that member of that element
+  if (node.type === 'field_expression' && !hasToken(node, '->')) {
+    const el = node.childForFieldName('argument');
+    const field = node.childForFieldName('field')?.text;
+    const base = el?.type === 'subscript_expression' ? el.childForFieldName('argument') : null;
+    const found: { decl?: Node } = {};
+    const items = base?.type === 'identifier' ? localArrayItems(fn, base.text, node.startIndex, found) : null;
+    const index = el ? subscriptIndex(el) : null;
+    const i = items && index ? uniformValue(it.rvalue(index)) : null;
+    const typeNode = found.decl?.childForFieldName('type');
+    const t = typeNode ? it.resolveType(typeNode) : null;
+    const k = t?.kind === 'struct' ? t.fields.findIndex((f) => f.name === field) : -1;
+    const item = items && i !== null && Number.isInteger(i) && i >= 0 && i < items.length ? items[i] : null;
+    const parts = item?.type === 'initializer_list' ? named(item).filter((c) => c.type !== 'comment') : null;
+    return parts && k >= 0 && k < parts.length && parts.every((c) => c.type !== 'initializer_pair') ? it.rvalue(parts[k]) : null;
+  }
   if (node.type !== 'subscript_expression') return null;
   const base = node.childForFieldName('argument');
   const items = base?.type === 'identifier' ? localArrayItems(fn, base.text, node.startIndex) : null;

@@ -9,7 +9,7 @@ import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, DOUBLE, sizeOf, align
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, isNonNegative, gcd, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
   isUniform, isWarpUniform, symText, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
-  UNKNOWN, unknownPointer, eitherPointer,
+  UNKNOWN, unknownPointer, eitherPointer, promote,
 } from './values';
 
 export class BudgetExceeded extends Error {}
@@ -266,7 +266,8 @@ export class Interp {
     this.touch();
     for (const p of fn.params) {
       const t = this.declType(p.node);
-      const v: Value = this.cfg.args?.get(p.name) ?? (t.kind === 'pointer' ? { k: 'other', what: `pointer parameter ${p.name}` } : atom(p.name, t.kind === 'int' ? t : INT));
+      const v: Value = this.cfg.args?.get(p.name) ?? (t.kind === 'pointer' ? { k: 'other', what: `pointer parameter ${p.name}` }
+        : t.kind === 'struct' ? this.parameterObject(p.name, t) : atom(p.name, t.kind === 'int' ? t : INT));
       this.scope().set(p.name, { value: v, type: t });
     }
     for (const d of this.cfg.facts.fileShared) this.declare(d, this.globals);
@@ -1856,6 +1857,30 @@ export class Interp {
   }
 
   /** The member function `name` of an object's struct (by where it is defined), with `arity` parameters. */
+  /**
+   * A kernel parameter of a struct type (`Params p`, a functor `Op op`): an object whose integer members are unknown
+   * values the same on every thread (`p.offset`, as a parameter of its own would be), its pointer members pointers of
+   * the parameter, the others not evaluated.
+   */
+  private parameterObject(name: string, t: Extract<CType, { kind: 'struct' }>): Obj {
+    const fields = new Map<string, { value: Value; type: CType }>();
+    for (const f of t.fields) {
+      const label = `${name}.${f.name}`;
+      const value: Value = f.type.kind === 'int' ? atom(label, f.type) : f.type.kind === 'pointer' ? { k: 'other', what: `pointer parameter ${label}` } : unk(`\`${label}\` is not evaluated`);
+      fields.set(f.name, { value, type: f.type });
+    }
+    return { k: 'obj', t, fields };
+  }
+
+  /** The `operator()` taking `arity` arguments of the class of the object `name` holds, with the object; null for any other. */
+  private callOperator(name: string, arity: number): { def: FunctionFact; self: Obj } | null {
+    const self = this.lookupVar(name)?.value;
+    if (self?.k !== 'obj') return null;
+    const among = [...this.cfg.facts.functions].filter(([n]) => n.replace(/\s+/g, '') === 'operator()').flatMap(([, d]) => d);
+    const def = among.length ? this.memberDef(self, 'operator()', arity, among) : null;
+    return def ? { def, self } : null;
+  }
+
   private memberDef(self: { t: CType }, name: string, arity: number, among?: FunctionFact[]): FunctionFact | null {
     const decl = this.classDecl(self.t);
     if (!decl) return null;
@@ -3149,14 +3174,29 @@ export class Interp {
     return parseExpression(`${node.text.slice(0, at)}(${name.text})${node.text.slice(at + name.text.length)}`)?.expr ?? null;
   }
 
+  /**
+   * A term of a sum that is the same on every lane but not known (`d < n`, `d >= m || d < k` of warp-uniform values, a
+   * bit GPU-BSW subtracts from a shared pointer each diagonal, `p = p - (d < n)`), beside a number or a pointer: one
+   * unknown warp-uniform number, so the sum is exact up to the same offset on every lane (bank model rule 6).
+   */
+  private uniformTerm(v: Value, other: Value, node: Node): Value {
+    if (v.k !== 'unk' || !v.uniform || (other.k !== 'num' && other.k !== 'ptr')) return v;
+    const text = node.type === 'parenthesized_expression' ? node.text : `(${node.text})`;
+    return atom(`${text}@${this.realNode(node).startPosition.row + 1}`, INT);
+  }
+
   private binaryExpr(node: Node): Value {
     const reread = this.misreadTemplate(node);
     if (reread) return this.inMacro(null, () => this.rvalue(reread));
     const op = operatorOf(node, '')!;
     const left = node.childForFieldName('left')!;
     const right = node.childForFieldName('right')!;
-    const a = this.rvalue(left);
-    const b = this.rvalue(right);
+    let a = this.rvalue(left);
+    let b = this.rvalue(right);
+    if (op === '+' || op === '-') {
+      a = this.uniformTerm(a, b, left);
+      b = this.uniformTerm(b, a, right);
+    }
     if (a.k === 'ptr' || b.k === 'ptr') {
       const p = (a.k === 'ptr' ? a : b) as Ptr;
       const o = a.k === 'ptr' ? b : a;
@@ -3294,7 +3334,8 @@ export class Interp {
     }
     const bop = op.slice(0, -1);
     const cur = target;
-    const res = cur.k === 'ptr' ? this.ptrStep(cur, rhs, bop, node) : binary(bop, cur, rhs, () => node.text, this.active());
+    const step = bop === '+' || bop === '-' ? this.uniformTerm(rhs, cur, node.childForFieldName('right')!) : rhs;
+    const res = cur.k === 'ptr' ? this.ptrStep(cur, step, bop, node) : binary(bop, cur, step, () => node.text, this.active());
     this.assignTo(left, res, node);
     return res;
   }
@@ -3408,6 +3449,20 @@ export class Interp {
     const how = `the pointer \`${node.text}\` at line ${this.realNode(node).startPosition.row + 1}`;
     const either = a.k === 'ptr' && b.k === 'ptr' && wholeWarp ? eitherPointer(a, b, how, act) : null;
     if (either) return either;
+    // an integer picked the same way on every lane of a warp (`a < b ? a : b`, `n < lo ? lo : n`, the operands one
+    // value per warp), as an `if` that sets it leaves it: one unknown value per warp; where the two branches' lanes
+    // differ by one amount (`c ? 2 * t : 2 * t + n`), the first plus that unknown (bank model rule 6)
+    if (wholeWarp && a.k === 'num' && b.k === 'num' && a.t.kind === 'int' && b.t.kind === 'int') {
+      const line = this.realNode(node).startPosition.row + 1;
+      const t = promote(a.t, b.t);
+      const d = binary('-', b, a, () => node.text, act);
+      if (d.k === 'num' && !hasThread(d.sym) && isUniform(d.v, act) && !(typeof d.v === 'number' && Number.isNaN(d.v)) &&
+        !(d.sym && Object.keys(d.sym).some((k) => k.startsWith(UNKNOWN)))) {
+        const pick = atom(`(${node.text})@${line}`, t);
+        const even = !hasThread(a.sym) && isUniform(a.v, act);
+        return even ? pick : binary('+', convert(a, t), pick, () => node.text, act);
+      }
+    }
     if (a.k === 'ptr' || b.k === 'ptr') {
       const [p, q] = a.k === 'ptr' ? [a, b] : [b as Ptr, a];
       return unknownPointer(p, `${guard}; ${how} points into \`${p.base.name}\` or ${q.k === 'ptr' ? `into \`${q.base.name}\`` : 'elsewhere'}`);
@@ -3530,6 +3585,14 @@ export class Interp {
     const method = fnNode.type === 'field_expression' ? fnNode.childForFieldName('field')?.text ?? '' : '';
     const local = fnNode.type === 'identifier' ? this.binding(name) : null;
     const lambda = local && !isBase(local) ? local.lambda : undefined;
+    // `op(a, b)` on an object of a class the file defines (a functor: swsharp's `Sub sub` given `SubScalar()`): its
+    // `operator()`, run as a member function of that object
+    const functor = !method && !lambda && local && !isBase(local) ? this.callOperator(name, argNodes.length) : null;
+    if (functor) {
+      const given = argNodes.map((a, i) => (functor.def.params[i] && isReferenceDecl(functor.def.params[i].node) ? this.place(a) : { value: this.rvalue(a) }));
+      const scope = [this.memberScope(functor.self)];
+      return this.returned(functor.def, node, this.inline(functor.def, given, fnNode, node, this.templateBound.get(functor.self.t) ?? this.templateArgs.get(functor.self.t) ?? null, scope));
+    }
     let defs = lambda ? [lambda.def] : this.cfg.facts.functions.get(name || method) ?? this.pointee(fnNode);
     // the type the object is declared with (a parameter's, a local's): a class template instance's binds its parameters
     const declared = method ? this.declaredType(fnNode.childForFieldName('argument')) : null;
@@ -3911,7 +3974,49 @@ export class Interp {
       if (a.sym) return isUniform(a.v) ? atom(node.text, t) : unk(`\`${node.text}\` applies \`${name}\` to an unknown warp-uniform value`);
       return num(typeof a.v === 'number' ? op(a.v) : a.v.map(op), t);
     };
+    // an integer intrinsic of two or three 32-bit arguments, lane by lane, giving a value of type `t`
+    const ints = (n: number, op: (x: number[]) => number, t: CType): Value => {
+      const xs = args.slice(0, n);
+      if (xs.length < n || xs.some((a) => !a)) return unk(`\`${name}\` needs ${n} arguments`);
+      const bad = xs.find((a) => a.k !== 'num');
+      if (bad) return bad.k === 'unk' ? bad : unk(`\`${node.text}\` is not integer arithmetic`);
+      const ns = xs as Num[];
+      if (ns.some((a) => a.t.kind !== 'int')) return unk(`\`${node.text}\` applies \`${name}\` to a floating-point value`);
+      if (ns.some((a) => hasThread(a.sym))) return unk(`\`${node.text}\` is not exact for every warp${THREAD}`);
+      if (ns.some((a) => a.sym)) return ns.every((a) => isUniform(a.v)) ? atom(node.text, t) : unk(`\`${node.text}\` combines an unknown warp-uniform value with per-lane values`);
+      const out = new Float64Array(this.n);
+      for (let i = 0; i < this.n; i++) out[i] = op(ns.map((a) => laneAt(a.v, i)));
+      return num(isUniform(out) ? out[0] : out, t);
+    };
+    const u32 = (x: number) => Number(BigInt.asUintN(32, BigInt(Math.trunc(x))));
     switch (name) {
+      // CUDA's byte and word intrinsics, exact on each lane's 32-bit patterns (the Math API's definitions): bytes of
+      // {y, x} picked by the low 3 bits of each selector nibble; the high word of a 64-bit product; a 64-bit
+      // {hi, lo} shifted by the low 5 bits (or clamped to 32); |x - y| + z
+      case '__byte_perm':
+        return ints(3, ([x, y, sel]) => {
+          const bytes = [0, 1, 2, 3].map((k) => (u32(x) >>> (8 * k)) & 0xff).concat([0, 1, 2, 3].map((k) => (u32(y) >>> (8 * k)) & 0xff));
+          let r = 0;
+          for (let k = 3; k >= 0; k--) r = r * 256 + bytes[(u32(sel) >>> (4 * k)) & 7];
+          return r;
+        }, UINT);
+      case '__umulhi':
+        return ints(2, ([x, y]) => Number((BigInt(u32(x)) * BigInt(u32(y))) >> 32n), UINT);
+      case '__mulhi':
+        return ints(2, ([x, y]) => Number(BigInt.asIntN(32, (BigInt(Math.trunc(x) | 0) * BigInt(Math.trunc(y) | 0)) >> 32n)), INT);
+      case '__funnelshift_l':
+      case '__funnelshift_lc':
+      case '__funnelshift_r':
+      case '__funnelshift_rc':
+        return ints(3, ([lo, hi, sh]) => {
+          const k = name.endsWith('c') ? Math.min(u32(sh), 32) : u32(sh) & 31;
+          const wide = (BigInt(u32(hi)) << 32n) | BigInt(u32(lo));
+          return name.startsWith('__funnelshift_l') ? Number(BigInt.asUintN(32, (wide << BigInt(k)) >> 32n)) : Number(BigInt.asUintN(32, wide >> BigInt(k)));
+        }, UINT);
+      case '__sad':
+        return ints(3, ([x, y, z]) => u32(Math.abs((Math.trunc(x) | 0) - (Math.trunc(y) | 0)) + u32(z)), UINT);
+      case '__usad':
+        return ints(3, ([x, y, z]) => u32(Math.abs(u32(x) - u32(y)) + u32(z)), UINT);
       case '__cvta_generic_to_shared':
         // the shared-window address of a pointer: kept as that pointer, to bytes (`addr + 16` moves 16 bytes), so
         // that inline PTX using it is read
@@ -4327,7 +4432,13 @@ export class Interp {
         else (other ??= {})[k] = off.sym[k];
       }
     }
-    if (other) visit.assumptions = [...visit.assumptions, `\`${symText(other)}\` adds the same offset to every lane; it does not change the degree (bank model rule 6)`];
+    // an access narrower than a word at an offset not known to be a whole number of words (`rows[33 * t + u]` of
+    // chars, u loaded per block): the offset moves the lanes' bytes across word boundaries, which can join or part
+    // lanes that share a word, so each place it can take in a word is a case of its own (the figures depend on
+    // nothing else of it: whole words rotate the banks, rule 6)
+    const step = other && width < 4 ? wordPlaces(other) : 4;
+    if (other && step < 4) visit.assumptions = [...visit.assumptions, `\`${symText(other)}\` adds the same offset to every lane, in bytes; a whole number of words does not change the degree (bank model rule 6), but within a word it moves this ${width}-byte access's lanes across word boundaries: each of its places in a word is evaluated, the worst reported`];
+    else if (other) visit.assumptions = [...visit.assumptions, `\`${symText(other)}\` adds the same offset to every lane; it does not change the degree (bank model rule 6)`];
     if (r.alt) visit.assumptions = [...visit.assumptions, r.alt];
     if (r.base.outerUnknown) visit.assumptions = [...visit.assumptions, `${r.base.outerUnknown}: the outermost extent changes no address; indices past it are not checked`];
     const act = this.active();
@@ -4374,6 +4485,15 @@ export class Interp {
         }
       }
       if (visit.oob) break;
+    }
+    if (other && step < 4) {
+      const key = `(${symText(other)}) % 4`;
+      for (let r = 0; r < 4; r += step) {
+        const a = visit.addrs!;
+        const shifted = r === 0 ? a : a.map((x) => x + r);
+        this.visits.push({ ...visit, addrs: shifted, context: { ...visit.context, [key]: r } });
+      }
+      return;
     }
     this.visits.push(visit);
   }
@@ -4567,6 +4687,20 @@ export const warpSizeNote = (name: string) => `\`${name}\` is not defined in thi
 const NO_MEMORY_CALLS = /^(printf|assert|__assert_fail|__builtin_assume_aligned|__builtin_expect|__builtin_assume|__isShared|__isGlobal|__isLocal|__isConstant|__isGridConstant|__cvta_generic_to_\w+|__prefetch_global_\w+)$/;
 
 /** An offset with no unknown part (a number per lane, plus warp-uniform unknowns). */
+/**
+ * The places within a 4-byte word that an offset made of warp-uniform unknowns can take, as their step: 1, 2, or 4
+ * where it is always a whole number of words (the gcd of its byte coefficients with 4).
+ */
+function wordPlaces(sym: Record<string, number>): number {
+  let g = 4;
+  for (const k in sym) {
+    const c = sym[k];
+    if (!Number.isInteger(c)) return 1;
+    g = gcd(g, Math.abs(c));
+  }
+  return g === 0 ? 4 : g;
+}
+
 function knownOffset(off: Num): boolean {
   return !(off.sym && Object.keys(off.sym).some((k) => k.startsWith(UNKNOWN))) && !(typeof off.v === 'number' && Number.isNaN(off.v));
 }

@@ -13,6 +13,9 @@ export interface Macro {
 /** A pointer cast, then a parenthesised name, then `+` or `-` (see blankInactive). */
 const POINTER_CAST_OF_NAME = /(\(\s*[A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*\s*\*+\s*(?:const\s*)?\))(\s*)(\(\s*)([A-Za-z_]\w*)(\s*\))(?=\s*[-+](?![-+=]))/g;
 
+/** A kernel's head with no type or name: execution spaces, `__launch_bounds__(...)`, `static`, `inline` and the like. */
+const HEAD_ONLY = /^\s*(?:(?:__global__|__device__|__host__|__forceinline__|__noinline__|__inline__|inline|static|extern\s+"C"|__launch_bounds__\s*\([^()]*\))\s*)+$/;
+
 /** A line of nothing but string literals (and a `//` comment). */
 const STRING_LINE = /^\s*(?:"(?:[^"\\\n]|\\.)*"\s*)+(?:\/\/.*)?$/;
 
@@ -64,7 +67,7 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   // macros given from outside (`-D`) hold from the first line, as a compiler's do
   const env: ConditionEnv = { defined: new Map(Object.entries(defines ?? {}).map(([k, v]) => [definedMacro(k, v).name, v])), undefined: new Set(), arch };
   /** one `#if` chain: whether a branch was decided true, whether one was undecided, its directive lines. */
-  interface Chain { taken: boolean; unsure: boolean; parentBlank: boolean; directives: number[]; archNoted?: boolean; inList: boolean }
+  interface Chain { taken: boolean; unsure: boolean; parentBlank: boolean; directives: number[]; archNoted?: number; inList: boolean }
   const stack: Chain[] = [];
   const blankLines = new Uint8Array(lines.length);
   let blank = false;
@@ -114,7 +117,7 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
         const yes = guard ? true : decide(kw === 'if' ? cond : `${kw === 'ifndef' ? '!' : ''}defined(${name})`, env);
         if (yes === null && kw === 'if' && cond.includes('__CUDA_ARCH__')) {
           archUndecided?.push(first);
-          chain.archNoted = true;
+          chain.archNoted = first;
         }
         open(chain, yes);
       }
@@ -122,16 +125,16 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
       top.directives.push(...own);
       if (!top.parentBlank) {
         const yes = top.taken ? false : kw === 'else' ? true : decide(cond, env);
-        if (yes === null && cond.includes('__CUDA_ARCH__') && !top.archNoted) {
+        if (yes === null && cond.includes('__CUDA_ARCH__') && top.archNoted === undefined) {
           archUndecided?.push(first);
-          top.archNoted = true;
+          top.archNoted = first;
         }
         open(top, yes);
       }
     } else if (kw === 'endif' && top) {
       stack.pop();
       top.directives.push(...own);
-      if (!top.parentBlank && (!top.unsure || onlyStrings(top.directives) || oneBranchInList(top))) for (const k of top.directives) blankLines[k] = 1;
+      if (!top.parentBlank && (!top.unsure || onlyStrings(top.directives) || oneBranchInList(top) || oneHead(top))) for (const k of top.directives) blankLines[k] = 1;
       blank = top.parentBlank;
     }
     // inside a blanked region every line goes; otherwise a directive line stays until its chain is known decided
@@ -170,6 +173,31 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
       }
     }
     return kept <= 1;
+  }
+  // an undecided chain whose branches each hold only a kernel's specifiers, the same execution space in each (ccminer's
+  // `#if __CUDA_ARCH__ == 500` / `__global__ __launch_bounds__(TPB50, 1)` / `#else` / `__global__
+  // __launch_bounds__(TPB52, 1)` / `#endif` before `void kernel(...)`): both heads in a row are no C, and the error took
+  // the kernel. The bounds change no address: the first branch left is read, the others and the directive lines go
+  function oneHead(chain: Chain): boolean {
+    const ds = [...chain.directives].sort((a, b) => a - b);
+    const branches: number[][] = [];
+    for (let d = 0; d + 1 < ds.length; d++) {
+      const own = [];
+      for (let k = ds[d] + 1; k < ds[d + 1]; k++) if (!blankLines[k] && lines[k].replace(/\/\/.*|\/\*.*?\*\//g, '').trim() !== '') own.push(k);
+      if (own.length) branches.push(own);
+    }
+    if (branches.length < 2) return false;
+    const spaces = branches.map((own) => {
+      const head = own.map((k) => lines[k].replace(/\/\/.*|\/\*.*?\*\//g, '')).join(' ');
+      if (!HEAD_ONLY.test(head)) return null;
+      return ['__global__', '__device__', '__host__'].filter((w) => new RegExp(`\\b${w}\\b`).test(head)).join(' ');
+    });
+    if (spaces.some((s) => s === null || s === '' || s !== spaces[0])) return false;
+    for (const own of branches.slice(1)) for (const k of own) blankLines[k] = 1;
+    // no branch the choice of architecture would change is left: no notice for it
+    const at = chain.archNoted === undefined ? -1 : archUndecided?.indexOf(chain.archNoted) ?? -1;
+    if (at >= 0) archUndecided!.splice(at, 1);
+    return true;
   }
   function open(chain: Chain, yes: boolean | null): void {
     if (yes === null) chain.unsure = true;
