@@ -101,6 +101,8 @@ interface Var {
   lambda?: Lambda;
   /** declared without a value: the lanes that have not assigned it yet (never written in place; absent once none). */
   unset?: Uint8Array;
+  /** why those lanes' value is not known, where they hold one that is not (see assign): else they never assigned it. */
+  unsetWhy?: string;
   /**
    * a local array of integers or floats that is only ever indexed (`int rd[4][2];`, Marlin's precomputed shared
    * indices): its elements, by flat index, each a variable of its own, read and written at indices the same on every
@@ -1369,8 +1371,8 @@ export class Interp {
 
   /** What a pass of a symbolic loop changes outside its own scopes, to run it again from the same state. */
   private snapshot() {
-    const vars = new Map<Var, [Value, Uint8Array | undefined]>();
-    for (const f of this.frames) for (const sc of f.scopes) for (const v of sc.values()) if (!isBase(v)) vars.set(v, [v.value, v.unset]);
+    const vars = new Map<Var, [Value, Uint8Array | undefined, string | undefined]>();
+    for (const f of this.frames) for (const sc of f.scopes) for (const v of sc.values()) if (!isBase(v)) vars.set(v, [v.value, v.unset, v.unsetWhy]);
     const frames = this.frames.map((f) => ({ f, exited: f.exited.slice(), anyExited: f.anyExited, ret: f.ret }));
     return {
       vars, frames, exits: this.exits, exitNotes: this.exitNotes.length, capped: this.capped.length, truncated: this.truncated,
@@ -1380,9 +1382,10 @@ export class Interp {
   }
   private restore(s: ReturnType<Interp['snapshot']>, firstVisit: number): void {
     this.visits.length = firstVisit;
-    for (const [v, [value, unset]] of s.vars) {
+    for (const [v, [value, unset, unsetWhy]] of s.vars) {
       v.value = value;
       v.unset = unset;
+      v.unsetWhy = unsetWhy;
     }
     for (const { f, exited, anyExited, ret } of s.frames) {
       f.exited.set(exited);
@@ -2554,7 +2557,7 @@ export class Interp {
       if (bound.unset) {
         const act = this.active();
         const own = bound.value.k === 'unk' && bound.value.reason !== `\`${name}\` has no initial value` ? bound.value : null;
-        for (let i = 0; i < this.n; i++) if (act[i] & bound.unset[i]) return own ?? unk(`\`${name}\` is read on a lane that has not assigned it`);
+        for (let i = 0; i < this.n; i++) if (act[i] & bound.unset[i]) return own ?? unk(bound.unsetWhy ?? `\`${name}\` is read on a lane that has not assigned it`);
       }
       return bound.value;
     }
@@ -3158,7 +3161,20 @@ export class Interp {
           v.unset = any ? left : undefined;
           return;
         }
-        v.value = select(this.active(), nv, v.value, this.n);
+        const merged = select(this.active(), nv, v.value, this.n);
+        if (merged.k === 'unk' && nv.k === 'num' && (v.type.kind === 'int' || v.type.kind === 'float')) {
+          // the lanes that assign it now hold the new value even where the others hold one not known (`i` left unknown
+          // by a loop of unknown trip count, then `if (id == 0) for (i = 0; i < 512; ++i)`): those others read as
+          // lanes that have not assigned it, with the reason
+          const act = this.active();
+          const left = new Uint8Array(this.n);
+          for (let i = 0; i < this.n; i++) left[i] = 1 - act[i];
+          v.value = nv;
+          v.unset = left;
+          v.unsetWhy = merged.reason;
+          return;
+        }
+        v.value = merged;
         return;
       }
       // a scalar `__shared__` variable (`__shared__ float mean; mean = x;`) is stored to below
