@@ -457,6 +457,17 @@ function launchAt(node: Node, fn: FunctionFact | null): LaunchFact | null {
 function macroLaunches(facts: FileFacts, text: string, root: Node): void {
   const launching = new Map([...facts.macros.values()].filter((m) => m.params !== null && /<<<|\bcudaLaunch(?:Cooperative)?Kernel(?:Ex|ExC)?\b/.test(m.body)).map((m) => [m.name, m]));
   if (!launching.size) return;
+  // a macro that uses one (LeetCUDA's `DISPATCH_RMS_NORM_F32_KERNEL(N, K)`, a `switch` whose cases are
+  // `LANUCH_RMS_NORM_F32_KERNEL(64) break;`) launches too, four levels deep as `expand` follows them
+  for (let depth = 0, grew = true; grew && depth < 4; depth++) {
+    grew = false;
+    const calls = new RegExp(`\\b(?:${[...launching.keys()].join('|')})\\s*\\(`);
+    for (const m of facts.macros.values())
+      if (m.params !== null && !launching.has(m.name) && calls.test(m.body)) {
+        launching.set(m.name, m);
+        grew = true;
+      }
+  }
   const uses = () => new RegExp(`\\b(${[...launching.keys()].join('|')})\\s*\\(`, 'g');
   /** each use of a launching macro in `src` replaced by its expansion (uses inside that too, four levels deep). */
   const expand = (src: string, depth = 0): string => {
