@@ -1671,7 +1671,9 @@ export class Interp {
     if (!cur || cur.type !== 'call_expression' || !extents.length) return false;
     const fn = cur.childForFieldName('function');
     const args = named(cur.childForFieldName('arguments'));
-    if (!fn || !/^(primitive_type|type_identifier|sized_type_specifier)$/.test(fn.type) || args.length !== 1) return false;
+    if (!fn || args.length !== 1) return false;
+    // a template's type parameter reads as a plain name (`T (*tile)[TILE + 1] = ...`): one that names a type, not a variable
+    if (!/^(primitive_type|type_identifier|sized_type_specifier)$/.test(fn.type) && !(fn.type === 'identifier' && !this.binding(fn.text) && this.resolveTypeName(fn.text, fn).kind !== 'unknown')) return false;
     const star = args[0];
     const op = kids(star)[0]?.text;
     const nameNode = star.childForFieldName('argument');
@@ -2304,7 +2306,8 @@ export class Interp {
       let t = this.resolveType(tn);
       for (const d of decl.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
         if (declaratorName(d)?.text !== name) continue;
-        if (d.type === 'pointer_declarator') t = { kind: 'pointer', to: t };
+        // `typedef T (*ShareMemory)[TileY + 1];` (Paddle's tile over a `char` buffer) is a pointer to rows
+        t = this.declaratorType(t, d) ?? { kind: 'unknown', name: `${name} (an extent of \`${d.text}\` could not be evaluated)` };
       }
       return t;
     }
@@ -3381,6 +3384,33 @@ export class Interp {
       d = d.childForFieldName('declarator') ?? named(d).find((c) => c.type.startsWith('abstract')) ?? null;
     }
     return t;
+  }
+
+  /**
+   * The type a declarator of a `typedef` makes of `t`, read from the outside in as declareLocals reads a local's:
+   * extents met before a parenthesised `*` belong to what it points to (`(*Tile)[33]`: a pointer to rows of 33),
+   * those left at the end make an array (`Row[4][8]`). Null where an extent cannot be evaluated.
+   */
+  private declaratorType(t: CType, d: Node | null): CType | null {
+    const extents: Node[] = [];
+    const apply = (): boolean => {
+      if (!extents.length) return true;
+      const arr = this.arrayOf(t, extents.reverse());
+      extents.length = 0;
+      if (arr) t = arr;
+      return !!arr;
+    };
+    for (let i = 0; d && i < 16; i++) {
+      if (d.type === 'pointer_declarator') {
+        if (!apply()) return null;
+        t = { kind: 'pointer', to: t };
+      } else if (d.type === 'array_declarator') {
+        const size = d.childForFieldName('size');
+        if (size) extents.push(size);
+      } else if (d.type !== 'parenthesized_declarator') break;
+      d = d.childForFieldName('declarator') ?? named(d).find((c) => c.type.endsWith('declarator')) ?? null;
+    }
+    return apply() ? t : null;
   }
 
   private castPtr(p: Ptr, to: CType, node: Node): Ptr {
