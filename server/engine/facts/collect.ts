@@ -551,12 +551,14 @@ function macroLaunches(facts: FileFacts, text: string, root: Node): void {
   };
   for (const { start, end, edit } of spans) {
     if (!edit.fn) {
-      // the functions the expansion defines, at file scope (or in a namespace or `extern "C"` there)
+      // the functions the expansion defines, at file scope (or in a namespace or `extern "C"` there), or the one it
+      // stands in where the grammar did not read that as a function (`void f(...) { DISPATCH(n, k) }`, a body of one
+      // macro use without a `;`, reads as a declaration with a braced initializer)
       const stack: Node[] = named(tree.rootNode);
       while (stack.length) {
         const n = stack.pop()!;
         if (n.endIndex <= start || n.startIndex >= end) continue;
-        const fn = n.startIndex >= start ? readTopLevelFunction(n) : null;
+        const fn = readTopLevelFunction(n);
         if (fn && !fn.isKernel) collect(fn, start, end, edit.use);
         else if (TOP_CONTAINERS.has(n.type)) for (const c of named(n)) stack.push(c);
       }
