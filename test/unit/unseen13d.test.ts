@@ -65,3 +65,16 @@ test('a typedef of a pointer to rows over a char buffer, and the same declared w
   // words 34 (t % 16) + t / 32: lanes t and t + 16 share a word, 16 words in 16 banks
   figures(accessAt(result, text, 'out[ROWS * COLS + t] = rows[(t % 16) * 2][t / 32];', 'load'), 'conflict-free', 1, 1, 16, 32);
 });
+
+test('kernel traits named through a launcher\'s local alias keep their members in the kernel (was: unknown, the size of `Kt::elem_t` is not known)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // float: rows of 36 words, 8 threads per row; a warp's four rows overlap in banks 4..31, two words each
+  const st = accessAt(result, text, 'rows[tid / kPerRow][tid % kPerRow] = elem_t(in[tid]);', 'store');
+  figures(st, 'conflict', 2, 2, 32, 32);
+  assert.deepEqual(st.block, [128, 1, 1]);
+  // words 36 (t % 64): stride 4 for float (4-way), halves of rows of 68 (words 34 t: 2-way)
+  const ld = accessAt(result, text, 'out[tid] = float(rows[tid % 64][tid / 64]);', 'load');
+  figures(ld, 'conflict', 4, 4, 32, 32);
+  const cases = (ld.cases ?? []).map((c) => [c.context.Kt, c.degree, c.wavefronts]).sort();
+  assert.deepEqual(cases, [['RowTraits<128, __half>', 2, 2], ['RowTraits<128, float>', 4, 4]]);
+});

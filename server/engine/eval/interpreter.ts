@@ -144,6 +144,11 @@ interface LoopState {
 
 export const ATOMICS = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$/;
 
+/** Side tables of class template instances' types, by type (see Interp's templateArgs). */
+const TEMPLATE_ARGS = new WeakMap<CType, Node[]>();
+const TEMPLATE_BOUND = new WeakMap<CType, ClassBinding>();
+const CLASS_DECLS = new WeakMap<CType, Node>();
+
 export class Interp {
   readonly n: number;
   readonly tx: Float64Array;
@@ -2073,12 +2078,16 @@ export class Interp {
     return own;
   }
 
-  /** the template arguments each class template instance's type was laid out with (`TileT<float, 32>`). */
-  private templateArgs = new WeakMap<CType, Node[]>();
+  /**
+   * the template arguments each class template instance's type was laid out with (`TileT<float, 32>`); this and the
+   * two tables below belong to the type, not to one run: a kernel's type parameter bound in its launcher
+   * (`using Ktraits = Traits<128, float>; k<Ktraits><<<...>>>`) is the type the launcher's run laid out
+   */
+  private templateArgs = TEMPLATE_ARGS;
   /** each inline PTX shared instruction's last place (by asm node, instruction and call site), for the runs whose address is lost. */
   private asmSites = new Map<string, Ref>();
   /** the values and types each class template instance's parameters were bound to, where its type was named. */
-  private templateBound = new WeakMap<CType, ClassBinding>();
+  private templateBound = TEMPLATE_BOUND;
 
   /**
    * An instance of a class template defined in the file (`TileT<float, 32>`): laid out with its parameters bound to
@@ -2166,7 +2175,7 @@ export class Interp {
   }
 
   /** the definition each class template instance was laid out from: the primary template's or a specialization's. */
-  private classDecls = new WeakMap<CType, Node>();
+  private classDecls = CLASS_DECLS;
 
   /** The struct definition a type was laid out from (a class template instance's may be a specialization's). */
   private classDecl(t: CType): Node | undefined {
