@@ -78,3 +78,12 @@ test('kernel traits named through a launcher\'s local alias keep their members i
   const cases = (ld.cases ?? []).map((c) => [c.context.Kt, c.degree, c.wavefronts]).sort();
   assert.deepEqual(cases, [['RowTraits<128, __half>', 2, 2], ['RowTraits<128, float>', 4, 4]]);
 });
+
+test('a shared buffer cast to a pointer type not known here is still an access site, unknown with the reason (was: not reported)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const a = accessAt(result, text, 'out[t] = rows[t][1];', 'load');
+  assert.equal(a.status, 'unknown');
+  assert.equal(a.degree, null);
+  assert.equal(a.sharedArray, 'raw');
+  assert.match(a.reason ?? '', /the size of `add_pointer_t<float\[9\]>` is not known/);
+});

@@ -3433,6 +3433,9 @@ export class Interp {
       if (v.k === 'ptr') return this.castPtr(v, t.to, node);
       return v.k === 'unk' ? v : { k: 'other', what: 'pointer' };
     }
+    // a shared pointer cast to a type not known here (`reinterpret_cast<Row>(buf)`, `Row` from a header): still a
+    // place in that array, of a type not known, so what indexes it is an access, reported unknown; not the old type
+    if (t.kind === 'unknown' && v.k === 'ptr') return this.castPtr(v, t, node);
     if ((t.kind === 'int' || t.kind === 'float') && v.k === 'num') return convert(v, t);
     return v;
   }
