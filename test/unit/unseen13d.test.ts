@@ -87,3 +87,15 @@ test('a shared buffer cast to a pointer type not known here is still an access s
   assert.equal(a.sharedArray, 'raw');
   assert.match(a.reason ?? '', /the size of `add_pointer_t<float\[9\]>` is not known/);
 });
+
+test('a table of kernel instances written with a function-like macro binds each instance (was: 32 threads, `ITEMS` is not known here)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // bytes ITEMS * t + i: 8, 16, 32 words in distinct banks for 1, 2, 4 items; 8 items put two words in each of 16 banks
+  const s = accessAt(result, text, 'keep[idx] = scores[blockIdx.x * n + idx] > T(0);', 'store');
+  figures(s, 'conflict', 2, 2, 32, 32);
+  assert.deepEqual(s.block, [256, 1, 1]);
+  const byItems = new Map<number, number>();
+  for (const c of s.cases ?? []) byItems.set(Number(c.context.ITEMS), Math.max(byItems.get(Number(c.context.ITEMS)) ?? 0, c.degree!));
+  assert.deepEqual([...byItems].sort((a, b) => a[0] - b[0]), [[1, 1], [2, 1], [4, 1], [8, 2]]);
+  figures(accessAt(result, text, 'out[blockIdx.x * n + threadIdx.x] = keep[threadIdx.x];', 'load'), 'conflict-free', 1, 1, 8, 32);
+});
