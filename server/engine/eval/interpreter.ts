@@ -4224,7 +4224,27 @@ export class Interp {
     const off = r.off;
     const why = off.sym && Object.keys(off.sym).find((k) => k.startsWith(UNKNOWN));
     if (why) {
-      visit.reason = why.slice(UNKNOWN.length) || 'the address could not be evaluated';
+      const reason = why.slice(UNKNOWN.length) || 'the address could not be evaluated';
+      // one lane of each warp asks for it (`if (threadIdx.x % 32 == 0) ... prefix[s]`, the prefix at an offset a
+      // header's sizes set): one aligned element, its words in as many banks, whatever the address (bank model rules
+      // 3 and 6), so the figures are known without it. The lanes are the active ones, or more where a guard could not
+      // be evaluated per lane (assumed true), never fewer
+      const act = this.active();
+      let lone = act.indexOf(1) >= 0;
+      for (let w = 0; lone && w < this.n; w += 32) {
+        let c = 0;
+        for (let i = w; i < w + 32 && i < this.n; i++) c += act[i];
+        lone = c <= 1;
+      }
+      if (lone) {
+        const addrs = new Float64Array(this.n);
+        for (let i = 0; i < this.n; i++) addrs[i] = act[i] ? 0 : NaN;
+        visit.addrs = addrs;
+        visit.assumptions = [...visit.assumptions, `the address is not known (${reason}), but one lane of each warp asks for it: one element, served alike wherever it is`];
+        this.visits.push(visit);
+        return;
+      }
+      visit.reason = reason;
       this.visits.push(visit);
       return;
     }
