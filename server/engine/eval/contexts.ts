@@ -1,6 +1,8 @@
 // Which (template instance, block shape) pairs a kernel runs with, in the order of the issue: a
 // `// bank-lens: block=...` directive, launches in the same file, the caller's --block / setting, else 32 threads.
+import { parseExpression } from '../syntax/parser';
 import type { Node } from '../syntax/parser';
+import { substitute } from '../syntax/preprocess';
 import { FileFacts, FunctionFact, named, operatorOf, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot } from '../facts/collect';
 import { CType, typeName, INT, BUILTINS, LIBRARY_TYPES } from '../facts/ctypes';
 import { Interp, DEFAULT_CAPS, Caps, warpSizeNote } from './interpreter';
@@ -1466,6 +1468,14 @@ function throughPointer(l: LaunchFact, kernels: Set<string>, givers: (scope: Nod
       const f = v.childForFieldName('function');
       for (const fn of f?.type === 'identifier' ? facts.functions.get(f.text) ?? [] : [])
         if (!fn.isKernel) for (const r of returnsOf(fn.body)) resolve(named(r)[0] ?? null, depth + 1);
+      // a function-like macro of the file that names one (TensorRT's `#define P(tsize) allClassNMS_kernel<T_SCORE,
+      // T_BBOX, (tsize)>` in the table `{ P(1), P(2), ... }`): the kernel its expansion names
+      const mac = f?.type === 'identifier' && !facts.functions.has(f.text) ? facts.macros.get(f.text) : undefined;
+      const args = named(v.childForFieldName('arguments'));
+      if (mac?.params && args.length === mac.params.length) {
+        const e = parseExpression(substitute(mac, args.map((a) => a.text)));
+        if (e) resolve(e.expr, depth + 1, via);
+      }
     } else {
       const k = kernelRef(v);
       if (k) add(k.name, k.targs ?? l.templateArgs, via);

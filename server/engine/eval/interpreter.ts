@@ -101,6 +101,8 @@ interface Var {
   lambda?: Lambda;
   /** declared without a value: the lanes that have not assigned it yet (never written in place; absent once none). */
   unset?: Uint8Array;
+  /** why those lanes' value is not known, where they hold one that is not (see assign): else they never assigned it. */
+  unsetWhy?: string;
   /**
    * a local array of integers or floats that is only ever indexed (`int rd[4][2];`, Marlin's precomputed shared
    * indices): its elements, by flat index, each a variable of its own, read and written at indices the same on every
@@ -141,6 +143,11 @@ interface LoopState {
 }
 
 export const ATOMICS = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$/;
+
+/** Side tables of class template instances' types, by type (see Interp's templateArgs). */
+const TEMPLATE_ARGS = new WeakMap<CType, Node[]>();
+const TEMPLATE_BOUND = new WeakMap<CType, ClassBinding>();
+const CLASS_DECLS = new WeakMap<CType, Node>();
 
 export class Interp {
   readonly n: number;
@@ -1411,8 +1418,8 @@ export class Interp {
 
   /** What a pass of a symbolic loop changes outside its own scopes, to run it again from the same state. */
   private snapshot() {
-    const vars = new Map<Var, [Value, Uint8Array | undefined]>();
-    for (const f of this.frames) for (const sc of f.scopes) for (const v of sc.values()) if (!isBase(v)) vars.set(v, [v.value, v.unset]);
+    const vars = new Map<Var, [Value, Uint8Array | undefined, string | undefined]>();
+    for (const f of this.frames) for (const sc of f.scopes) for (const v of sc.values()) if (!isBase(v)) vars.set(v, [v.value, v.unset, v.unsetWhy]);
     const frames = this.frames.map((f) => ({ f, exited: f.exited.slice(), anyExited: f.anyExited, ret: f.ret }));
     return {
       vars, frames, exits: this.exits, exitNotes: this.exitNotes.length, capped: this.capped.length, truncated: this.truncated,
@@ -1422,9 +1429,10 @@ export class Interp {
   }
   private restore(s: ReturnType<Interp['snapshot']>, firstVisit: number): void {
     this.visits.length = firstVisit;
-    for (const [v, [value, unset]] of s.vars) {
+    for (const [v, [value, unset, unsetWhy]] of s.vars) {
       v.value = value;
       v.unset = unset;
+      v.unsetWhy = unsetWhy;
     }
     for (const { f, exited, anyExited, ret } of s.frames) {
       f.exited.set(exited);
@@ -1728,7 +1736,9 @@ export class Interp {
     if (!cur || cur.type !== 'call_expression' || !extents.length) return false;
     const fn = cur.childForFieldName('function');
     const args = named(cur.childForFieldName('arguments'));
-    if (!fn || !/^(primitive_type|type_identifier|sized_type_specifier)$/.test(fn.type) || args.length !== 1) return false;
+    if (!fn || args.length !== 1) return false;
+    // a template's type parameter reads as a plain name (`T (*tile)[TILE + 1] = ...`): one that names a type, not a variable
+    if (!/^(primitive_type|type_identifier|sized_type_specifier)$/.test(fn.type) && !(fn.type === 'identifier' && !this.binding(fn.text) && this.resolveTypeName(fn.text, fn).kind !== 'unknown')) return false;
     const star = args[0];
     const op = kids(star)[0]?.text;
     const nameNode = star.childForFieldName('argument');
@@ -2152,12 +2162,16 @@ export class Interp {
     return own;
   }
 
-  /** the template arguments each class template instance's type was laid out with (`TileT<float, 32>`). */
-  private templateArgs = new WeakMap<CType, Node[]>();
+  /**
+   * the template arguments each class template instance's type was laid out with (`TileT<float, 32>`); this and the
+   * two tables below belong to the type, not to one run: a kernel's type parameter bound in its launcher
+   * (`using Ktraits = Traits<128, float>; k<Ktraits><<<...>>>`) is the type the launcher's run laid out
+   */
+  private templateArgs = TEMPLATE_ARGS;
   /** each inline PTX shared instruction's last place (by asm node, instruction and call site), for the runs whose address is lost. */
   private asmSites = new Map<string, Ref>();
   /** the values and types each class template instance's parameters were bound to, where its type was named. */
-  private templateBound = new WeakMap<CType, ClassBinding>();
+  private templateBound = TEMPLATE_BOUND;
 
   /**
    * An instance of a class template defined in the file (`TileT<float, 32>`): laid out with its parameters bound to
@@ -2245,7 +2259,7 @@ export class Interp {
   }
 
   /** the definition each class template instance was laid out from: the primary template's or a specialization's. */
-  private classDecls = new WeakMap<CType, Node>();
+  private classDecls = CLASS_DECLS;
 
   /** The struct definition a type was laid out from (a class template instance's may be a specialization's). */
   private classDecl(t: CType): Node | undefined {
@@ -2385,7 +2399,8 @@ export class Interp {
       let t = this.resolveType(tn);
       for (const d of decl.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
         if (declaratorName(d)?.text !== name) continue;
-        if (d.type === 'pointer_declarator') t = { kind: 'pointer', to: t };
+        // `typedef T (*ShareMemory)[TileY + 1];` (Paddle's tile over a `char` buffer) is a pointer to rows
+        t = this.declaratorType(t, d) ?? { kind: 'unknown', name: `${name} (an extent of \`${d.text}\` could not be evaluated)` };
       }
       return t;
     }
@@ -2638,7 +2653,7 @@ export class Interp {
       if (bound.unset) {
         const act = this.active();
         const own = bound.value.k === 'unk' && bound.value.reason !== `\`${name}\` has no initial value` ? bound.value : null;
-        for (let i = 0; i < this.n; i++) if (act[i] & bound.unset[i]) return own ?? unk(`\`${name}\` is read on a lane that has not assigned it`);
+        for (let i = 0; i < this.n; i++) if (act[i] & bound.unset[i]) return own ?? unk(bound.unsetWhy ?? `\`${name}\` is read on a lane that has not assigned it`);
       }
       return bound.value;
     }
@@ -3257,7 +3272,20 @@ export class Interp {
           v.unset = any ? left : undefined;
           return;
         }
-        v.value = select(this.active(), nv, v.value, this.n);
+        const merged = select(this.active(), nv, v.value, this.n);
+        if (merged.k === 'unk' && nv.k === 'num' && (v.type.kind === 'int' || v.type.kind === 'float')) {
+          // the lanes that assign it now hold the new value even where the others hold one not known (`i` left unknown
+          // by a loop of unknown trip count, then `if (id == 0) for (i = 0; i < 512; ++i)`): those others read as
+          // lanes that have not assigned it, with the reason
+          const act = this.active();
+          const left = new Uint8Array(this.n);
+          for (let i = 0; i < this.n; i++) left[i] = 1 - act[i];
+          v.value = nv;
+          v.unset = left;
+          v.unsetWhy = merged.reason;
+          return;
+        }
+        v.value = merged;
         return;
       }
       // a scalar `__shared__` variable (`__shared__ float mean; mean = x;`) is stored to below
@@ -3481,6 +3509,33 @@ export class Interp {
     return t;
   }
 
+  /**
+   * The type a declarator of a `typedef` makes of `t`, read from the outside in as declareLocals reads a local's:
+   * extents met before a parenthesised `*` belong to what it points to (`(*Tile)[33]`: a pointer to rows of 33),
+   * those left at the end make an array (`Row[4][8]`). Null where an extent cannot be evaluated.
+   */
+  private declaratorType(t: CType, d: Node | null): CType | null {
+    const extents: Node[] = [];
+    const apply = (): boolean => {
+      if (!extents.length) return true;
+      const arr = this.arrayOf(t, extents.reverse());
+      extents.length = 0;
+      if (arr) t = arr;
+      return !!arr;
+    };
+    for (let i = 0; d && i < 16; i++) {
+      if (d.type === 'pointer_declarator') {
+        if (!apply()) return null;
+        t = { kind: 'pointer', to: t };
+      } else if (d.type === 'array_declarator') {
+        const size = d.childForFieldName('size');
+        if (size) extents.push(size);
+      } else if (d.type !== 'parenthesized_declarator') break;
+      d = d.childForFieldName('declarator') ?? named(d).find((c) => c.type.endsWith('declarator')) ?? null;
+    }
+    return apply() ? t : null;
+  }
+
   private castPtr(p: Ptr, to: CType, node: Node): Ptr {
     const same = typeName(to) === typeName(p.to);
     const flat = p.flat ?? (!same && p.base.dims.length > 1 ? `a cast of \`${p.base.name}\` to \`${typeName(to)}*\` at line ${this.realNode(node).startPosition.row + 1}` : null);
@@ -3492,6 +3547,9 @@ export class Interp {
       if (v.k === 'ptr') return this.castPtr(v, t.to, node);
       return v.k === 'unk' ? v : { k: 'other', what: 'pointer' };
     }
+    // a shared pointer cast to a type not known here (`reinterpret_cast<Row>(buf)`, `Row` from a header): still a
+    // place in that array, of a type not known, so what indexes it is an access, reported unknown; not the old type
+    if (t.kind === 'unknown' && v.k === 'ptr') return this.castPtr(v, t, node);
     if ((t.kind === 'int' || t.kind === 'float') && v.k === 'num') return convert(v, t);
     return v;
   }
@@ -4419,7 +4477,27 @@ export class Interp {
     const off = r.off;
     const why = off.sym && Object.keys(off.sym).find((k) => k.startsWith(UNKNOWN));
     if (why) {
-      visit.reason = why.slice(UNKNOWN.length) || 'the address could not be evaluated';
+      const reason = why.slice(UNKNOWN.length) || 'the address could not be evaluated';
+      // one lane of each warp asks for it (`if (threadIdx.x % 32 == 0) ... prefix[s]`, the prefix at an offset a
+      // header's sizes set): one aligned element, its words in as many banks, whatever the address (bank model rules
+      // 3 and 6), so the figures are known without it. The lanes are the active ones, or more where a guard could not
+      // be evaluated per lane (assumed true), never fewer
+      const act = this.active();
+      let lone = act.indexOf(1) >= 0;
+      for (let w = 0; lone && w < this.n; w += 32) {
+        let c = 0;
+        for (let i = w; i < w + 32 && i < this.n; i++) c += act[i];
+        lone = c <= 1;
+      }
+      if (lone) {
+        const addrs = new Float64Array(this.n);
+        for (let i = 0; i < this.n; i++) addrs[i] = act[i] ? 0 : NaN;
+        visit.addrs = addrs;
+        visit.assumptions = [...visit.assumptions, `the address is not known (${reason}), but one lane of each warp asks for it: one element, served alike wherever it is`];
+        this.visits.push(visit);
+        return;
+      }
+      visit.reason = reason;
       this.visits.push(visit);
       return;
     }

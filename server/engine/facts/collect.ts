@@ -420,7 +420,7 @@ export function collectFacts(root: Node, text: string): FileFacts {
     if (d && (facts.functions.get(k.name) ?? []).some((o) => o !== k && o.isKernel)) sig.push(d);
   }
   facts.signature = sig.map((n) => `${n.startPosition.row}:${n.text}`).join('\n');
-  macroLaunches(facts, text);
+  macroLaunches(facts, text, root);
   return facts;
 }
 
@@ -454,9 +454,20 @@ function launchAt(node: Node, fn: FunctionFact | null): LaunchFact | null {
  * number), and each launch inside an expansion is a launch of that function as the copy reads it (its branches,
  * loops and locals around the use).
  */
-function macroLaunches(facts: FileFacts, text: string): void {
+function macroLaunches(facts: FileFacts, text: string, root: Node): void {
   const launching = new Map([...facts.macros.values()].filter((m) => m.params !== null && /<<<|\bcudaLaunch(?:Cooperative)?Kernel(?:Ex|ExC)?\b/.test(m.body)).map((m) => [m.name, m]));
   if (!launching.size) return;
+  // a macro that uses one (LeetCUDA's `DISPATCH_RMS_NORM_F32_KERNEL(N, K)`, a `switch` whose cases are
+  // `LANUCH_RMS_NORM_F32_KERNEL(64) break;`) launches too, four levels deep as `expand` follows them
+  for (let depth = 0, grew = true; grew && depth < 4; depth++) {
+    grew = false;
+    const calls = new RegExp(`\\b(?:${[...launching.keys()].join('|')})\\s*\\(`);
+    for (const m of facts.macros.values())
+      if (m.params !== null && !launching.has(m.name) && calls.test(m.body)) {
+        launching.set(m.name, m);
+        grew = true;
+      }
+  }
   const uses = () => new RegExp(`\\b(${[...launching.keys()].join('|')})\\s*\\(`, 'g');
   /** each use of a launching macro in `src` replaced by its expansion (uses inside that too, four levels deep). */
   const expand = (src: string, depth = 0): string => {
@@ -474,7 +485,25 @@ function macroLaunches(facts: FileFacts, text: string): void {
     }
     return out + src.slice(last);
   };
-  const edits: { start: number; end: number; with: string; use: string; fn: FunctionFact }[] = [];
+  // `fn` null: a use at file scope that defines the host function (LeetCUDA's `TORCH_BINDING_HIST(i32x4, ...)`, whose
+  // body is `torch::Tensor histogram_##packed_type(torch::Tensor a) { ... histogram_##packed_type##_kernel<<<grid,
+  // block>>>(...); }`): each function of its expansion is one as the copy reads it
+  const edits: { start: number; end: number; with: string; use: string; fn: FunctionFact | null }[] = [];
+  const re = uses();
+  for (let m; (m = re.exec(text)); ) {
+    // on a line of its own, outside every function, macro definition and comment
+    if (!/(?:^|\n)[ \t]*$/.test(text.slice(Math.max(0, m.index - 200), m.index))) continue;
+    let n: Node | null = root.descendantForIndex(m.index);
+    while (n && n !== root && !/^(?:function_definition|preproc_(?:function_)?def|comment|string_literal|raw_string_literal|lambda_expression|class_specifier|struct_specifier)$/.test(n.type)) n = n.parent;
+    if (n && n !== root) continue;
+    const call = callArguments(text, m.index + m[0].length - 1);
+    if (!call) continue;
+    const use = text.slice(m.index, call.end + 1);
+    const expansion = expand(use);
+    re.lastIndex = call.end + 1;
+    if (expansion === use || !/\{/.test(expansion)) continue;
+    edits.push({ start: m.index, end: call.end + 1, with: expansion.replace(/\r?\n/g, ' ') + use.replace(/[^\n]/g, ''), use, fn: null });
+  }
   for (const list of facts.functions.values())
     for (const fn of list) {
       if (fn.isKernel || fn.classTemplateParams.length) continue;
@@ -509,7 +538,32 @@ function macroLaunches(facts: FileFacts, text: string): void {
   /** where an offset of the file is in the copy. */
   const shifted = (at: number) => edits.reduce((d, e) => (e.end <= at ? d + e.with.length - (e.end - e.start) : d), at);
   const copies = new Map<FunctionFact, FunctionFact | null>();
+  /** the launches in `fn`'s body between `start` and `end` of the copy. */
+  const collect = (fn: FunctionFact, start: number, end: number, use: string) => {
+    const stack: Node[] = [fn.body];
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (n.endIndex <= start || n.startIndex >= end) continue;
+      const l = n.type === 'call_expression' && n.startIndex >= start ? launchAt(n, fn) : null;
+      if (l) facts.launches.push({ ...l, what: `${l.what ?? 'the launch'} in the macro \`${use.replace(/\s+/g, ' ')}\`` });
+      for (const c of named(n)) stack.push(c);
+    }
+  };
   for (const { start, end, edit } of spans) {
+    if (!edit.fn) {
+      // the functions the expansion defines, at file scope (or in a namespace or `extern "C"` there), or the one it
+      // stands in where the grammar did not read that as a function (`void f(...) { DISPATCH(n, k) }`, a body of one
+      // macro use without a `;`, reads as a declaration with a braced initializer)
+      const stack: Node[] = named(tree.rootNode);
+      while (stack.length) {
+        const n = stack.pop()!;
+        if (n.endIndex <= start || n.startIndex >= end) continue;
+        const fn = readTopLevelFunction(n);
+        if (fn && !fn.isKernel) collect(fn, start, end, edit.use);
+        else if (TOP_CONTAINERS.has(n.type)) for (const c of named(n)) stack.push(c);
+      }
+      continue;
+    }
     if (!copies.has(edit.fn)) {
       // the function as the copy reads it: its top-level node, where the function's starts
       const at = shifted(edit.fn.outer.startIndex);
@@ -519,15 +573,7 @@ function macroLaunches(facts: FileFacts, text: string): void {
       copies.set(edit.fn, read?.name === edit.fn.name ? read : null);
     }
     const fn = copies.get(edit.fn);
-    if (!fn) continue;
-    const stack: Node[] = [fn.body];
-    while (stack.length) {
-      const n = stack.pop()!;
-      if (n.endIndex <= start || n.startIndex >= end) continue;
-      const l = n.type === 'call_expression' && n.startIndex >= start ? launchAt(n, fn) : null;
-      if (l) facts.launches.push({ ...l, what: `${l.what ?? 'the launch'} in the macro \`${edit.use.replace(/\s+/g, ' ')}\`` });
-      for (const c of named(n)) stack.push(c);
-    }
+    if (fn) collect(fn, start, end, edit.use);
   }
 }
 

@@ -366,15 +366,44 @@ export function readMacro(node: Node): Macro | null {
   return { name, params, body, line: node.startPosition.row };
 }
 
-/** Substitutes a function-like macro's parameters (whole identifiers only) by the parenthesised arguments. */
+/**
+ * Substitutes a function-like macro's parameters (whole identifiers only) by the parenthesised arguments, as the
+ * compiler does: an operand of `##` is its argument as written, pasted to its neighbour (`k_##tag##_kernel` with `tag`
+ * `f32` is `k_f32_kernel`), and `#p` is the argument as a string literal.
+ */
 export function substitute(macro: Macro, args: string[]): string {
   if (!macro.params || macro.params.length === 0) return macro.body;
   const map = new Map(macro.params.map((p, i) => [p, args[i] ?? '']));
-  return macro.body.replace(/#?#?\b[A-Za-z_]\w*\b/g, (tok) => {
-    if (tok.startsWith('#')) return tok; // stringising and pasting are not expanded
+  if (!macro.body.includes('#')) return macro.body.replace(/\b[A-Za-z_]\w*\b/g, (tok) => {
     const a = map.get(tok);
     return a === undefined ? tok : `(${a})`;
   });
+  const toks = macro.body.match(/##|#\s*[A-Za-z_]\w*|[A-Za-z_]\w*|\d[\w.]*|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|\s+|[^]/g) ?? [];
+  /** the nearest token on one side of `i` that is not white space. */
+  const near = (i: number, d: number) => {
+    for (let j = i + d; j >= 0 && j < toks.length; j += d) if (!/^\s+$/.test(toks[j])) return toks[j];
+    return '';
+  };
+  const out: string[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const tok = toks[i];
+    if (tok === '##') {
+      // the white space on either side of the operator goes: the two neighbours become one token
+      while (out.length && /^\s+$/.test(out[out.length - 1])) out.pop();
+      while (i + 1 < toks.length && /^\s+$/.test(toks[i + 1])) i++;
+      continue;
+    }
+    const str = /^#\s*([A-Za-z_]\w*)$/.exec(tok);
+    if (str) {
+      const a = map.get(str[1]);
+      out.push(a === undefined ? tok : JSON.stringify(a.trim().replace(/\s+/g, ' ')));
+      continue;
+    }
+    const a = /^[A-Za-z_]/.test(tok) ? map.get(tok) : undefined;
+    if (a === undefined) out.push(tok);
+    else out.push(near(i, -1) === '##' || near(i, 1) === '##' ? a.trim() : `(${a})`);
+  }
+  return out.join('');
 }
 
 /** `// bank-lens: block=16x16` (also `32`, `32x8x1`, several separated by commas) on each line. */
