@@ -1105,6 +1105,22 @@ const balanced = (t: string) => {
   return depth === 0;
 };
 
+/**
+ * The names a declarator reads: its initializer's. `dim3 block(BX, BY);` parses as a function declaration whose
+ * parameters are the types `BX` and `BY` (the interpreter reads it as a constructor call): those are names it reads.
+ */
+function namesReadBy(declarator: Node): string[] {
+  if (declarator.type !== 'function_declarator') return identifiersIn(declarator);
+  const out: string[] = [];
+  const stack: Node[] = [...named(declarator.childForFieldName('parameters'))];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (c.type === 'identifier' || c.type === 'type_identifier') out.push(c.text);
+    stack.push(...named(c));
+  }
+  return out;
+}
+
 /** at most this many undecided `if`s before a launch are taken both ways. */
 const MAX_BRANCH_CHOICES = 4;
 
@@ -1134,7 +1150,7 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
     for (const n of frontier) {
       const decl = findDeclaration(fn.body, n, call.startIndex);
       const own = decl?.childrenForFieldName('declarator').find((d) => d && declaratorName(d)?.text === n);
-      for (const id of own ? identifiersIn(own) : []) if (!names.has(id)) (names.add(id), more.push(id));
+      for (const id of own ? namesReadBy(own) : []) if (!names.has(id)) (names.add(id), more.push(id));
     }
     frontier = more;
   }
