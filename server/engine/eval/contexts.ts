@@ -387,8 +387,11 @@ function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it
   return { values, sources };
 }
 
-/** Functions that take their arguments by value (a local passed to one keeps its value). */
-const BY_VALUE_CALLS = /^(?:std::)?(printf|fprintf|sprintf|snprintf|puts|assert|max|min|fmax|fmin|abs|ceil|floor|sqrt|log2|pow|exp|malloc|calloc|dim3|cudaMalloc\w*|cudaMemset\w*|cudaMemcpy\w*|cudaLaunch\w*|cudaFuncSetAttribute|cudaDeviceSynchronize|cudaGetLastError|cudaGetErrorString)$/;
+/**
+ * Functions that take their arguments by value (a local passed to one keeps its value): also the ceiling-division
+ * helpers that headers define (OpenCV's `cv::cuda::device::divUp(total, grain)`, `iDivUp`, `ceil_div`), in any namespace.
+ */
+const BY_VALUE_CALLS = /^(?:std::)?(printf|fprintf|sprintf|snprintf|puts|assert|max|min|fmax|fmin|abs|ceil|floor|sqrt|log2|pow|exp|malloc|calloc|dim3|cudaMalloc\w*|cudaMemset\w*|cudaMemcpy\w*|cudaLaunch\w*|cudaFuncSetAttribute|cudaDeviceSynchronize|cudaGetLastError|cudaGetErrorString)$|^(?:\w+::)*(?:divUp|DivUp|iDivUp|div_up|DIV_UP|DIVUP|divRoundUp|DIV_ROUND_UP|ceil_div|ceilDiv|cdiv|CEIL_DIV)$/;
 
 /**
  * Whether the host evaluator may take `name`, a local of `caller` declared by `decl`, to hold at `at` what its
