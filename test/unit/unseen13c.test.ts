@@ -35,3 +35,23 @@ test('a block size passed to a header\'s `divUp` keeps its value: `k<<<util::div
   assert.ok(s.assumptions.some((a) => /block 128x1x1 from the launch at line \d+/.test(a)), s.assumptions.join('\n'));
   figures(accessAt(result, text, 'out[blockIdx.x * blockDim.x + t] = phases[t];', 'load', 'phases'), 'conflict-free', 1, 1, 32, 32);
 });
+
+test('a tile size a host function returns under an `if` it cannot decide is one binding per way: 16 and 32 (was: the last `return`, 32, taken as the value, the 2-way 16x16 case missed)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // tile 16: words tx + 17 ty, two rows per warp: word 17 + 15 = 32 lands in bank 0 with word 0: 2-way; tile 32: stride 33
+  for (const [snippet, kind] of [['sums[threadIdx.x + threadIdx.y * (tile + 1)] = (a + b) * 0.70710678f;', 'store'], ['out[x * width + y] = sums[threadIdx.y + threadIdx.x * (tile + 1)];', 'load']] as const) {
+    const a = accessAt(result, text, snippet, kind, 'sums');
+    figures(a, 'conflict', 2, 2, 32, 32);
+    assert.deepEqual(a.block, [16, 16, 1]);
+    assert.deepEqual((a.cases ?? []).map((c) => [c.context.block, c.context.tile, c.degree]).sort(), [['16x16x1', 16, 2], ['32x32x1', 32, 1]]);
+    assert.ok(a.assumptions.some((x) => /block 16x16x1 from the launch at line \d+ where `major <= 2 \|\| sms <= 2` \(line \d+\) holds/.test(x)), a.assumptions.join('\n'));
+  }
+});
+
+test('a device function that returns one of two per-lane values under a guard on a parameter is unknown, said why (was: the last `return`, stride 3, taken: conflict-free)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const a = accessAt(result, text, 'out[t] = taps[tap_index(scale, t)];', 'load', 'taps');
+  assert.equal(a.status, 'unknown');
+  assert.equal(a.degree, null);
+  assert.match(a.reason ?? '', /what `tap_index` returns depends on the guard `scale > 2` at line \d+, which could not be evaluated per lane/);
+});

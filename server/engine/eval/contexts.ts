@@ -1124,6 +1124,52 @@ function namesReadBy(declarator: Node): string[] {
   return out;
 }
 
+/** The `return`s with a value in `n` (not in a lambda it holds). */
+function returnsIn(n: Node): Node[] {
+  const out: Node[] = [];
+  const stack: Node[] = [n];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (c.type === 'return_statement' && named(c).length) out.push(c);
+    else if (c.type !== 'lambda_expression') stack.push(...named(c));
+  }
+  return out;
+}
+
+/**
+ * The `if`s, straight through the body of a host function of the file that one of `initializers` calls (`int tile =
+ * pick_tile(major, sms);`), with a `return` of a value in a branch: `if (major <= 2) return 16; return 32;` gives the
+ * name one value per way (see branchChoices; the interpreter follows the way decided for such an `if`).
+ */
+function returningIfs(initializers: Node[], facts: FileFacts, caller: FunctionFact): { node: Node; names: Set<string>; assigns: { name: string; node: Node }[]; fn: FunctionFact }[] {
+  const out: { node: Node; names: Set<string>; assigns: { name: string; node: Node }[]; fn: FunctionFact }[] = [];
+  const seen = new Set<FunctionFact>();
+  for (const init of initializers) {
+    const stack: Node[] = [init];
+    while (stack.length) {
+      const c = stack.pop()!;
+      stack.push(...named(c));
+      const f = c.type === 'call_expression' ? c.childForFieldName('function') : null;
+      const defs = f?.type === 'identifier' ? facts.functions.get(f.text) ?? [] : [];
+      // one definition, of the host: an overload or a template could be another
+      if (defs.length !== 1 || defs[0].isKernel || defs[0] === caller || seen.has(defs[0]) || !defs[0].body) continue;
+      const callee = defs[0];
+      seen.add(callee);
+      const inner: Node[] = [callee.body];
+      while (inner.length) {
+        const n = inner.pop()!;
+        if (n.type === 'if_statement' && returnsIn(n).length) {
+          let p = n.parent;
+          while (p && p.id !== callee.body.id && /^(compound_statement|else_clause|if_statement)$/.test(p.type)) p = p.parent;
+          if (p?.id === callee.body.id) out.push({ node: n, names: new Set(), assigns: [], fn: callee });
+        }
+        if (n.type !== 'lambda_expression') inner.push(...named(n));
+      }
+    }
+  }
+  return out.sort((a, b) => a.node.startIndex - b.node.startIndex);
+}
+
 /** at most this many undecided `if`s before a launch are taken both ways. */
 const MAX_BRANCH_CHOICES = 4;
 
@@ -1143,20 +1189,25 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
     if (n.type !== 'lambda_expression') stack.push(...named(n));
   }
   inCall.sort((a, b) => a.node.startIndex - b.node.startIndex);
-  const ifs = [...ifsOf(fn.body).filter((x) => x.node.endIndex <= call.startIndex), ...inCall];
-  if (!ifs.length) return null;
   // the names the call reads, and those their declarations' initializers read (three levels)
   const names = new Set(identifiersIn(call));
+  const initializers: Node[] = [];
   let frontier = [...names];
   for (let depth = 0; depth < 3 && frontier.length; depth++) {
     const more: string[] = [];
     for (const n of frontier) {
       const decl = findDeclaration(fn.body, n, call.startIndex);
       const own = decl?.childrenForFieldName('declarator').find((d) => d && declaratorName(d)?.text === n);
+      if (own) initializers.push(own);
       for (const id of own ? namesReadBy(own) : []) if (!names.has(id)) (names.add(id), more.push(id));
     }
     frontier = more;
   }
+  // the `if`s of the file's functions those initializers call whose branches return (`int tile = pick_tile(major);`)
+  const returning = returningIfs(initializers, facts, fn);
+  const foreign = new Map(returning.map((x) => [x.node.id, x.fn]));
+  const ifs = [...ifsOf(fn.body).filter((x) => x.node.endIndex <= call.startIndex), ...inCall, ...returning];
+  if (!ifs.length) return null;
   const straight = (n: Node) => {
     let p = n.parent;
     // a `?:` stands in its declaration or assignment statement
@@ -1169,6 +1220,12 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
   // decided on every path, the others taken both ways
   const fixed = new Map<number, boolean>();
   const open = ifs.filter((x) => {
+    const callee = foreign.get(x.node.id);
+    if (callee) {
+      // a way through it returns a value known there (`return 16;`): its condition is taken both ways
+      if (conditionAt(x.node, callee, facts, deadline, caps) !== null) return false;
+      return returnsIn(x.node).every((r) => valueKnownAt(named(r)[0] ?? null, r, callee, facts, deadline, caps));
+    }
     if (!inCall.includes(x) && (![...x.names].some((n) => names.has(n)) || !straight(x.node))) return false;
     const u = conditionAt(x.node, fn, facts, deadline, caps, params);
     if (u !== null) fixed.set(x.node.id, u);
@@ -1226,7 +1283,8 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
       if (off && off.startIndex <= node.startIndex && node.endIndex <= off.endIndex) return walk(i + 1, decide, said, known, range);
     }
     const cond = node.childForFieldName('condition')!;
-    const k = unchanged(cond) ? conditionKey(cond) : null;
+    // a condition of a called function reads its parameters: not the caller's names, nothing bounds it here
+    const k = !foreign.has(node.id) && unchanged(cond) ? conditionKey(cond) : null;
     const given = k && known.get(k.key);
     const text = cond.text.replace(/^\(\s*|\s*\)$/g, '');
     if (k && given !== undefined) {
@@ -1235,7 +1293,7 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
       return walk(i + 1, new Map([...decide, [node.id, given === k.holds]]), [...said, ...as], known, range);
     }
     for (const holds of [true, false]) {
-      const r = bounds(cond, holds, range);
+      const r = foreign.has(node.id) ? range : bounds(cond, holds, range);
       if (r) walk(i + 1, new Map([...decide, [node.id, holds]]), [...said, `\`${text}\` (line ${node.startPosition.row + 1}) ${holds ? 'holds' : 'does not hold'}`],
         k ? new Map([...known, [k.key, holds === k.holds]]) : known, r);
     }

@@ -128,6 +128,11 @@ interface Frame {
   /** some thread has returned (or was inactive at the call): exited is not all zero. */
   anyExited: boolean;
   ret: Value | undefined;
+  /**
+   * A `return` ran under a guard that could not be evaluated (both branches run for every lane): the guard, said,
+   * and whether it has one value on the warp. A later `return` of another value leaves what the call returns unknown.
+   */
+  retGuard?: { guard: string; wholeWarp: boolean };
   fn: FunctionFact | null;
 }
 
@@ -446,7 +451,7 @@ export class Interp {
           // a function that returns a reference returns the place: the caller reads or writes it
           const place = f.fn?.returnsRef ? this.eval(e) : null;
           const v = place?.k === 'ref' ? place : this.rvalue(e);
-          f.ret = f.ret === undefined ? v : select(act, v, f.ret, this.n);
+          f.ret = f.ret === undefined ? v : f.retGuard ? this.eitherReturn(f, v, f.retGuard, act) : select(act, v, f.ret, this.n);
         }
         for (let i = 0; i < this.n; i++) if (act[i]) f.exited[i] = 1;
         f.anyExited = true;
@@ -556,6 +561,22 @@ export class Interp {
     return c ? this.rvalue(c) : unk('empty condition');
   }
 
+  /**
+   * The value a call returns where an earlier `return` ran under a guard not known (`if (major <= 2) return 16;
+   * return 32;`): the same value either way is that value; two ints, the guard one value on the warp, are one value on
+   * the warp, not known (an atom, as a variable set in such branches is); anything else is unknown, said why.
+   */
+  /** how many calls returned one of two values (see eitherReturn): each such value is its own unknown. */
+  private returnAtoms = 0;
+  private eitherReturn(f: Frame, v: Value, g: { guard: string; wholeWarp: boolean }, act: Uint8Array): Value {
+    const before = f.ret!;
+    if (sameValue(before, v, act)) return v;
+    const name = f.fn?.name ?? 'the function';
+    const even = (x: Value) => x.k === 'num' && x.t.kind === 'int' && !hasThread(x.sym) && isUniform(x.v, act);
+    if (g.wholeWarp && even(before) && even(v)) return atom(`${name}()#${++this.returnAtoms}`, (v as Num).t);
+    return unk(`what \`${name}\` returns depends on ${g.guard.replace(' could not', ', which could not')}`);
+  }
+
   private execIf(node: Node, macro?: { header: Node; body: Node }): void {
     const hdr = macro?.header ?? node;
     const condNode = hdr.childForFieldName('condition')!;
@@ -565,6 +586,13 @@ export class Interp {
     const cond = this.condValue(condNode);
     const act = this.active();
     if (isTainted(cond)) throw NEEDS_FULL_BLOCK;
+    // a way the launch's binding takes through an `if` its condition does not decide here (see branchChoices)
+    const way = !macro && (cond.k !== 'num' || cond.sym) ? this.cfg.decide?.get(node.id) : undefined;
+    if (way !== undefined) {
+      const taken = way ? cons : altStmt;
+      if (taken) this.exec(taken);
+      return;
+    }
     if (cond.k !== 'num' || cond.sym) {
       const why = cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : 'it is not a number';
       const line = node.startPosition.row + 1;
@@ -601,6 +629,8 @@ export class Interp {
           else f.exited.fill(0);
           f.anyExited = !!exited;
           gone.add('return');
+          // what it returned is one way of two: another `return` after it is the other
+          if (f.ret !== undefined) f.retGuard ??= { guard, wholeWarp: (cond.k === 'unk' && !!cond.uniform) || (cond.k === 'num' && !hasThread(cond.sym) && isUniform(cond.v, act)) };
         }
         if (lp && lp.touched && !touchedBefore) {
           if (lp.brk.includes(1)) gone.add('break');
@@ -1371,7 +1401,7 @@ export class Interp {
   private snapshot() {
     const vars = new Map<Var, [Value, Uint8Array | undefined]>();
     for (const f of this.frames) for (const sc of f.scopes) for (const v of sc.values()) if (!isBase(v)) vars.set(v, [v.value, v.unset]);
-    const frames = this.frames.map((f) => ({ f, exited: f.exited.slice(), anyExited: f.anyExited, ret: f.ret }));
+    const frames = this.frames.map((f) => ({ f, exited: f.exited.slice(), anyExited: f.anyExited, ret: f.ret, retGuard: f.retGuard }));
     return {
       vars, frames, exits: this.exits, exitNotes: this.exitNotes.length, capped: this.capped.length, truncated: this.truncated,
       visitCount: new Map(this.visitCount), notes: new Set(this.notes), demoted: new Set<string>(), passes: vars.size + 1,
@@ -1384,10 +1414,11 @@ export class Interp {
       v.value = value;
       v.unset = unset;
     }
-    for (const { f, exited, anyExited, ret } of s.frames) {
+    for (const { f, exited, anyExited, ret, retGuard } of s.frames) {
       f.exited.set(exited);
       f.anyExited = anyExited;
       f.ret = ret;
+      f.retGuard = retGuard;
     }
     this.exits = s.exits;
     if (this.exitNotes.length !== s.exitNotes) {
