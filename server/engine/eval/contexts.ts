@@ -483,6 +483,12 @@ function bindTemplate(kernel: FunctionFact, args: Node[] | null, it: Interp, ded
       unbound ??= `the template parameter \`${tp.name}\` of \`${kernel.name}\` is not bound by any launch or explicit instantiation in this file`;
       return;
     }
+    if (tp.isTemplate) {
+      // a template's name (`caller<5, T, D, BrdRowReplicate>`, the border of a header): named, not evaluated; what is
+      // made of it (`B<T> brd`) is a type of its own, known or not where it is used
+      label[tp.name] = a.text;
+      return;
+    }
     if (tp.isType) {
       const t = it.resolveType(a.type === 'type_descriptor' ? (a.childForFieldName('type') ?? a) : a);
       types.set(tp.name, t);

@@ -6,6 +6,8 @@ import { Macro, readMacro, readDirectives, callArguments, substitute, keywordMar
 export interface TemplateParam {
   name: string;
   isType: boolean;
+  /** a template template parameter (`template <typename> class B`): it takes the name of a template. */
+  isTemplate?: boolean;
   defaultNode: Node | null;
 }
 
@@ -208,7 +210,8 @@ export function readTemplateParams(list: Node | null): TemplateParam[] {
     } else if (isType) nameNode = p.childForFieldName('name') ?? named(p).find((c) => c.type === 'type_identifier') ?? null;
     else nameNode = declaratorName(p.childForFieldName('declarator'));
     if (!nameNode) continue;
-    out.push({ name: nameNode.text, isType, defaultNode: p.childForFieldName('default_value') ?? p.childForFieldName('default_type') });
+    const isTemplate = p.type === 'template_template_parameter_declaration';
+    out.push({ name: nameNode.text, isType, ...(isTemplate ? { isTemplate } : {}), defaultNode: p.childForFieldName('default_value') ?? p.childForFieldName('default_type') });
   }
   return out;
 }
