@@ -1,11 +1,13 @@
 // Regressions from the thirteenth sweep of unseen kernels, helper C (image and signal processing: OpenCV's separable
 // row and column filters, the DCT 8x8 samples, GPUJPEG, ArrayFire's filters, AstroAccelerate's polyphase filter
-// bank and FIR): block shapes held in `const dim3 block(BX, BY)` with sizes set under an undecided `if`, and a block
-// size passed to a header's ceiling division (`divUp(n, threads)`) before the launch. Figures from a brute-force lane
+// bank and FIR): block shapes held in `const dim3 block(BX, BY)` with sizes set under an undecided `if`, a block
+// size passed to a header's ceiling division (`divUp(n, threads)`) before the launch, values returned under an `if`
+// not decided, launchers with a template template parameter, and OpenCV's `TypeVec<T, N>::vec_type`. Figures from a brute-force lane
 // oracle of the bank model (scratch/oracle/unseen13c.py, not shipped).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { ready, analyzeFile, accessAt, figures } from './helpers/engine';
+import { analyzeText } from '../../server/engine';
 
 before(() => ready);
 
@@ -54,4 +56,47 @@ test('a device function that returns one of two per-lane values under a guard on
   assert.equal(a.status, 'unknown');
   assert.equal(a.degree, null);
   assert.match(a.reason ?? '', /what `tap_index` returns depends on the guard `scale > 2` at line \d+, which could not be evaluated per lane/);
+});
+
+test('a launcher with a template template parameter (`template <typename> class B`, the border) binds the kernel it launches through a table of its instances (was: unknown, the size of `T` not known)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // float2 lanes at words 192 ty + 2 (tx + 32 i): 64 words, two half-warp phases of one wavefront each
+  const s = accessAt(result, text, 'row[threadIdx.y][j] = src[y * cols + brd.at(x0 + j)];', 'store', 'row');
+  figures(s, 'conflict-free', 1, 2, 64, 32);
+  assert.equal(s.elementBytes, 8);
+  assert.deepEqual(s.block, [32, 8, 1]);
+  // words 192 ty + 4 tx + 2 k: each half-warp puts 2 words in 16 banks: 2 wavefronts per phase, 4 in all (ideal 2)
+  const l = accessAt(result, text, 'const T v = row[threadIdx.y][2 * threadIdx.x + k];', 'load', 'row');
+  figures(l, 'conflict', 2, 4, 64, 32);
+  assert.ok(l.assumptions.some((a) => /in `decimate_caller<\d, T, Brd(Clamp|Wrap)>` \(the reference at line \d+\) in `decimate<float2>` \(the explicit instantiation at line \d+\)/.test(a)), l.assumptions.join('\n'));
+});
+
+test('OpenCV\'s `TypeVec<float, VecTraits<T>::cn>::vec_type`, where the file does not declare it, is float for a scalar T and float4 for uchar4 (was: unknown, its size not known)', () => {
+  // a header's types (opencv2/core/cuda/vec_traits.hpp): written inline, as the file does not compile without them
+  const src = `#include "opencv2/core/cuda/vec_traits.hpp"
+template <typename T>
+__global__ void row_sum(const T *src, float *dst)
+{
+    typedef typename TypeVec<float, VecTraits<T>::cn>::vec_type sum_t;
+    __shared__ sum_t smem[8][32];
+    smem[threadIdx.y][threadIdx.x] = sum_t();
+}
+void run_u8(const unsigned char *s, float *d) { row_sum<unsigned char><<<1, dim3(32, 8)>>>(s, d); }
+void run_u8c4(const uchar4 *s, float *d) { row_sum<uchar4><<<1, dim3(32, 8)>>>(s, d); }
+`;
+  const r = analyzeText(src, { budgetMs: 60_000 });
+  assert.equal(r.accesses.length, 1);
+  const a = r.accesses[0];
+  // float4: quarter-warp phases of 8 lanes, 32 consecutive words each: 4 wavefronts (ideal 4); float: 1
+  assert.equal(a.status, 'conflict-free', a.message);
+  assert.equal(a.elementBytes, 16);
+  assert.equal(a.wavefronts, 4);
+  assert.equal(a.worst!.distinctWords, 128);
+  // the scalar instance alone: float, one wavefront
+  const u8 = analyzeText(src.replace(/void run_u8c4.*\n/, ''), { budgetMs: 60_000 }).accesses[0];
+  figures(u8, 'conflict-free', 1, 1, 32, 32);
+  assert.equal(u8.elementBytes, 4);
+  // declared in the file, the file's own wins (here: a TypeVec that does not define vec_type)
+  const own = analyzeText(`template <typename T, int N> struct TypeVec { };\n${src}`, { budgetMs: 60_000 });
+  assert.equal(own.accesses[0].status, 'unknown');
 });

@@ -1962,7 +1962,7 @@ export class Interp {
       const t = this.templateStruct(node);
       if (t) return t;
     }
-    const acc = this.accumulateType(node);
+    const acc = this.accumulateType(node) ?? this.openCvVecType(node);
     if (acc) return acc;
     // `typename Acc<T>::type`: the type the instance defines
     let q: Node | null = node.type === 'dependent_type' ? named(node)[0] ?? null : node;
@@ -2001,6 +2001,41 @@ export class Interp {
     if (t.kind === 'float') return t.bytes === 8 ? t : name === 'acc_type' && onCuda?.text === 'false' ? BUILTINS.double : FLOAT;
     if (t.kind === 'int' && name === 'acc_type') return t.bytes === 1 && t.name === 'bool' ? t : BUILTINS.int64_t;
     return name === 'opmath_type' && t.kind !== 'unknown' ? t : null;
+  }
+
+  /**
+   * OpenCV's vector type traits, where the file does not declare them (opencv2/core/cuda/vec_traits.hpp, cudev's
+   * vec_traits.hpp): `TypeVec<T, N>::vec_type` is T for N = 1, else the CUDA vector of N T's (`TypeVec<float, 4>` is
+   * float4); N may be `VecTraits<U>::cn`, U's count of components (1 for a scalar). Null for any other type.
+   */
+  private openCvVecType(node: Node): CType | null {
+    let q: Node | null = node.type === 'dependent_type' ? named(node)[0] ?? null : node;
+    // `cv::cuda::device::TypeVec<...>::vec_type`: the scopes before the template
+    while (q?.type === 'qualified_identifier' && q.childForFieldName('scope')?.type !== 'template_type' && q.childForFieldName('name')?.type === 'qualified_identifier') q = q.childForFieldName('name');
+    const scope = q?.type === 'qualified_identifier' && q.childForFieldName('name')?.text === 'vec_type' ? q.childForFieldName('scope') : null;
+    if (scope?.type !== 'template_type' || scope.childForFieldName('name')?.text !== 'TypeVec' || this.cfg.facts.typeDecls.has('TypeVec')) return null;
+    const [arg, count] = named(scope.childForFieldName('arguments'));
+    if (arg?.type !== 'type_descriptor' || !count) return null;
+    const t = this.typeDescriptor(arg);
+    const n = this.vecTraitsCount(count);
+    if (n === null || (t.kind !== 'int' && t.kind !== 'float')) return null;
+    if (n === 1) return t;
+    const v = Object.values(BUILTINS).find((b) => b.kind === 'vector' && b.count === n && b.comp.kind === t.kind && b.comp.bytes === t.bytes &&
+      (t.kind !== 'int' || b.comp.kind !== 'int' || b.comp.signed === t.signed));
+    return v ?? null;
+  }
+
+  /** The count `TypeVec` is given: a number, a template argument, or `VecTraits<U>::cn` (see openCvVecType). */
+  private vecTraitsCount(count: Node): number | null {
+    const inner = count.type === 'type_descriptor' ? count.childForFieldName('type') : count;
+    const scope = inner?.type === 'qualified_identifier' && inner.childForFieldName('name')?.text === 'cn' ? inner.childForFieldName('scope') : null;
+    if (scope?.type === 'template_type' && scope.childForFieldName('name')?.text === 'VecTraits' && !this.cfg.facts.typeDecls.has('VecTraits')) {
+      const u = named(scope.childForFieldName('arguments'))[0];
+      const ut = u?.type === 'type_descriptor' ? this.typeDescriptor(u) : null;
+      return ut?.kind === 'vector' ? ut.count : ut?.kind === 'int' || ut?.kind === 'float' ? 1 : null;
+    }
+    const v = uniformValue(this.withHost(() => this.rvalue(inner ?? count)));
+    return v !== null && v >= 1 && v <= 4 ? v : null;
   }
 
   resolveTypeName(text: string, node?: Node): CType {
