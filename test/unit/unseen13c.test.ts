@@ -100,3 +100,28 @@ void run_u8c4(const uchar4 *s, float *d) { row_sum<uchar4><<<1, dim3(32, 8)>>>(s
   const own = analyzeText(`template <typename T, int N> struct TypeVec { };\n${src}`, { budgetMs: 60_000 });
   assert.equal(own.accesses[0].status, 'unknown');
 });
+
+test('OpenCV\'s `uchar` (a header\'s typedef, where the file does not declare it) is a byte: an instance `<float, uchar>` is no longer dropped for a type not known (was: unknown, `T` not known)', () => {
+  const src = `#include "opencv2/core/cuda/common.hpp"
+template <typename T, typename D>
+__global__ void to_bytes(const T *src, D *dst)
+{
+    __shared__ D out[8][128];
+    out[threadIdx.y][threadIdx.x] = (D)src[threadIdx.x];
+    dst[threadIdx.x] = out[threadIdx.y][threadIdx.x * 4];
+}
+template <typename T, typename D>
+void run(const T *s, D *d) { to_bytes<T, D><<<1, dim3(32, 8)>>>(s, d); }
+template void run<float, uchar>(const float *, uchar *);
+`;
+  const r = analyzeText(src, { budgetMs: 60_000 });
+  const [store, load] = r.accesses;
+  // bytes t of a 128-byte row: 8 words, 4 lanes on each (rule 1); bytes 4t: 32 words, one per bank
+  figures(store, 'conflict-free', 1, 1, 8, 32);
+  assert.equal(store.elementBytes, 1);
+  figures(load, 'conflict-free', 1, 1, 32, 32);
+  assert.deepEqual(load.block, [32, 8, 1]);
+  // the file's own `uchar` wins
+  const own = analyzeText(`typedef unsigned short uchar;\n${src}`, { budgetMs: 60_000 });
+  assert.equal(own.accesses[0].elementBytes, 2);
+});

@@ -109,9 +109,12 @@ for (const [base, comp] of VECTOR_BASES) {
 /**
  * Types of headers every such file includes, by name, where the file does not declare them: the complex types of
  * cuComplex.h (`cuFloatComplex` is `float2`, `cuDoubleComplex` `double2`) and cufft.h, in which FFT kernels keep
- * their data; PyTorch's reduced-precision scalar types (c10/util/Half.h, BFloat16.h), named in `at::` (or `c10::`).
+ * their data; PyTorch's reduced-precision scalar types (c10/util/Half.h, BFloat16.h), named in `at::` (or `c10::`);
+ * OpenCV's byte types (opencv2/core/hal/interface.h: `uchar`, `schar`), which its CUDA modules instantiate with.
  */
 export const LIBRARY_TYPES: Record<string, CType> = {
+  uchar: int(1, false, 'unsigned char'),
+  schar: int(1, true, 'signed char'),
   'at::Half': flt(2, 'at::Half'),
   'at::BFloat16': flt(2, 'at::BFloat16'),
   cuFloatComplex: BUILTINS.float2,
