@@ -125,3 +125,28 @@ template void run<float, uchar>(const float *, uchar *);
   const own = analyzeText(`typedef unsigned short uchar;\n${src}`, { budgetMs: 60_000 });
   assert.equal(own.accesses[0].elementBytes, 2);
 });
+
+test('more instances of a host template than are read (a table of 70 launcher instances) is said with each one read (was: the rest dropped silently)', () => {
+  const entries = Array.from({ length: 70 }, (_, i) => `caller<${i + 1}>`).join(', ');
+  const src = `template <int K>
+__global__ void taps(float *o)
+{
+    __shared__ float s[32 * 72];
+    s[threadIdx.x * 2 + K] = o[threadIdx.x];
+}
+template <int K>
+void caller(float *o) { taps<K><<<1, 32>>>(o); }
+template <typename T>
+void pick(float *o, int k)
+{
+    typedef void (*caller_t)(float *);
+    static const caller_t callers[71] = { 0, ${entries} };
+    callers[k](o);
+}
+template void pick<float>(float *, int);
+`;
+  const a = analyzeText(src, { budgetMs: 60_000 }).accesses[0];
+  // words 2t + K: two lanes on each of 16 banks, whatever K
+  figures(a, 'conflict', 2, 2, 32, 32);
+  assert.ok(a.assumptions.some((x) => /only 64 of the instances of `caller` this file names are read/.test(x)), a.assumptions.join('\n'));
+});

@@ -715,6 +715,7 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
   if (known) return known;
   const out: { bind: Binding; where: string }[] = [];
   memo.set(fn, out); // a template that calls itself (recursion) gets no bindings from itself
+  let cut = false;
   /** the bindings of the host template `caller` a call written in it is read with ([null]: none, or not a template). */
   const outerOf = (caller: FunctionFact | null): ({ bind: Binding; where: string } | null)[] => {
     const outer = caller && caller !== fn && caller.templateParams.length && depth < MAX_HOST_TEMPLATE_DEPTH
@@ -729,7 +730,7 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
     for (const o of outerOf(caller)) {
       // written in an ATen dispatch (`launch<scalar_t>(...)` in `AT_DISPATCH_FLOATING_TYPES(...)`): once per type
       for (const d of caller ? enclosingDispatches(caller, at, facts) : [null]) {
-        if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) return;
+        if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) return void (cut = true);
         const bind = bindTemplate(as?.target ?? fn, args, hostInterp(facts, caller, at.startIndex, deadline, caps, extendBinding(o?.bind, d)));
         if (!bind.unbound) out.push({ bind, where: `${where}${d?.where ?? ''}${o ? ` in ${o.where}` : ''}` });
       }
@@ -752,7 +753,10 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
       // `transpose(out, in, n)`: the types its arguments deduce, in each binding of a caller that is itself a template
       for (const up of outerOf(caller))
         for (const d of caller ? enclosingDispatches(caller, n, facts) : [null]) {
-          if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) break;
+          if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) {
+            cut = true;
+            break;
+          }
           const it = hostInterp(facts, caller, n.startIndex, deadline, caps, extendBinding(up?.bind, d));
           const bind = bindTemplate(fn, null, it, deduceTypes(fn, { caller, node: n } as LaunchFact, it));
           const where = `\`${fn.name}(...)\` (the call at line ${n.startPosition.row + 1}${d?.where ?? ''}${up ? ` in ${up.where}` : ''})`;
@@ -785,6 +789,8 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
         if (n.type === 'template_type' && n.childForFieldName('name')?.text === name)
           add(named(n.childForFieldName('arguments')), caller, n, '', { target: asClass, where: `\`${n.text}\` (at line ${n.startPosition.row + 1})` });
   }
+  // more instances than are read (OpenCV's tables of 5 borders x 32 kernel sizes): said with each one read
+  if (cut) for (const o of out) o.where += `; only ${MAX_HOST_TEMPLATE_BINDINGS} of the instances of \`${fn.name}\` this file names are read`;
   return out;
 }
 
