@@ -1,7 +1,7 @@
 // Which (template instance, block shape) pairs a kernel runs with, in the order of the issue: a
 // `// bank-lens: block=...` directive, launches in the same file, the caller's --block / setting, else 32 threads.
 import type { Node } from '../syntax/parser';
-import { FileFacts, FunctionFact, named, operatorOf, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot } from '../facts/collect';
+import { FileFacts, FunctionFact, named, argumentNodes, operatorOf, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot } from '../facts/collect';
 import { CType, typeName, INT, BUILTINS, LIBRARY_TYPES } from '../facts/ctypes';
 import { Interp, DEFAULT_CAPS, Caps, warpSizeNote } from './interpreter';
 import { Value, uniformValue, convert, num } from './values';
@@ -343,7 +343,7 @@ function isConstantArgument(arg: Node, facts: FileFacts, caller: FunctionFact | 
     if (n.type === 'call_expression') {
       const f = n.childForFieldName('function');
       if (f?.type !== 'identifier' || facts.macros.get(f.text)?.params == null) return false; // a function-like macro only
-      stack.push(...named(n.childForFieldName('arguments')));
+      stack.push(...argumentNodes(n));
       continue;
     }
     if (n.type === 'identifier') {
@@ -360,7 +360,7 @@ function isConstantArgument(arg: Node, facts: FileFacts, caller: FunctionFact | 
 
 /** The kernel arguments a launch passes, in order (after the kernel itself, for an API launch). */
 function launchArguments(l: LaunchFact): Node[] {
-  return named(l.node.childForFieldName('arguments')).filter((c) => c.type !== 'comment').slice(l.argsFrom ?? 0);
+  return argumentNodes(l.node).slice(l.argsFrom ?? 0);
 }
 
 /** The kernel's scalar integer parameters that this launch passes a known value for, by name, with the assumptions. */
@@ -430,7 +430,7 @@ function escapes(body: Node, facts: FileFacts, decl: Node, name: string): boolea
     else if (n.type === 'call_expression') {
       const f = n.childForFieldName('function');
       const callee = f?.text.replace(/\s/g, '') ?? '';
-      const args = named(n.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
+      const args = argumentNodes(n);
       const i = args.findIndex((a) => a.type === 'identifier' && a.text === name);
       if (i >= 0 && !BY_VALUE_CALLS.test(callee) && !named(n).some((c) => c.type === 'kernel_call_syntax')) {
         // a function of the file: by value unless that parameter is a reference (every overload)
@@ -524,7 +524,7 @@ function castType(a: Node): Node | null {
   if (a.type === 'cast_expression') return a.childForFieldName('type');
   const f = a.type === 'call_expression' ? a.childForFieldName('function') : null;
   if (f?.type !== 'template_function' || !/^(static|reinterpret|const)_cast$/.test(f.childForFieldName('name')?.text ?? '')) return null;
-  const targs = named(f.childForFieldName('arguments'));
+  const targs = argumentNodes(f);
   return targs.length === 1 && targs[0].type === 'type_descriptor' ? targs[0] : null;
 }
 
@@ -621,7 +621,7 @@ function classArgsOf(a: Node, cls: string, l: LaunchFact): Node[] | null {
     const found = callerDeclaration(a, l);
     if (found?.declarator && byValueOrReference(found.declarator)) t = found.decl.childForFieldName('type');
   }
-  return t && (t.type === 'template_function' || t.type === 'template_type') && t.childForFieldName('name')?.text === cls ? named(t.childForFieldName('arguments')) : null;
+  return t && (t.type === 'template_function' || t.type === 'template_type') && t.childForFieldName('name')?.text === cls ? argumentNodes(t) : null;
 }
 
 /**
@@ -642,7 +642,7 @@ function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<strin
     const pd = p.node.childForFieldName('declarator');
     if (typeNode.type === 'template_type' && pd && byValueOrReference(pd)) {
       const given = classArgsOf(a, typeNode.childForFieldName('name')?.text ?? '', l);
-      named(typeNode.childForFieldName('arguments')).forEach((pat, j) => {
+      argumentNodes(typeNode).forEach((pat, j) => {
         const tp = kernel.templateParams.find((t) => t.name === pat.text.trim());
         const g = given?.[j];
         if (!tp || !g || out.has(tp.name)) return;
@@ -674,7 +674,7 @@ function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<strin
     const f = a.type === 'call_expression' ? a.childForFieldName('function') : null;
     const method = f?.type === 'field_expression' ? f.childForFieldName('field') : null;
     if (method?.type === 'template_method' && /^(data_ptr|data|mutable_data_ptr|const_data_ptr)$/.test(method.childForFieldName('name')?.text ?? '')) {
-      const [t] = named(method.childForFieldName('arguments'));
+      const [t] = argumentNodes(method);
       if (t?.type === 'type_descriptor' && !t.childForFieldName('declarator')) return bind(t.childForFieldName('type'), 1);
     }
     const found = a.type === 'identifier' ? callerDeclaration(a, l) : null;
@@ -748,7 +748,7 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
   for (const { fn: caller, node: n } of hostNodesMentioning(facts, fn.name, fn)) {
     const f = n.type === 'call_expression' ? n.childForFieldName('function') : null;
     if (f?.type === 'template_function' && f.childForFieldName('name')?.text === fn.name)
-      add(named(f.childForFieldName('arguments')), caller, n, 'the call');
+      add(argumentNodes(f), caller, n, 'the call');
     else if (f?.type === 'identifier' && f.text === fn.name && fn.templateParams.length) {
       // `transpose(out, in, n)`: the types its arguments deduce, in each binding of a caller that is itself a template
       for (const up of outerOf(caller))
@@ -772,10 +772,10 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
   for (let i = 0; scope && scope.type !== 'qualified_identifier' && i < 8; i++) scope = scope.childForFieldName('declarator');
   scope = scope?.childForFieldName('scope') ?? null;
   const cls = scope?.type === 'template_type' ? scope.childForFieldName('name')?.text : undefined;
-  const own = scope ? named(scope.childForFieldName('arguments')).map((a) => a.text.trim()) : [];
+  const own = scope ? argumentNodes(scope).map((a) => a.text.trim()) : [];
   if (cls && own.length === fn.templateParams.length && own.every((a, i) => a === fn.templateParams[i].name)) {
     for (const { fn: caller, node: n } of hostNodesMentioning(facts, cls, fn))
-      if (n.type === 'template_type' && n.childForFieldName('name')?.text === cls) add(named(n.childForFieldName('arguments')), caller, n, `\`${n.text}\``);
+      if (n.type === 'template_type' && n.childForFieldName('name')?.text === cls) add(argumentNodes(n), caller, n, `\`${n.text}\``);
   }
   // a member function defined inside a class template (`template <int BM, int BN> struct Gemm { static void run() {
   // k<BM, BN><<<...>>>(); } };`): each `Gemm<128, 64>` the host code names binds the class's parameters
@@ -787,7 +787,7 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
     if (name)
       for (const { fn: caller, node: n } of hostNodesMentioning(facts, name, fn))
         if (n.type === 'template_type' && n.childForFieldName('name')?.text === name)
-          add(named(n.childForFieldName('arguments')), caller, n, '', { target: asClass, where: `\`${n.text}\` (at line ${n.startPosition.row + 1})` });
+          add(argumentNodes(n), caller, n, '', { target: asClass, where: `\`${n.text}\` (at line ${n.startPosition.row + 1})` });
   }
   // more instances than are read (OpenCV's tables of 5 borders x 32 kernel sizes): said with each one read
   if (cut) for (const o of out) o.where += `; only ${MAX_HOST_TEMPLATE_BINDINGS} of the instances of \`${fn.name}\` this file names are read`;
@@ -804,7 +804,7 @@ function kernelReferences(kernel: FunctionFact, facts: FileFacts): { args: Node[
     if (n.type !== 'template_function' || n.childForFieldName('name')?.text !== kernel.name) continue;
     const parent = n.parent;
     const called = parent?.type === 'call_expression' && parent.childForFieldName('function')?.startIndex === n.startIndex;
-    if (!called) out.push({ args: named(n.childForFieldName('arguments')), caller, node: n });
+    if (!called) out.push({ args: argumentNodes(n), caller, node: n });
   }
   // a table of instances at file or namespace scope (OpenCV's `const static caller_t callers[] = { 0, caller<1>,
   // caller<2>, ... };`, indexed by a run-time value): each instance named there, read with no function around it
@@ -815,7 +815,7 @@ function kernelReferences(kernel: FunctionFact, facts: FileFacts): { args: Node[
       const n = stack.pop()!;
       for (const c of named(n)) stack.push(c);
       if (n.type === 'template_function' && n.childForFieldName('name')?.text === kernel.name && n.parent?.type !== 'call_expression')
-        out.push({ args: named(n.childForFieldName('arguments')), caller: null, node: n });
+        out.push({ args: argumentNodes(n), caller: null, node: n });
     }
   }
   return out;
@@ -837,11 +837,11 @@ function indirectLaunches(kernel: FunctionFact, facts: FileFacts): { l: LaunchFa
       let f = n.childForFieldName('function');
       if (f?.type === 'template_function') f = f.childForFieldName('name');
       if (f?.text !== host.name) continue;
-      let a: Node | undefined = named(n.childForFieldName('arguments'))[index];
+      let a: Node | undefined = argumentNodes(n)[index];
       if (a?.type === 'pointer_expression') a = a.childForFieldName('argument') ?? undefined;
       if (a?.type === 'identifier' && a.text === kernel.name) out.push({ l, index, call: n, site, targs: null });
       else if (a?.type === 'template_function' && a.childForFieldName('name')?.text === kernel.name)
-        out.push({ l, index, call: n, site, targs: named(a.childForFieldName('arguments')) });
+        out.push({ l, index, call: n, site, targs: argumentNodes(a) });
     }
   }
   return out;
@@ -1356,7 +1356,7 @@ function dispatchedTypes(call: Node, inner: Node, facts: FileFacts): { name: str
   const f = call.childForFieldName('function');
   const m = f?.type === 'identifier' ? /^AT_DISPATCH_(FLOATING_TYPES|REDUCED_FLOATING_TYPES|INTEGRAL_TYPES|ALL_TYPES|INDEX_TYPES)(?:_AND_HALF|_AND(\d?))?$/.exec(f.text) : null;
   if (!m || facts.macros.has(f!.text)) return null;
-  const args = named(call.childForFieldName('arguments'));
+  const args = argumentNodes(call);
   const extra = f!.text.endsWith('_AND_HALF') ? 0 : m[2] !== undefined ? Number(m[2] || 1) : 0;
   const lambda = args[args.length - 1];
   if (args.length !== extra + 3 || !lambda || inner.startIndex < lambda.startIndex || inner.endIndex > lambda.endIndex) return null;
@@ -1439,7 +1439,7 @@ function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, ca
   for (const { fn: site, node: n } of hostNodesMentioning(facts, fn.name, fn)) {
     const f = n.type === 'call_expression' ? n.childForFieldName('function') : null;
     if (f?.type !== 'identifier' || f.text !== fn.name) continue;
-    const args = named(n.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
+    const args = argumentNodes(n);
     if (args.length > fn.params.length) continue;
     const ups: (CallerBinding | null)[] & { truncated?: boolean } = depth > 0 ? callerBindings(site, facts, deadline, caps, depth - 1) : [];
     if (ups.truncated) out.truncated = true;
@@ -1710,7 +1710,7 @@ export function instancesOf(
   for (const x of indirectLaunches(kernel, facts)) {
     const at = hostInterp(facts, x.site, x.call.startIndex, deadline, caps);
     const values = new Map<string, Value>();
-    const callArgs = named(x.call.childForFieldName('arguments'));
+    const callArgs = argumentNodes(x.call);
     x.l.caller!.params.forEach((p, j) => {
       if (j !== x.index && callArgs[j]) values.set(p.name, at.rvalue(callArgs[j]));
     });

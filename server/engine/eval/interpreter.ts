@@ -4,7 +4,7 @@
 import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
 import { substitute, callArguments } from '../syntax/preprocess';
-import { FileFacts, FunctionFact, named, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex } from '../facts/collect';
+import { FileFacts, FunctionFact, named, argumentNodes, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex } from '../facts/collect';
 import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, isNonNegative, gcd, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
@@ -1698,7 +1698,7 @@ export class Interp {
     }
     if (!cur || cur.type !== 'call_expression' || !extents.length) return false;
     const fn = cur.childForFieldName('function');
-    const args = named(cur.childForFieldName('arguments'));
+    const args = argumentNodes(cur);
     if (!fn || !/^(primitive_type|type_identifier|sized_type_specifier)$/.test(fn.type) || args.length !== 1) return false;
     const star = args[0];
     const op = kids(star)[0]?.text;
@@ -1972,7 +1972,7 @@ export class Interp {
       : q?.type === 'qualified_identifier' && q.childForFieldName('name')?.text === 'type' && q.childForFieldName('scope')?.type === 'template_type' &&
         q.childForFieldName('scope')!.childForFieldName('name')?.text === 'conditional' && !this.cfg.facts.typeDecls.has('conditional') ? q.childForFieldName('scope') : null;
     if (pick && !this.cfg.facts.typeDecls.has('conditional_t')) {
-      const [b, x, y] = named(pick.childForFieldName('arguments'));
+      const [b, x, y] = argumentNodes(pick);
       const holds = b ? uniformValue(this.withHost(() => this.rvalue(b))) : null;
       const chosen = holds === null ? null : holds ? x : y;
       return chosen?.type === 'type_descriptor' ? this.typeDescriptor(chosen) : { kind: 'unknown', name: pick.text };
@@ -1995,7 +1995,7 @@ export class Interp {
     while (q?.type === 'qualified_identifier' && /^(at|c10|at::native)$/.test(q.childForFieldName('scope')?.text ?? '')) q = q.childForFieldName('name');
     const name = q?.type === 'template_type' ? q.childForFieldName('name')?.text : undefined;
     if (!name || !/^(acc_type|opmath_type)$/.test(name) || this.cfg.facts.typeDecls.has(name)) return null;
-    const [arg, onCuda] = named(q!.childForFieldName('arguments'));
+    const [arg, onCuda] = argumentNodes(q!);
     if (arg?.type !== 'type_descriptor') return null;
     const t = this.typeDescriptor(arg);
     if (t.kind === 'float') return t.bytes === 8 ? t : name === 'acc_type' && onCuda?.text === 'false' ? BUILTINS.double : FLOAT;
@@ -2014,7 +2014,7 @@ export class Interp {
     while (q?.type === 'qualified_identifier' && q.childForFieldName('scope')?.type !== 'template_type' && q.childForFieldName('name')?.type === 'qualified_identifier') q = q.childForFieldName('name');
     const scope = q?.type === 'qualified_identifier' && q.childForFieldName('name')?.text === 'vec_type' ? q.childForFieldName('scope') : null;
     if (scope?.type !== 'template_type' || scope.childForFieldName('name')?.text !== 'TypeVec' || this.cfg.facts.typeDecls.has('TypeVec')) return null;
-    const [arg, count] = named(scope.childForFieldName('arguments'));
+    const [arg, count] = argumentNodes(scope);
     if (arg?.type !== 'type_descriptor' || !count) return null;
     const t = this.typeDescriptor(arg);
     const n = this.vecTraitsCount(count);
@@ -2030,7 +2030,7 @@ export class Interp {
     const inner = count.type === 'type_descriptor' ? count.childForFieldName('type') : count;
     const scope = inner?.type === 'qualified_identifier' && inner.childForFieldName('name')?.text === 'cn' ? inner.childForFieldName('scope') : null;
     if (scope?.type === 'template_type' && scope.childForFieldName('name')?.text === 'VecTraits' && !this.cfg.facts.typeDecls.has('VecTraits')) {
-      const u = named(scope.childForFieldName('arguments'))[0];
+      const u = argumentNodes(scope)[0];
       const ut = u?.type === 'type_descriptor' ? this.typeDescriptor(u) : null;
       return ut?.kind === 'vector' ? ut.count : ut?.kind === 'int' || ut?.kind === 'float' ? 1 : null;
     }
@@ -2179,7 +2179,7 @@ export class Interp {
     const tdecl = decl?.parent;
     if (!decl || !/^(struct|class)_specifier$/.test(decl.type) || tdecl?.type !== 'template_declaration') return null;
     const params = readTemplateParams(tdecl.childForFieldName('parameters'));
-    const targs = named(node.childForFieldName('arguments'));
+    const targs = argumentNodes(node);
     const bound = this.templateBindings([params, targs]);
     // the instance is named by its arguments' values (`Tile<N>` is two types where N is 4 in one call and 8 in another)
     const key = `${name}<${params.map((tp, i) => {
@@ -2250,7 +2250,7 @@ export class Interp {
       const nameNode = decl.childForFieldName('name');
       if (nameNode?.type !== 'template_type' || nameNode.childForFieldName('name')?.text !== name) continue;
       const own = decl.parent?.type === 'template_declaration' ? readTemplateParams(decl.parent.childForFieldName('parameters')) : [];
-      const pats = named(nameNode.childForFieldName('arguments'));
+      const pats = argumentNodes(nameNode);
       if (pats.length !== params.length) continue;
       const mine: ClassBinding = { values: new Map(this.cfg.values), types: new Map(this.cfg.types) };
       const fixed = new Set<string>();
@@ -3459,7 +3459,7 @@ export class Interp {
       const scope = fnNode.childForFieldName('scope');
       if (!inner || /^(std|cuda|cg|cooperative_groups)$/.test(scope?.text ?? '') && inner.type === 'identifier' && !this.cfg.facts.functions.has(inner.text)) break;
       classScope = scope;
-      if (scope?.type === 'template_type') classArgs = named(scope.childForFieldName('arguments'));
+      if (scope?.type === 'template_type') classArgs = argumentNodes(scope);
       // `Swz::apply(x)` with `Swz` a type parameter or an alias bound to a class template instance (`Swizzle<3, 4, 3>`):
       // that instance's parameters, bound where it was named
       else if (scope && /^(type_|namespace_)?identifier$/.test(scope.type) && (this.cfg.types.has(scope.text) || this.cfg.facts.typeDecls.has(scope.text))) {
@@ -3492,7 +3492,7 @@ export class Interp {
     if (fnNode.type === 'template_function') {
       const name = fnNode.childForFieldName('name')?.text ?? '';
       if (/^(reinterpret|static|const|dynamic)_cast$/.test(name)) {
-        const td = named(fnNode.childForFieldName('arguments'))[0];
+        const td = argumentNodes(fnNode)[0];
         const v = argNodes[0] ? this.rvalue(argNodes[0]) : unk('cast of nothing');
         return td ? this.cast(v, this.typeDescriptor(td), node) : v;
       }
@@ -3819,7 +3819,7 @@ export class Interp {
     while (stack.length) {
       const c = stack.pop()!;
       if ((c.type === 'template_function' || c.type === 'template_type') && c.childForFieldName('name')?.text === 'aligned_size_t') {
-        const arg = named(c.childForFieldName('arguments'))[0];
+        const arg = argumentNodes(c)[0];
         return arg && arg.type !== 'type_descriptor' ? uniformValue(this.rvalue(arg)) : null;
       }
       stack.push(...named(c));
@@ -3836,7 +3836,7 @@ export class Interp {
     if (this.warpMode && (name === 'this_thread_block' || name === 'tiled_partition')) throw NEEDS_FULL_BLOCK;
     if (name === 'this_thread_block') return { k: 'other', what: 'cg:block:0' };
     if (name === 'tiled_partition') {
-      const targ = fnNode.type === 'template_function' ? named(fnNode.childForFieldName('arguments'))[0] : argNodes[1];
+      const targ = fnNode.type === 'template_function' ? argumentNodes(fnNode)[0] : argNodes[1];
       const size = targ ? uniformValue(this.rvalue(targ)) : null;
       for (const a of argNodes) this.rvalue(a);
       return size !== null && Number.isInteger(size) && size >= 1 ? { k: 'other', what: `cg:tile:${size}` } : unk(`the tile size of \`${fnNode.text}\` is not known`);
@@ -4104,7 +4104,7 @@ export class Interp {
     // the callee's own `return`s end the callee, never the caller: a guard around the call has no exit to speak of
     const savedExits = this.exits;
     // explicit template arguments of the callee (f<16>(...)) and of its class template (R<double>::get())
-    const explicit = fnNode.type === 'template_function' && def.templateParams.length ? named(fnNode.childForFieldName('arguments')) : null;
+    const explicit = fnNode.type === 'template_function' && def.templateParams.length ? argumentNodes(fnNode) : null;
     const ofClass = classArgs && def.classTemplateParams.length ? classArgs : null;
     if (ofClass && !Array.isArray(ofClass)) {
       this.cfg.values = new Map([...this.cfg.values, ...ofClass.values]);

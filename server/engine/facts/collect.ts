@@ -86,6 +86,8 @@ const BODY_FACTS = /<<<|\bcudaLaunch(?:Cooperative)?Kernel(?:Ex|ExC)?\b|\.func\s
 
 export const named = (n: Node | null | undefined): Node[] =>
   n ? ((n as Node & ChildMemo).__named ??= n.namedChildren.filter((c) => c !== null) as Node[]) : NONE;
+/** The arguments of a call's or a template's argument list, without the comments written among them (a comment naming a parameter). */
+export const argumentNodes = (n: Node | null | undefined): Node[] => named(n?.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
 export const kids = (n: Node): Node[] => ((n as Node & ChildMemo).__kids ??= n.children.filter((c) => c !== null) as Node[]);
 
 /** C++'s alternative tokens (`and`, `or`, `not`, `bitand`, `not_eq`, `and_eq`, ...), spelled as their symbols. */
@@ -323,7 +325,7 @@ export function collectFacts(root: Node, text: string): FileFacts {
         const tf = fd?.childForFieldName('declarator');
         if (tf && tf.type === 'template_function') {
           const name = tf.childForFieldName('name')?.text;
-          const args = named(tf.childForFieldName('arguments'));
+          const args = argumentNodes(tf);
           if (name) facts.instantiations.push({ kernel: name, args, node });
         } else if (tf && (tf.type === 'identifier' || tf.type === 'qualified_identifier')) {
           // `template void launch(float *dst, int n);`: the arguments are deduced from the parameter types
@@ -440,7 +442,7 @@ function launchAt(node: Node, fn: FunctionFact | null): LaunchFact | null {
   let targs: Node[] | null = null;
   if (f?.type === 'template_function') {
     name = f.childForFieldName('name')?.text ?? null;
-    targs = named(f.childForFieldName('arguments'));
+    targs = argumentNodes(f);
   } else if (f?.type === 'subscript_expression') {
     // `table[i]<<<...>>>`: one of the kernels of a table (contexts.ts reads the table)
     name = f.childForFieldName('argument')?.text ?? null;
@@ -540,14 +542,14 @@ export function kernelRef(k: Node | null): { name: string; targs: Node[] | null 
     if (k.type === 'cast_expression') k = k.childForFieldName('value');
     else if (k.type === 'parenthesized_expression') k = named(k)[0] ?? null;
     else if (k.type === 'pointer_expression' && k.childForFieldName('operator')?.text === '&') k = k.childForFieldName('argument');
-    else if (k.type === 'call_expression' && /_cast$/.test(k.childForFieldName('function')?.text.replace(/<.*$/s, '') ?? '')) k = named(k.childForFieldName('arguments'))[0] ?? null;
+    else if (k.type === 'call_expression' && /_cast$/.test(k.childForFieldName('function')?.text.replace(/<.*$/s, '') ?? '')) k = argumentNodes(k)[0] ?? null;
     else break;
   }
   let targs: Node[] | null = null;
   // `ns::k<T>` is a qualified name whose last part is the template: unwrap the scopes on both sides of the arguments
   for (let i = 0; k && k.type === 'qualified_identifier' && i < 16; i++) k = k.childForFieldName('name');
   if (k?.type === 'template_function') {
-    targs = named(k.childForFieldName('arguments'));
+    targs = argumentNodes(k);
     k = k.childForFieldName('name');
   }
   for (let i = 0; k && k.type === 'qualified_identifier' && i < 16; i++) k = k.childForFieldName('name');
@@ -565,7 +567,7 @@ type ApiLaunch = Pick<LaunchFact, 'kernel' | 'templateArgs' | 'grid' | 'block' |
 function apiLaunch(node: Node, body: Node | null): ApiLaunch | null {
   const f = node.childForFieldName('function');
   const name = f?.type === 'identifier' ? f.text : f?.type === 'qualified_identifier' ? f.childForFieldName('name')?.text : null;
-  const args = () => named(node.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
+  const args = () => argumentNodes(node);
   if (name === 'cudaLaunchKernel' || name === 'cudaLaunchCooperativeKernel') {
     const a = args();
     const k = kernelRef(a[0] ?? null);
