@@ -151,12 +151,14 @@ template void pick<float>(float *, int);
   assert.ok(a.assumptions.some((x) => /only 64 of the instances of `caller` this file names are read/.test(x)), a.assumptions.join('\n'));
 });
 
-test('a comment among a launch\'s template arguments (`rotate_tiles<uint2, /*WARPS=*/8>`) is not an argument (was: unknown, "`comment` is not evaluated")', () => {
+test('a comment among a launch\'s template arguments (`rotate_tiles<uint2, /*WARPS=*/8>`) or its configuration is not an argument (was: unknown, "`comment` is not evaluated"; the block shape the comment)', () => {
   const { text, result } = analyzeFile(FIXTURE);
   // uint2 lanes at words 64 r + 2 ((tx + r) & 31): a rotation of one row, 64 words, 2 wavefronts (ideal 2)
   const s = accessAt(result, text, 'tile[r * 32 + ((threadIdx.x + r) & 31)] = data[base + r * width + threadIdx.x];', 'store', 'tile');
   figures(s, 'conflict-free', 1, 2, 64, 32);
   assert.equal(s.elementBytes, 8);
+  // so is one among its launch configuration (`<<<grid, /* 8 warps */ dim3(32, 8)>>>`; was: 32 threads assumed)
+  assert.deepEqual(s.block, [32, 8, 1]);
   // words 2 ((r + tx) & 31) + 64 tx: banks 2 (r + tx) + 0..1 mod 32 in each half-warp: distinct
   const l = accessAt(result, text, 'data[base + r * width + threadIdx.x] = tile[((r + threadIdx.x) & 31) + threadIdx.x * 32];', 'load', 'tile');
   figures(l, 'conflict-free', 1, 2, 64, 32);

@@ -447,7 +447,7 @@ function launchAt(node: Node, fn: FunctionFact | null): LaunchFact | null {
     // `table[i]<<<...>>>`: one of the kernels of a table (contexts.ts reads the table)
     name = f.childForFieldName('argument')?.text ?? null;
   } else if (f) name = f.text.replace(/^.*::/, '');
-  const cargs = named(cfg);
+  const cargs = named(cfg).filter((c) => c.type !== 'comment'); // `<<<grid, /* threads */ 128>>>`
   return name ? { kernel: name, templateArgs: targs, grid: cargs[0] ?? null, block: cargs[1] ?? null, shmem: cargs[2] ?? null, node, caller: fn } : null;
 }
 
