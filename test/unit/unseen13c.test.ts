@@ -157,7 +157,8 @@ test('a comment among a launch\'s template arguments (`rotate_tiles<uint2, /*WAR
   const s = accessAt(result, text, 'tile[r * 32 + ((threadIdx.x + r) & 31)] = data[base + r * width + threadIdx.x];', 'store', 'tile');
   figures(s, 'conflict-free', 1, 2, 64, 32);
   assert.equal(s.elementBytes, 8);
-  // so is one among its launch configuration (`<<<grid, /* 8 warps */ dim3(32, 8)>>>`; was: 32 threads assumed)
+  // so is one among its launch configuration (`<<<grid, /* 8 warps */ threads>>>`) and among the arguments of
+  // `const dim3 threads(32, /* warps */ 8)` (was: 32 threads assumed)
   assert.deepEqual(s.block, [32, 8, 1]);
   // words 2 ((r + tx) & 31) + 64 tx: banks 2 (r + tx) + 0..1 mod 32 in each half-warp: distinct
   const l = accessAt(result, text, 'data[base + r * width + threadIdx.x] = tile[((r + threadIdx.x) & 31) + threadIdx.x * 32];', 'load', 'tile');

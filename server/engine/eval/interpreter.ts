@@ -1568,7 +1568,7 @@ export class Interp {
       let ctorArgs: Value[] | undefined;
       if (d.type === 'function_declarator') {
         // `dim3 threads(BLOCK_SIZE, BLOCK_SIZE);` parses as a function declaration: read it as a constructor call
-        const params = named(d.childForFieldName('parameters'));
+        const params = named(d.childForFieldName('parameters')).filter((c) => c.type !== 'comment');
         const args = params.map((p) => this.expandMacro(p.text, nameNode.text));
         value = isDim3 ? this.dim3(args) : args.length === 1 ? args[0] : { k: 'other', what: 'aggregate' };
         // so does `View w(tile, n);` with each "parameter" a variable of the scope: a constructor called on them
@@ -1594,7 +1594,7 @@ export class Interp {
           value = this.rvalue(init);
         }
         else if (init && (init.type === 'argument_list' || init.type === 'initializer_list')) {
-          const args = named(init).map((a) => this.rvalue(a));
+          const args = named(init).filter((c) => c.type !== 'comment').map((a) => this.rvalue(a));
           value = isDim3 ? this.dim3(args) : args.length === 1 && !isArray ? args[0] : { k: 'other', what: 'aggregate' };
         } else if (init) value = this.rvalue(init);
       } else if (isDim3) value = this.dim3([]);
@@ -1847,7 +1847,7 @@ export class Interp {
     const order = (n: Node) => self.t.kind === 'struct' ? self.t.fields.findIndex((f) => f.name === named(n)[0]?.text) : -1;
     for (const item of named(list).filter((c) => c.type === 'field_initializer').sort((a, b) => order(a) - order(b))) {
       const field = self.fields.get(named(item)[0]?.text ?? '');
-      const given = named(named(item).find((c) => c.type === 'argument_list' || c.type === 'initializer_list') ?? null);
+      const given = named(named(item).find((c) => c.type === 'argument_list' || c.type === 'initializer_list') ?? null).filter((c) => c.type !== 'comment');
       if (!field) continue;
       const v = given.length === 1 ? this.rvalue(given[0]) : unk(`\`${item.text}\` is not one value`);
       field.value = this.asVariable(v, field.type, `${this.constructing ?? 'this'}.${named(item)[0].text}`, item);
