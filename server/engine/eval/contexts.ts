@@ -3,7 +3,7 @@
 import { parseExpression } from '../syntax/parser';
 import type { Node } from '../syntax/parser';
 import { substitute } from '../syntax/preprocess';
-import { FileFacts, FunctionFact, named, operatorOf, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot } from '../facts/collect';
+import { FileFacts, FunctionFact, named, argumentNodes, operatorOf, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot } from '../facts/collect';
 import { CType, typeName, INT, BUILTINS, LIBRARY_TYPES } from '../facts/ctypes';
 import { Interp, DEFAULT_CAPS, Caps, warpSizeNote } from './interpreter';
 import { Value, uniformValue, convert, num } from './values';
@@ -345,7 +345,7 @@ function isConstantArgument(arg: Node, facts: FileFacts, caller: FunctionFact | 
     if (n.type === 'call_expression') {
       const f = n.childForFieldName('function');
       if (f?.type !== 'identifier' || facts.macros.get(f.text)?.params == null) return false; // a function-like macro only
-      stack.push(...named(n.childForFieldName('arguments')));
+      stack.push(...argumentNodes(n));
       continue;
     }
     if (n.type === 'identifier') {
@@ -362,7 +362,7 @@ function isConstantArgument(arg: Node, facts: FileFacts, caller: FunctionFact | 
 
 /** The kernel arguments a launch passes, in order (after the kernel itself, for an API launch). */
 function launchArguments(l: LaunchFact): Node[] {
-  return named(l.node.childForFieldName('arguments')).filter((c) => c.type !== 'comment').slice(l.argsFrom ?? 0);
+  return argumentNodes(l.node).slice(l.argsFrom ?? 0);
 }
 
 /** The kernel's scalar integer parameters that this launch passes a known value for, by name, with the assumptions. */
@@ -389,8 +389,11 @@ function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it
   return { values, sources };
 }
 
-/** Functions that take their arguments by value (a local passed to one keeps its value). */
-const BY_VALUE_CALLS = /^(?:std::)?(printf|fprintf|sprintf|snprintf|puts|assert|max|min|fmax|fmin|abs|ceil|floor|sqrt|log2|pow|exp|malloc|calloc|dim3|cudaMalloc\w*|cudaMemset\w*|cudaMemcpy\w*|cudaLaunch\w*|cudaFuncSetAttribute|cudaDeviceSynchronize|cudaGetLastError|cudaGetErrorString)$/;
+/**
+ * Functions that take their arguments by value (a local passed to one keeps its value): also the ceiling-division
+ * helpers that headers define (OpenCV's `cv::cuda::device::divUp(total, grain)`, `iDivUp`, `ceil_div`), in any namespace.
+ */
+const BY_VALUE_CALLS = /^(?:std::)?(printf|fprintf|sprintf|snprintf|puts|assert|max|min|fmax|fmin|abs|ceil|floor|sqrt|log2|pow|exp|malloc|calloc|dim3|cudaMalloc\w*|cudaMemset\w*|cudaMemcpy\w*|cudaLaunch\w*|cudaFuncSetAttribute|cudaDeviceSynchronize|cudaGetLastError|cudaGetErrorString)$|^(?:\w+::)*(?:divUp|DivUp|iDivUp|div_up|DIV_UP|DIVUP|divRoundUp|DIV_ROUND_UP|ceil_div|ceilDiv|cdiv|CEIL_DIV)$/;
 
 /**
  * Whether the host evaluator may take `name`, a local of `caller` declared by `decl`, to hold at `at` what its
@@ -429,7 +432,7 @@ function escapes(body: Node, facts: FileFacts, decl: Node, name: string): boolea
     else if (n.type === 'call_expression') {
       const f = n.childForFieldName('function');
       const callee = f?.text.replace(/\s/g, '') ?? '';
-      const args = named(n.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
+      const args = argumentNodes(n);
       const i = args.findIndex((a) => a.type === 'identifier' && a.text === name);
       if (i >= 0 && !BY_VALUE_CALLS.test(callee) && !named(n).some((c) => c.type === 'kernel_call_syntax')) {
         // a function of the file: by value unless that parameter is a reference (every overload)
@@ -482,6 +485,12 @@ function bindTemplate(kernel: FunctionFact, args: Node[] | null, it: Interp, ded
       unbound ??= `the template parameter \`${tp.name}\` of \`${kernel.name}\` is not bound by any launch or explicit instantiation in this file`;
       return;
     }
+    if (tp.isTemplate) {
+      // a template's name (`caller<5, T, D, BrdRowReplicate>`, the border of a header): named, not evaluated; what is
+      // made of it (`B<T> brd`) is a type of its own, known or not where it is used
+      label[tp.name] = a.text;
+      return;
+    }
     if (tp.isType) {
       const t = it.resolveType(a.type === 'type_descriptor' ? (a.childForFieldName('type') ?? a) : a);
       types.set(tp.name, t);
@@ -517,7 +526,7 @@ function castType(a: Node): Node | null {
   if (a.type === 'cast_expression') return a.childForFieldName('type');
   const f = a.type === 'call_expression' ? a.childForFieldName('function') : null;
   if (f?.type !== 'template_function' || !/^(static|reinterpret|const)_cast$/.test(f.childForFieldName('name')?.text ?? '')) return null;
-  const targs = named(f.childForFieldName('arguments'));
+  const targs = argumentNodes(f);
   return targs.length === 1 && targs[0].type === 'type_descriptor' ? targs[0] : null;
 }
 
@@ -614,7 +623,7 @@ function classArgsOf(a: Node, cls: string, l: LaunchFact): Node[] | null {
     const found = callerDeclaration(a, l);
     if (found?.declarator && byValueOrReference(found.declarator)) t = found.decl.childForFieldName('type');
   }
-  return t && (t.type === 'template_function' || t.type === 'template_type') && t.childForFieldName('name')?.text === cls ? named(t.childForFieldName('arguments')) : null;
+  return t && (t.type === 'template_function' || t.type === 'template_type') && t.childForFieldName('name')?.text === cls ? argumentNodes(t) : null;
 }
 
 /**
@@ -635,7 +644,7 @@ function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<strin
     const pd = p.node.childForFieldName('declarator');
     if (typeNode.type === 'template_type' && pd && byValueOrReference(pd)) {
       const given = classArgsOf(a, typeNode.childForFieldName('name')?.text ?? '', l);
-      named(typeNode.childForFieldName('arguments')).forEach((pat, j) => {
+      argumentNodes(typeNode).forEach((pat, j) => {
         const tp = kernel.templateParams.find((t) => t.name === pat.text.trim());
         const g = given?.[j];
         if (!tp || !g || out.has(tp.name)) return;
@@ -667,7 +676,7 @@ function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<strin
     const f = a.type === 'call_expression' ? a.childForFieldName('function') : null;
     const method = f?.type === 'field_expression' ? f.childForFieldName('field') : null;
     if (method?.type === 'template_method' && /^(data_ptr|data|mutable_data_ptr|const_data_ptr)$/.test(method.childForFieldName('name')?.text ?? '')) {
-      const [t] = named(method.childForFieldName('arguments'));
+      const [t] = argumentNodes(method);
       if (t?.type === 'type_descriptor' && !t.childForFieldName('declarator')) return bind(t.childForFieldName('type'), 1);
     }
     const found = a.type === 'identifier' ? callerDeclaration(a, l) : null;
@@ -732,6 +741,7 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
   if (known) return known;
   const out: { bind: Binding; where: string }[] = [];
   memo.set(fn, out); // a template that calls itself (recursion) gets no bindings from itself
+  let cut = false;
   /** the bindings of the host template `caller` a call written in it is read with ([null]: none, or not a template). */
   const outerOf = (caller: FunctionFact | null): ({ bind: Binding; where: string } | null)[] => {
     const outer = caller && caller !== fn && caller.templateParams.length && depth < MAX_HOST_TEMPLATE_DEPTH
@@ -746,7 +756,7 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
     for (const o of outerOf(caller)) {
       // written in an ATen dispatch (`launch<scalar_t>(...)` in `AT_DISPATCH_FLOATING_TYPES(...)`): once per type
       for (const d of caller ? enclosingDispatches(caller, at, facts) : [null]) {
-        if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) return;
+        if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) return void (cut = true);
         const it = hostInterp(facts, caller, at.startIndex, deadline, caps, extendBinding(o?.bind, d));
         const bind = bindTemplate(as?.target ?? fn, args, it, !as && at.type === 'call_expression' ? trailingDeduced(fn, args, at, caller, it) : undefined);
         if (!bind.unbound) out.push({ bind, where: `${where}${d?.where ?? ''}${o ? ` in ${o.where}` : ''}` });
@@ -765,12 +775,15 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
   for (const { fn: caller, node: n } of hostNodesMentioning(facts, fn.name, fn)) {
     const f = n.type === 'call_expression' ? n.childForFieldName('function') : null;
     if (f?.type === 'template_function' && f.childForFieldName('name')?.text === fn.name)
-      add(named(f.childForFieldName('arguments')), caller, n, 'the call');
+      add(argumentNodes(f), caller, n, 'the call');
     else if (f?.type === 'identifier' && f.text === fn.name && fn.templateParams.length) {
       // `transpose(out, in, n)`: the types its arguments deduce, in each binding of a caller that is itself a template
       for (const up of outerOf(caller))
         for (const d of caller ? enclosingDispatches(caller, n, facts) : [null]) {
-          if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) break;
+          if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) {
+            cut = true;
+            break;
+          }
           const it = hostInterp(facts, caller, n.startIndex, deadline, caps, extendBinding(up?.bind, d));
           const bind = bindTemplate(fn, null, it, deduceTypes(fn, { caller, node: n } as LaunchFact, it));
           const where = `\`${fn.name}(...)\` (the call at line ${n.startPosition.row + 1}${d?.where ?? ''}${up ? ` in ${up.where}` : ''})`;
@@ -786,10 +799,10 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
   for (let i = 0; scope && scope.type !== 'qualified_identifier' && i < 8; i++) scope = scope.childForFieldName('declarator');
   scope = scope?.childForFieldName('scope') ?? null;
   const cls = scope?.type === 'template_type' ? scope.childForFieldName('name')?.text : undefined;
-  const own = scope ? named(scope.childForFieldName('arguments')).map((a) => a.text.trim()) : [];
+  const own = scope ? argumentNodes(scope).map((a) => a.text.trim()) : [];
   if (cls && own.length === fn.templateParams.length && own.every((a, i) => a === fn.templateParams[i].name)) {
     for (const { fn: caller, node: n } of hostNodesMentioning(facts, cls, fn))
-      if (n.type === 'template_type' && n.childForFieldName('name')?.text === cls) add(named(n.childForFieldName('arguments')), caller, n, `\`${n.text}\``);
+      if (n.type === 'template_type' && n.childForFieldName('name')?.text === cls) add(argumentNodes(n), caller, n, `\`${n.text}\``);
   }
   // a member function defined inside a class template (`template <int BM, int BN> struct Gemm { static void run() {
   // k<BM, BN><<<...>>>(); } };`): each `Gemm<128, 64>` the host code names binds the class's parameters
@@ -801,8 +814,10 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
     if (name)
       for (const { fn: caller, node: n } of hostNodesMentioning(facts, name, fn))
         if (n.type === 'template_type' && n.childForFieldName('name')?.text === name)
-          add(named(n.childForFieldName('arguments')), caller, n, '', { target: asClass, where: `\`${n.text}\` (at line ${n.startPosition.row + 1})` });
+          add(argumentNodes(n), caller, n, '', { target: asClass, where: `\`${n.text}\` (at line ${n.startPosition.row + 1})` });
   }
+  // more instances than are read (OpenCV's tables of 5 borders x 32 kernel sizes): said with each one read
+  if (cut) for (const o of out) o.where += `; only ${MAX_HOST_TEMPLATE_BINDINGS} of the instances of \`${fn.name}\` this file names are read`;
   return out;
 }
 
@@ -816,7 +831,7 @@ function kernelReferences(kernel: FunctionFact, facts: FileFacts): { args: Node[
     if (n.type !== 'template_function' || n.childForFieldName('name')?.text !== kernel.name) continue;
     const parent = n.parent;
     const called = parent?.type === 'call_expression' && parent.childForFieldName('function')?.startIndex === n.startIndex;
-    if (!called) out.push({ args: named(n.childForFieldName('arguments')), caller, node: n });
+    if (!called) out.push({ args: argumentNodes(n), caller, node: n });
   }
   // a table of instances at file or namespace scope (OpenCV's `const static caller_t callers[] = { 0, caller<1>,
   // caller<2>, ... };`, indexed by a run-time value): each instance named there, read with no function around it
@@ -827,7 +842,7 @@ function kernelReferences(kernel: FunctionFact, facts: FileFacts): { args: Node[
       const n = stack.pop()!;
       for (const c of named(n)) stack.push(c);
       if (n.type === 'template_function' && n.childForFieldName('name')?.text === kernel.name && n.parent?.type !== 'call_expression')
-        out.push({ args: named(n.childForFieldName('arguments')), caller: null, node: n });
+        out.push({ args: argumentNodes(n), caller: null, node: n });
     }
   }
   return out;
@@ -849,11 +864,11 @@ function indirectLaunches(kernel: FunctionFact, facts: FileFacts): { l: LaunchFa
       let f = n.childForFieldName('function');
       if (f?.type === 'template_function') f = f.childForFieldName('name');
       if (f?.text !== host.name) continue;
-      let a: Node | undefined = named(n.childForFieldName('arguments'))[index];
+      let a: Node | undefined = argumentNodes(n)[index];
       if (a?.type === 'pointer_expression') a = a.childForFieldName('argument') ?? undefined;
       if (a?.type === 'identifier' && a.text === kernel.name) out.push({ l, index, call: n, site, targs: null });
       else if (a?.type === 'template_function' && a.childForFieldName('name')?.text === kernel.name)
-        out.push({ l, index, call: n, site, targs: named(a.childForFieldName('arguments')) });
+        out.push({ l, index, call: n, site, targs: argumentNodes(a) });
     }
   }
   return out;
@@ -1150,6 +1165,68 @@ const balanced = (t: string) => {
   return depth === 0;
 };
 
+/**
+ * The names a declarator reads: its initializer's. `dim3 block(BX, BY);` parses as a function declaration whose
+ * parameters are the types `BX` and `BY` (the interpreter reads it as a constructor call): those are names it reads.
+ */
+function namesReadBy(declarator: Node): string[] {
+  if (declarator.type !== 'function_declarator') return identifiersIn(declarator);
+  const out: string[] = [];
+  const stack: Node[] = [...named(declarator.childForFieldName('parameters'))];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (c.type === 'identifier' || c.type === 'type_identifier') out.push(c.text);
+    stack.push(...named(c));
+  }
+  return out;
+}
+
+/** The `return`s with a value in `n` (not in a lambda it holds). */
+function returnsIn(n: Node): Node[] {
+  const out: Node[] = [];
+  const stack: Node[] = [n];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (c.type === 'return_statement' && named(c).length) out.push(c);
+    else if (c.type !== 'lambda_expression') stack.push(...named(c));
+  }
+  return out;
+}
+
+/**
+ * The `if`s, straight through the body of a host function of the file that one of `initializers` calls (`int tile =
+ * pick_tile(major, sms);`), with a `return` of a value in a branch: `if (major <= 2) return 16; return 32;` gives the
+ * name one value per way (see branchChoices; the interpreter follows the way decided for such an `if`).
+ */
+function returningIfs(initializers: Node[], facts: FileFacts, caller: FunctionFact): { node: Node; names: Set<string>; assigns: { name: string; node: Node }[]; fn: FunctionFact }[] {
+  const out: { node: Node; names: Set<string>; assigns: { name: string; node: Node }[]; fn: FunctionFact }[] = [];
+  const seen = new Set<FunctionFact>();
+  for (const init of initializers) {
+    const stack: Node[] = [init];
+    while (stack.length) {
+      const c = stack.pop()!;
+      stack.push(...named(c));
+      const f = c.type === 'call_expression' ? c.childForFieldName('function') : null;
+      const defs = f?.type === 'identifier' ? facts.functions.get(f.text) ?? [] : [];
+      // one definition, of the host: an overload or a template could be another
+      if (defs.length !== 1 || defs[0].isKernel || defs[0] === caller || seen.has(defs[0]) || !defs[0].body) continue;
+      const callee = defs[0];
+      seen.add(callee);
+      const inner: Node[] = [callee.body];
+      while (inner.length) {
+        const n = inner.pop()!;
+        if (n.type === 'if_statement' && returnsIn(n).length) {
+          let p = n.parent;
+          while (p && p.id !== callee.body.id && /^(compound_statement|else_clause|if_statement)$/.test(p.type)) p = p.parent;
+          if (p?.id === callee.body.id) out.push({ node: n, names: new Set(), assigns: [], fn: callee });
+        }
+        if (n.type !== 'lambda_expression') inner.push(...named(n));
+      }
+    }
+  }
+  return out.sort((a, b) => a.node.startIndex - b.node.startIndex);
+}
+
 /** at most this many undecided `if`s before a launch are taken both ways. */
 const MAX_BRANCH_CHOICES = 4;
 
@@ -1169,20 +1246,25 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
     if (n.type !== 'lambda_expression') stack.push(...named(n));
   }
   inCall.sort((a, b) => a.node.startIndex - b.node.startIndex);
-  const ifs = [...ifsOf(fn.body).filter((x) => x.node.endIndex <= call.startIndex), ...inCall];
-  if (!ifs.length) return null;
   // the names the call reads, and those their declarations' initializers read (three levels)
   const names = new Set(identifiersIn(call));
+  const initializers: Node[] = [];
   let frontier = [...names];
   for (let depth = 0; depth < 3 && frontier.length; depth++) {
     const more: string[] = [];
     for (const n of frontier) {
       const decl = findDeclaration(fn.body, n, call.startIndex);
       const own = decl?.childrenForFieldName('declarator').find((d) => d && declaratorName(d)?.text === n);
-      for (const id of own ? identifiersIn(own) : []) if (!names.has(id)) (names.add(id), more.push(id));
+      if (own) initializers.push(own);
+      for (const id of own ? namesReadBy(own) : []) if (!names.has(id)) (names.add(id), more.push(id));
     }
     frontier = more;
   }
+  // the `if`s of the file's functions those initializers call whose branches return (`int tile = pick_tile(major);`)
+  const returning = returningIfs(initializers, facts, fn);
+  const foreign = new Map(returning.map((x) => [x.node.id, x.fn]));
+  const ifs = [...ifsOf(fn.body).filter((x) => x.node.endIndex <= call.startIndex), ...inCall, ...returning];
+  if (!ifs.length) return null;
   const straight = (n: Node) => {
     let p = n.parent;
     // a `?:` stands in its declaration or assignment statement
@@ -1195,6 +1277,12 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
   // decided on every path, the others taken both ways
   const fixed = new Map<number, boolean>();
   const open = ifs.filter((x) => {
+    const callee = foreign.get(x.node.id);
+    if (callee) {
+      // a way through it returns a value known there (`return 16;`): its condition is taken both ways
+      if (conditionAt(x.node, callee, facts, deadline, caps) !== null) return false;
+      return returnsIn(x.node).every((r) => valueKnownAt(named(r)[0] ?? null, r, callee, facts, deadline, caps));
+    }
     if (!inCall.includes(x) && (![...x.names].some((n) => names.has(n)) || !straight(x.node))) return false;
     const u = conditionAt(x.node, fn, facts, deadline, caps, params);
     if (u !== null) fixed.set(x.node.id, u);
@@ -1252,7 +1340,8 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
       if (off && off.startIndex <= node.startIndex && node.endIndex <= off.endIndex) return walk(i + 1, decide, said, known, range);
     }
     const cond = node.childForFieldName('condition')!;
-    const k = unchanged(cond) ? conditionKey(cond) : null;
+    // a condition of a called function reads its parameters: not the caller's names, nothing bounds it here
+    const k = !foreign.has(node.id) && unchanged(cond) ? conditionKey(cond) : null;
     const given = k && known.get(k.key);
     const text = cond.text.replace(/^\(\s*|\s*\)$/g, '');
     if (k && given !== undefined) {
@@ -1261,7 +1350,7 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
       return walk(i + 1, new Map([...decide, [node.id, given === k.holds]]), [...said, ...as], known, range);
     }
     for (const holds of [true, false]) {
-      const r = bounds(cond, holds, range);
+      const r = foreign.has(node.id) ? range : bounds(cond, holds, range);
       if (r) walk(i + 1, new Map([...decide, [node.id, holds]]), [...said, `\`${text}\` (line ${node.startPosition.row + 1}) ${holds ? 'holds' : 'does not hold'}`],
         k ? new Map([...known, [k.key, holds === k.holds]]) : known, r);
     }
@@ -1312,7 +1401,7 @@ function dispatchedTypes(call: Node, inner: Node, facts: FileFacts): { name: str
   const f = call.childForFieldName('function');
   const m = f?.type === 'identifier' ? /^AT_DISPATCH_(FLOATING_TYPES|REDUCED_FLOATING_TYPES|INTEGRAL_TYPES|ALL_TYPES|INDEX_TYPES)(?:_AND_HALF|_AND(\d?))?$/.exec(f.text) : null;
   if (!m || facts.macros.has(f!.text)) return null;
-  const args = named(call.childForFieldName('arguments'));
+  const args = argumentNodes(call);
   const extra = f!.text.endsWith('_AND_HALF') ? 0 : m[2] !== undefined ? Number(m[2] || 1) : 0;
   const lambda = args[args.length - 1];
   if (args.length !== extra + 3 || !lambda || inner.startIndex < lambda.startIndex || inner.endIndex > lambda.endIndex) return null;
@@ -1395,7 +1484,7 @@ function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, ca
   for (const { fn: site, node: n } of hostNodesMentioning(facts, fn.name, fn)) {
     const f = n.type === 'call_expression' ? n.childForFieldName('function') : null;
     if (f?.type !== 'identifier' || f.text !== fn.name) continue;
-    const args = named(n.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
+    const args = argumentNodes(n);
     if (args.length > fn.params.length) continue;
     const ups: (CallerBinding | null)[] & { truncated?: boolean } = depth > 0 ? callerBindings(site, facts, deadline, caps, depth - 1) : [];
     if (ups.truncated) out.truncated = true;
@@ -1674,7 +1763,7 @@ export function instancesOf(
   for (const x of indirectLaunches(kernel, facts)) {
     const at = hostInterp(facts, x.site, x.call.startIndex, deadline, caps);
     const values = new Map<string, Value>();
-    const callArgs = named(x.call.childForFieldName('arguments'));
+    const callArgs = argumentNodes(x.call);
     x.l.caller!.params.forEach((p, j) => {
       if (j !== x.index && callArgs[j]) values.set(p.name, at.rvalue(callArgs[j]));
     });

@@ -4,7 +4,7 @@
 import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
 import { substitute, callArguments } from '../syntax/preprocess';
-import { FileFacts, FunctionFact, named, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex } from '../facts/collect';
+import { FileFacts, FunctionFact, named, argumentNodes, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex } from '../facts/collect';
 import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, DOUBLE, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, isNonNegative, gcd, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
@@ -130,6 +130,11 @@ interface Frame {
   /** some thread has returned (or was inactive at the call): exited is not all zero. */
   anyExited: boolean;
   ret: Value | undefined;
+  /**
+   * A `return` ran under a guard that could not be evaluated (both branches run for every lane): the guard, said,
+   * and whether it has one value on the warp. A later `return` of another value leaves what the call returns unknown.
+   */
+  retGuard?: { guard: string; wholeWarp: boolean };
   fn: FunctionFact | null;
 }
 
@@ -454,7 +459,7 @@ export class Interp {
           // a function that returns a reference returns the place: the caller reads or writes it
           const place = f.fn?.returnsRef ? this.eval(e) : null;
           const v = place?.k === 'ref' ? place : this.rvalue(e);
-          f.ret = f.ret === undefined ? v : select(act, v, f.ret, this.n);
+          f.ret = f.ret === undefined ? v : f.retGuard ? this.eitherReturn(f, v, f.retGuard, act) : select(act, v, f.ret, this.n);
         }
         for (let i = 0; i < this.n; i++) if (act[i]) f.exited[i] = 1;
         f.anyExited = true;
@@ -605,6 +610,22 @@ export class Interp {
     return c ? this.rvalue(c) : unk('empty condition');
   }
 
+  /**
+   * The value a call returns where an earlier `return` ran under a guard not known (`if (major <= 2) return 16;
+   * return 32;`): the same value either way is that value; two ints, the guard one value on the warp, are one value on
+   * the warp, not known (an atom, as a variable set in such branches is); anything else is unknown, said why.
+   */
+  /** how many calls returned one of two values (see eitherReturn): each such value is its own unknown. */
+  private returnAtoms = 0;
+  private eitherReturn(f: Frame, v: Value, g: { guard: string; wholeWarp: boolean }, act: Uint8Array): Value {
+    const before = f.ret!;
+    if (sameValue(before, v, act)) return v;
+    const name = f.fn?.name ?? 'the function';
+    const even = (x: Value) => x.k === 'num' && x.t.kind === 'int' && !hasThread(x.sym) && isUniform(x.v, act);
+    if (g.wholeWarp && even(before) && even(v)) return atom(`${name}()#${++this.returnAtoms}`, (v as Num).t);
+    return unk(`what \`${name}\` returns depends on ${g.guard.replace(' could not', ', which could not')}`);
+  }
+
   private execIf(node: Node, macro?: { header: Node; body: Node }): void {
     const hdr = macro?.header ?? node;
     const condNode = hdr.childForFieldName('condition')!;
@@ -614,6 +635,13 @@ export class Interp {
     const cond = this.condValue(condNode);
     const act = this.active();
     if (isTainted(cond)) throw NEEDS_FULL_BLOCK;
+    // a way the launch's binding takes through an `if` its condition does not decide here (see branchChoices)
+    const way = !macro && (cond.k !== 'num' || cond.sym) ? this.cfg.decide?.get(node.id) : undefined;
+    if (way !== undefined) {
+      const taken = way ? cons : altStmt;
+      if (taken) this.exec(taken);
+      return;
+    }
     if (cond.k !== 'num' || cond.sym) {
       const why = cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : 'it is not a number';
       const line = node.startPosition.row + 1;
@@ -650,6 +678,8 @@ export class Interp {
           else f.exited.fill(0);
           f.anyExited = !!exited;
           gone.add('return');
+          // what it returned is one way of two: another `return` after it is the other
+          if (f.ret !== undefined) f.retGuard ??= { guard, wholeWarp: (cond.k === 'unk' && !!cond.uniform) || (cond.k === 'num' && !hasThread(cond.sym) && isUniform(cond.v, act)) };
         }
         if (lp && lp.touched && !touchedBefore) {
           if (lp.brk.includes(1)) gone.add('break');
@@ -1420,7 +1450,7 @@ export class Interp {
   private snapshot() {
     const vars = new Map<Var, [Value, Uint8Array | undefined, string | undefined]>();
     for (const f of this.frames) for (const sc of f.scopes) for (const v of sc.values()) if (!isBase(v)) vars.set(v, [v.value, v.unset, v.unsetWhy]);
-    const frames = this.frames.map((f) => ({ f, exited: f.exited.slice(), anyExited: f.anyExited, ret: f.ret }));
+    const frames = this.frames.map((f) => ({ f, exited: f.exited.slice(), anyExited: f.anyExited, ret: f.ret, retGuard: f.retGuard }));
     return {
       vars, frames, exits: this.exits, exitNotes: this.exitNotes.length, capped: this.capped.length, truncated: this.truncated,
       visitCount: new Map(this.visitCount), notes: new Set(this.notes), demoted: new Set<string>(), passes: vars.size + 1,
@@ -1434,10 +1464,11 @@ export class Interp {
       v.unset = unset;
       v.unsetWhy = unsetWhy;
     }
-    for (const { f, exited, anyExited, ret } of s.frames) {
+    for (const { f, exited, anyExited, ret, retGuard } of s.frames) {
       f.exited.set(exited);
       f.anyExited = anyExited;
       f.ret = ret;
+      f.retGuard = retGuard;
     }
     this.exits = s.exits;
     if (this.exitNotes.length !== s.exitNotes) {
@@ -1605,7 +1636,7 @@ export class Interp {
       let ctorArgs: Value[] | undefined;
       if (d.type === 'function_declarator') {
         // `dim3 threads(BLOCK_SIZE, BLOCK_SIZE);` parses as a function declaration: read it as a constructor call
-        const params = named(d.childForFieldName('parameters'));
+        const params = named(d.childForFieldName('parameters')).filter((c) => c.type !== 'comment');
         const args = params.map((p) => this.expandMacro(p.text, nameNode.text));
         value = isDim3 ? this.dim3(args) : args.length === 1 ? args[0] : { k: 'other', what: 'aggregate' };
         // so does `View w(tile, n);` with each "parameter" a variable of the scope: a constructor called on them
@@ -1631,7 +1662,7 @@ export class Interp {
           value = this.rvalue(init);
         }
         else if (init && (init.type === 'argument_list' || init.type === 'initializer_list')) {
-          const args = named(init).map((a) => this.rvalue(a));
+          const args = named(init).filter((c) => c.type !== 'comment').map((a) => this.rvalue(a));
           value = isDim3 ? this.dim3(args) : args.length === 1 && !isArray ? args[0] : { k: 'other', what: 'aggregate' };
         } else if (init) value = this.rvalue(init);
       } else if (isDim3) value = this.dim3([]);
@@ -1735,7 +1766,7 @@ export class Interp {
     }
     if (!cur || cur.type !== 'call_expression' || !extents.length) return false;
     const fn = cur.childForFieldName('function');
-    const args = named(cur.childForFieldName('arguments'));
+    const args = argumentNodes(cur);
     if (!fn || args.length !== 1) return false;
     // a template's type parameter reads as a plain name (`T (*tile)[TILE + 1] = ...`): one that names a type, not a variable
     if (!/^(primitive_type|type_identifier|sized_type_specifier)$/.test(fn.type) && !(fn.type === 'identifier' && !this.binding(fn.text) && this.resolveTypeName(fn.text, fn).kind !== 'unknown')) return false;
@@ -1910,7 +1941,7 @@ export class Interp {
     const order = (n: Node) => self.t.kind === 'struct' ? self.t.fields.findIndex((f) => f.name === named(n)[0]?.text) : -1;
     for (const item of named(list).filter((c) => c.type === 'field_initializer').sort((a, b) => order(a) - order(b))) {
       const field = self.fields.get(named(item)[0]?.text ?? '');
-      const given = named(named(item).find((c) => c.type === 'argument_list' || c.type === 'initializer_list') ?? null);
+      const given = named(named(item).find((c) => c.type === 'argument_list' || c.type === 'initializer_list') ?? null).filter((c) => c.type !== 'comment');
       if (!field) continue;
       const v = given.length === 1 ? this.rvalue(given[0]) : unk(`\`${item.text}\` is not one value`);
       field.value = this.asVariable(v, field.type, `${this.constructing ?? 'this'}.${named(item)[0].text}`, item);
@@ -2025,7 +2056,7 @@ export class Interp {
       const t = this.templateStruct(node);
       if (t) return t;
     }
-    const acc = this.accumulateType(node);
+    const acc = this.accumulateType(node) ?? this.openCvVecType(node);
     if (acc) return acc;
     // `typename Acc<T>::type`: the type the instance defines
     let q: Node | null = node.type === 'dependent_type' ? named(node)[0] ?? null : node;
@@ -2035,7 +2066,7 @@ export class Interp {
       : q?.type === 'qualified_identifier' && q.childForFieldName('name')?.text === 'type' && q.childForFieldName('scope')?.type === 'template_type' &&
         q.childForFieldName('scope')!.childForFieldName('name')?.text === 'conditional' && !this.cfg.facts.typeDecls.has('conditional') ? q.childForFieldName('scope') : null;
     if (pick && !this.cfg.facts.typeDecls.has('conditional_t')) {
-      const [b, x, y] = named(pick.childForFieldName('arguments'));
+      const [b, x, y] = argumentNodes(pick);
       const holds = b ? uniformValue(this.withHost(() => this.rvalue(b))) : null;
       const chosen = holds === null ? null : holds ? x : y;
       return chosen?.type === 'type_descriptor' ? this.typeDescriptor(chosen) : { kind: 'unknown', name: pick.text };
@@ -2058,12 +2089,47 @@ export class Interp {
     while (q?.type === 'qualified_identifier' && /^(at|c10|at::native)$/.test(q.childForFieldName('scope')?.text ?? '')) q = q.childForFieldName('name');
     const name = q?.type === 'template_type' ? q.childForFieldName('name')?.text : undefined;
     if (!name || !/^(acc_type|opmath_type)$/.test(name) || this.cfg.facts.typeDecls.has(name)) return null;
-    const [arg, onCuda] = named(q!.childForFieldName('arguments'));
+    const [arg, onCuda] = argumentNodes(q!);
     if (arg?.type !== 'type_descriptor') return null;
     const t = this.typeDescriptor(arg);
     if (t.kind === 'float') return t.bytes === 8 ? t : name === 'acc_type' && onCuda?.text === 'false' ? BUILTINS.double : FLOAT;
     if (t.kind === 'int' && name === 'acc_type') return t.bytes === 1 && t.name === 'bool' ? t : BUILTINS.int64_t;
     return name === 'opmath_type' && t.kind !== 'unknown' ? t : null;
+  }
+
+  /**
+   * OpenCV's vector type traits, where the file does not declare them (opencv2/core/cuda/vec_traits.hpp, cudev's
+   * vec_traits.hpp): `TypeVec<T, N>::vec_type` is T for N = 1, else the CUDA vector of N T's (`TypeVec<float, 4>` is
+   * float4); N may be `VecTraits<U>::cn`, U's count of components (1 for a scalar). Null for any other type.
+   */
+  private openCvVecType(node: Node): CType | null {
+    let q: Node | null = node.type === 'dependent_type' ? named(node)[0] ?? null : node;
+    // `cv::cuda::device::TypeVec<...>::vec_type`: the scopes before the template
+    while (q?.type === 'qualified_identifier' && q.childForFieldName('scope')?.type !== 'template_type' && q.childForFieldName('name')?.type === 'qualified_identifier') q = q.childForFieldName('name');
+    const scope = q?.type === 'qualified_identifier' && q.childForFieldName('name')?.text === 'vec_type' ? q.childForFieldName('scope') : null;
+    if (scope?.type !== 'template_type' || scope.childForFieldName('name')?.text !== 'TypeVec' || this.cfg.facts.typeDecls.has('TypeVec')) return null;
+    const [arg, count] = argumentNodes(scope);
+    if (arg?.type !== 'type_descriptor' || !count) return null;
+    const t = this.typeDescriptor(arg);
+    const n = this.vecTraitsCount(count);
+    if (n === null || (t.kind !== 'int' && t.kind !== 'float')) return null;
+    if (n === 1) return t;
+    const v = Object.values(BUILTINS).find((b) => b.kind === 'vector' && b.count === n && b.comp.kind === t.kind && b.comp.bytes === t.bytes &&
+      (t.kind !== 'int' || b.comp.kind !== 'int' || b.comp.signed === t.signed));
+    return v ?? null;
+  }
+
+  /** The count `TypeVec` is given: a number, a template argument, or `VecTraits<U>::cn` (see openCvVecType). */
+  private vecTraitsCount(count: Node): number | null {
+    const inner = count.type === 'type_descriptor' ? count.childForFieldName('type') : count;
+    const scope = inner?.type === 'qualified_identifier' && inner.childForFieldName('name')?.text === 'cn' ? inner.childForFieldName('scope') : null;
+    if (scope?.type === 'template_type' && scope.childForFieldName('name')?.text === 'VecTraits' && !this.cfg.facts.typeDecls.has('VecTraits')) {
+      const u = argumentNodes(scope)[0];
+      const ut = u?.type === 'type_descriptor' ? this.typeDescriptor(u) : null;
+      return ut?.kind === 'vector' ? ut.count : ut?.kind === 'int' || ut?.kind === 'float' ? 1 : null;
+    }
+    const v = uniformValue(this.withHost(() => this.rvalue(inner ?? count)));
+    return v !== null && v >= 1 && v <= 4 ? v : null;
   }
 
   resolveTypeName(text: string, node?: Node): CType {
@@ -2211,7 +2277,7 @@ export class Interp {
     const tdecl = decl?.parent;
     if (!decl || !/^(struct|class)_specifier$/.test(decl.type) || tdecl?.type !== 'template_declaration') return null;
     const params = readTemplateParams(tdecl.childForFieldName('parameters'));
-    const targs = named(node.childForFieldName('arguments'));
+    const targs = argumentNodes(node);
     const bound = this.templateBindings([params, targs]);
     // the instance is named by its arguments' values (`Tile<N>` is two types where N is 4 in one call and 8 in another)
     const key = `${name}<${params.map((tp, i) => {
@@ -2282,7 +2348,7 @@ export class Interp {
       const nameNode = decl.childForFieldName('name');
       if (nameNode?.type !== 'template_type' || nameNode.childForFieldName('name')?.text !== name) continue;
       const own = decl.parent?.type === 'template_declaration' ? readTemplateParams(decl.parent.childForFieldName('parameters')) : [];
-      const pats = named(nameNode.childForFieldName('arguments'));
+      const pats = argumentNodes(nameNode);
       if (pats.length !== params.length) continue;
       const mine: ClassBinding = { values: new Map(this.cfg.values), types: new Map(this.cfg.types) };
       const fixed = new Set<string>();
@@ -3565,7 +3631,7 @@ export class Interp {
       const scope = fnNode.childForFieldName('scope');
       if (!inner || /^(std|cuda|cg|cooperative_groups)$/.test(scope?.text ?? '') && inner.type === 'identifier' && !this.cfg.facts.functions.has(inner.text)) break;
       classScope = scope;
-      if (scope?.type === 'template_type') classArgs = named(scope.childForFieldName('arguments'));
+      if (scope?.type === 'template_type') classArgs = argumentNodes(scope);
       // `Swz::apply(x)` with `Swz` a type parameter or an alias bound to a class template instance (`Swizzle<3, 4, 3>`):
       // that instance's parameters, bound where it was named
       else if (scope && /^(type_|namespace_)?identifier$/.test(scope.type) && (this.cfg.types.has(scope.text) || this.cfg.facts.typeDecls.has(scope.text))) {
@@ -3599,7 +3665,7 @@ export class Interp {
     if (fnNode.type === 'template_function') {
       const name = fnNode.childForFieldName('name')?.text ?? '';
       if (/^(reinterpret|static|const|dynamic)_cast$/.test(name)) {
-        const td = named(fnNode.childForFieldName('arguments'))[0];
+        const td = argumentNodes(fnNode)[0];
         const v = argNodes[0] ? this.rvalue(argNodes[0]) : unk('cast of nothing');
         return td ? this.cast(v, this.typeDescriptor(td), node) : v;
       }
@@ -3935,7 +4001,7 @@ export class Interp {
     while (stack.length) {
       const c = stack.pop()!;
       if ((c.type === 'template_function' || c.type === 'template_type') && c.childForFieldName('name')?.text === 'aligned_size_t') {
-        const arg = named(c.childForFieldName('arguments'))[0];
+        const arg = argumentNodes(c)[0];
         return arg && arg.type !== 'type_descriptor' ? uniformValue(this.rvalue(arg)) : null;
       }
       stack.push(...named(c));
@@ -3952,7 +4018,7 @@ export class Interp {
     if (this.warpMode && (name === 'this_thread_block' || name === 'tiled_partition')) throw NEEDS_FULL_BLOCK;
     if (name === 'this_thread_block') return { k: 'other', what: 'cg:block:0' };
     if (name === 'tiled_partition') {
-      const targ = fnNode.type === 'template_function' ? named(fnNode.childForFieldName('arguments'))[0] : argNodes[1];
+      const targ = fnNode.type === 'template_function' ? argumentNodes(fnNode)[0] : argNodes[1];
       const size = targ ? uniformValue(this.rvalue(targ)) : null;
       for (const a of argNodes) this.rvalue(a);
       return size !== null && Number.isInteger(size) && size >= 1 ? { k: 'other', what: `cg:tile:${size}` } : unk(`the tile size of \`${fnNode.text}\` is not known`);
@@ -4339,7 +4405,7 @@ export class Interp {
     // the callee's own `return`s end the callee, never the caller: a guard around the call has no exit to speak of
     const savedExits = this.exits;
     // explicit template arguments of the callee (f<16>(...)) and of its class template (R<double>::get())
-    const explicit = fnNode.type === 'template_function' && def.templateParams.length ? named(fnNode.childForFieldName('arguments')) : null;
+    const explicit = fnNode.type === 'template_function' && def.templateParams.length ? argumentNodes(fnNode) : null;
     const ofClass = classArgs && def.classTemplateParams.length ? classArgs : null;
     if (ofClass && !Array.isArray(ofClass)) {
       this.cfg.values = new Map([...this.cfg.values, ...ofClass.values]);

@@ -6,6 +6,8 @@ import { Macro, readMacro, readDirectives, callArguments, substitute, keywordMar
 export interface TemplateParam {
   name: string;
   isType: boolean;
+  /** a template template parameter (`template <typename> class B`): it takes the name of a template. */
+  isTemplate?: boolean;
   defaultNode: Node | null;
 }
 
@@ -84,6 +86,8 @@ const BODY_FACTS = /<<<|\bcudaLaunch(?:Cooperative)?Kernel(?:Ex|ExC)?\b|\.func\s
 
 export const named = (n: Node | null | undefined): Node[] =>
   n ? ((n as Node & ChildMemo).__named ??= n.namedChildren.filter((c) => c !== null) as Node[]) : NONE;
+/** The arguments of a call's or a template's argument list, without the comments written among them (a comment naming a parameter). */
+export const argumentNodes = (n: Node | null | undefined): Node[] => named(n?.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
 export const kids = (n: Node): Node[] => ((n as Node & ChildMemo).__kids ??= n.children.filter((c) => c !== null) as Node[]);
 
 /** C++'s alternative tokens (`and`, `or`, `not`, `bitand`, `not_eq`, `and_eq`, ...), spelled as their symbols. */
@@ -208,7 +212,8 @@ export function readTemplateParams(list: Node | null): TemplateParam[] {
     } else if (isType) nameNode = p.childForFieldName('name') ?? named(p).find((c) => c.type === 'type_identifier') ?? null;
     else nameNode = declaratorName(p.childForFieldName('declarator'));
     if (!nameNode) continue;
-    out.push({ name: nameNode.text, isType, defaultNode: p.childForFieldName('default_value') ?? p.childForFieldName('default_type') });
+    const isTemplate = p.type === 'template_template_parameter_declaration';
+    out.push({ name: nameNode.text, isType, ...(isTemplate ? { isTemplate } : {}), defaultNode: p.childForFieldName('default_value') ?? p.childForFieldName('default_type') });
   }
   return out;
 }
@@ -320,7 +325,7 @@ export function collectFacts(root: Node, text: string): FileFacts {
         const tf = fd?.childForFieldName('declarator');
         if (tf && tf.type === 'template_function') {
           const name = tf.childForFieldName('name')?.text;
-          const args = named(tf.childForFieldName('arguments'));
+          const args = argumentNodes(tf);
           if (name) facts.instantiations.push({ kernel: name, args, node });
         } else if (tf && (tf.type === 'identifier' || tf.type === 'qualified_identifier')) {
           // `template void launch(float *dst, int n);`: the arguments are deduced from the parameter types
@@ -437,12 +442,12 @@ function launchAt(node: Node, fn: FunctionFact | null): LaunchFact | null {
   let targs: Node[] | null = null;
   if (f?.type === 'template_function') {
     name = f.childForFieldName('name')?.text ?? null;
-    targs = named(f.childForFieldName('arguments'));
+    targs = argumentNodes(f);
   } else if (f?.type === 'subscript_expression') {
     // `table[i]<<<...>>>`: one of the kernels of a table (contexts.ts reads the table)
     name = f.childForFieldName('argument')?.text ?? null;
   } else if (f) name = f.text.replace(/^.*::/, '');
-  const cargs = named(cfg);
+  const cargs = named(cfg).filter((c) => c.type !== 'comment'); // `<<<grid, /* threads */ 128>>>`
   return name ? { kernel: name, templateArgs: targs, grid: cargs[0] ?? null, block: cargs[1] ?? null, shmem: cargs[2] ?? null, node, caller: fn } : null;
 }
 
@@ -583,14 +588,14 @@ export function kernelRef(k: Node | null): { name: string; targs: Node[] | null 
     if (k.type === 'cast_expression') k = k.childForFieldName('value');
     else if (k.type === 'parenthesized_expression') k = named(k)[0] ?? null;
     else if (k.type === 'pointer_expression' && k.childForFieldName('operator')?.text === '&') k = k.childForFieldName('argument');
-    else if (k.type === 'call_expression' && /_cast$/.test(k.childForFieldName('function')?.text.replace(/<.*$/s, '') ?? '')) k = named(k.childForFieldName('arguments'))[0] ?? null;
+    else if (k.type === 'call_expression' && /_cast$/.test(k.childForFieldName('function')?.text.replace(/<.*$/s, '') ?? '')) k = argumentNodes(k)[0] ?? null;
     else break;
   }
   let targs: Node[] | null = null;
   // `ns::k<T>` is a qualified name whose last part is the template: unwrap the scopes on both sides of the arguments
   for (let i = 0; k && k.type === 'qualified_identifier' && i < 16; i++) k = k.childForFieldName('name');
   if (k?.type === 'template_function') {
-    targs = named(k.childForFieldName('arguments'));
+    targs = argumentNodes(k);
     k = k.childForFieldName('name');
   }
   for (let i = 0; k && k.type === 'qualified_identifier' && i < 16; i++) k = k.childForFieldName('name');
@@ -608,7 +613,7 @@ type ApiLaunch = Pick<LaunchFact, 'kernel' | 'templateArgs' | 'grid' | 'block' |
 function apiLaunch(node: Node, body: Node | null): ApiLaunch | null {
   const f = node.childForFieldName('function');
   const name = f?.type === 'identifier' ? f.text : f?.type === 'qualified_identifier' ? f.childForFieldName('name')?.text : null;
-  const args = () => named(node.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
+  const args = () => argumentNodes(node);
   if (name === 'cudaLaunchKernel' || name === 'cudaLaunchCooperativeKernel') {
     const a = args();
     const k = kernelRef(a[0] ?? null);

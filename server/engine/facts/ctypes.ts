@@ -112,9 +112,12 @@ for (const [base, comp] of VECTOR_BASES) {
  * their data; MAGMA's types (magma_types.h: `magmaFloatComplex` is `cuFloatComplex`, `magmaDoubleComplex`
  * `cuDoubleComplex` and `magmaHalf` `__half`, in every CUDA build of MAGMA; `magmaHalf` is a 2-byte `short` where
  * `__half` is not there), in which its BLAS and factorization kernels keep their tiles;
- * PyTorch's reduced-precision scalar types (c10/util/Half.h, BFloat16.h), named in `at::` (or `c10::`).
+ * PyTorch's reduced-precision scalar types (c10/util/Half.h, BFloat16.h), named in `at::` (or `c10::`);
+ * OpenCV's byte types (opencv2/core/hal/interface.h: `uchar`, `schar`), which its CUDA modules instantiate with.
  */
 export const LIBRARY_TYPES: Record<string, CType> = {
+  uchar: int(1, false, 'unsigned char'),
+  schar: int(1, true, 'signed char'),
   'at::Half': flt(2, 'at::Half'),
   'at::BFloat16': flt(2, 'at::BFloat16'),
   cuFloatComplex: BUILTINS.float2,
