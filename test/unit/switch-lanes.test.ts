@@ -49,3 +49,24 @@ test('a switch on threadIdx.y runs each warp in the case of its row; a case no l
   assert.equal(none.status, 'unknown');
   assert.match(none.reason!, /^no thread runs this access: no lane's `y` selects it or falls into it at the switch at line 40 /);
 });
+
+test('cases inside an undecided `#if` in a switch body are cases of the switch (they were left out without a word)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // even lanes: words 2t, two in each of banks 0, 4, ..., 28
+  figures(accessAt(result, text, 's[t * 2] = 0;', 'store'), 'conflict', 2, 2, 16, 16);
+  // odd lanes, in the `#if __CUDA_ARCH__ >= 800` branch: words 4t, four in each of banks 4, 12, 20, 28
+  const odd = accessAt(result, text, 's[t * 4] = 1;', 'store');
+  figures(odd, 'conflict', 4, 4, 16, 16);
+  assert.equal(odd.kernel, 'arch_cases');
+});
+
+test('a `case` the grammar reads outside a braced switch body runs, said so, and the code after it is analysed (it was all left out)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const c = accessAt(result, text, 'switch (t) case 0: s[64] = t;', 'store');
+  figures(c, 'broadcast', 1, 1, 1, 32);
+  assert.ok(c.assumptions.some((a) => /^the `case` at line \d+ is not in a braced `switch` body: its statement is assumed to run for every lane$/.test(a)), c.assumptions.join('\n'));
+  const after = result.accesses.filter((a) => a.kernel === 'braceless' && a.kind === 'load');
+  assert.equal(after.length, 1);
+  figures(after[0], 'conflict-free', 1, 1, 32, 32);
+  assert.ok(!after[0].assumptions.some((a) => /braced `switch`/.test(a)), after[0].assumptions.join('\n'));
+});

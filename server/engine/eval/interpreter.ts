@@ -487,6 +487,15 @@ export class Interp {
         return;
       case 'switch_statement':
         return this.execSwitch(node);
+      case 'case_statement': {
+        // a `case` the grammar could not place in a switch's braced body (`switch (t) case 0: s[t] = 1;`, half-typed
+        // code) holds the rest of the block: its first statement is what the switch guards, assumed to run for every
+        // lane and said so; the statements after it are the code that follows the switch
+        const [first, ...rest] = caseStatements(node);
+        if (first) this.assumedToRun(`the \`case\` at line ${node.startPosition.row + 1} is not in a braced \`switch\` body: its statement is assumed to run for every lane`, () => this.exec(first), true);
+        for (const st of rest) this.exec(st);
+        return;
+      }
       case 'function_definition':
         return this.execMacroStatement(node);
       default:
@@ -507,7 +516,7 @@ export class Interp {
     if (v && isTainted(v)) throw NEEDS_FULL_BLOCK;
     const body = node.childForFieldName('body');
     if (!body) return;
-    const cases = named(body).filter((c) => c.type === 'case_statement');
+    const cases = casesOf(body);
     const line = node.startPosition.row + 1;
     const u = v?.k === 'num' && !v.sym ? uniformValue(v) : null;
     let start = -1;
@@ -526,7 +535,7 @@ export class Interp {
     const sw: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n), touched: outer?.touched };
     if (outer?.touched) for (let i = 0; i < this.n; i++) sw.brk[i] = outer.brk[i] | outer.cont[i];
     const before = sw.brk.slice();
-    const statements = (c: Node) => named(c).filter((s) => s !== c.childForFieldName('value') && (s.type.endsWith('statement') || s.type === 'declaration'));
+    const statements = caseStatements;
     this.loops.push(sw);
     this.touch();
     try {
@@ -4680,6 +4689,21 @@ export function runBlock(cfg: RunConfig, kernel: FunctionFact): Interp {
 const warpFailed = new WeakMap<FunctionFact, Set<string>>();
 
 /** A text the run would show depends on the warp's coordinates: the per-warp evaluation is not exact. */
+/** The cases of a switch's body, also those inside `#if` branches left in it (each branch the file does not decide). */
+function casesOf(body: Node): Node[] {
+  const out: Node[] = [];
+  for (const c of named(body)) {
+    if (c.type === 'case_statement') out.push(c);
+    else if (/^preproc_(if|ifdef|else|elif|elifdef)$/.test(c.type)) out.push(...casesOf(c));
+  }
+  return out;
+}
+
+/** The statements of a `case` (its label's value left out). */
+function caseStatements(c: Node): Node[] {
+  return named(c).filter((s) => s !== c.childForFieldName('value') && (s.type.endsWith('statement') || s.type === 'declaration'));
+}
+
 function warpRunTainted(it: Interp): boolean {
   const has = (x: unknown) => typeof x === 'string' && x.includes(THREAD);
   for (const v of it.visits) {
