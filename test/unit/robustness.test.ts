@@ -143,7 +143,8 @@ describe('(a) a generated 5 MB file', () => {
   });
 
   test('the language server over stdio survives it and still answers a hover afterwards', { timeout: 320_000 }, async (t) => {
-    const c = await LspTestClient.start({ transport: 'stdio', initializationOptions: { debounceMs: 0 } });
+    // the editor's default budget (the test client gives a minute unless told): the file is far larger than it
+    const c = await LspTestClient.start({ transport: 'stdio', settings: { analysisBudgetMs: 500 }, initializationOptions: { debounceMs: 0 } });
     const stderr: Buffer[] = [];
     c.process.stderr?.on('data', (d: Buffer) => stderr.push(d));
     try {

@@ -77,7 +77,7 @@ export class LspTestClient {
     readonly process: ChildProcess,
     options: StartOptions,
   ) {
-    this.settings = options.settings === undefined ? {} : options.settings;
+    this.settings = options.settings === null ? null : withBudget(options.settings ?? {});
     connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
       this.published.push(p);
       if (options.maxPublished && this.published.length > options.maxPublished) this.published.shift();
@@ -201,7 +201,7 @@ export class LspTestClient {
   }
 
   async setSettings(settings: Record<string, unknown>): Promise<void> {
-    this.settings = settings;
+    this.settings = settings = withBudget(settings);
     await this.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: { cudaBankLens: settings } });
   }
 
@@ -241,6 +241,15 @@ export class LspTestClient {
     }
     return code;
   }
+}
+
+/**
+ * Settings as a test gives them, with an analysis budget of a minute unless the test names its own: the tests read
+ * figures, not the clock, so a loaded machine cannot turn a kernel into `analysis budget exceeded` (the budget and
+ * its slices are tested with budgets the tests give, in lsp-scheduler.test.ts and robustness.test.ts).
+ */
+function withBudget(settings: Record<string, unknown>): Record<string, unknown> {
+  return { analysisBudgetMs: 60_000, ...settings };
 }
 
 export function delay(ms: number): Promise<void> {
