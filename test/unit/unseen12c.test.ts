@@ -5,18 +5,12 @@
 // oracle of the bank model (scratch/unseen12c/oracle.py, not shipped).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { ready, analyzeFile, accessAt, figures } from './helpers/engine';
-import { AccessFinding } from '../../server/engine';
+import { ready, analyzeFile, accessAt, warpFigures } from './helpers/engine';
 
 before(() => ready);
 
 const FIXTURE = 'test/fixtures/unseen12c.cu';
 
-/** The figures (see helpers/engine.ts) of an access of a one-warp launch. */
-function warpFigures(a: AccessFinding, status: string, degree: number, wavefronts: number, words: number, lanes: number): void {
-  figures(a, status, degree, wavefronts, words, lanes);
-  assert.deepEqual(a.block, [32, 1, 1]);
-}
 
 test('a scalar __shared__ stored in a loop of unknown trip count is one word: read back as a row it moves every lane alike (was: unknown)', () => {
   const { text, result } = analyzeFile(FIXTURE);

@@ -8,18 +8,13 @@
 // (scratch/unseen13a/oracle_fixture.py, not shipped).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { ready, analyzeFile, accessAt, figures } from './helpers/engine';
-import { AccessFinding, analyzeText } from '../../server/engine';
+import { ready, analyzeFile, accessAt, figures, warpFigures } from './helpers/engine';
+import { analyzeText } from '../../server/engine';
 
 before(() => ready);
 
 const FIXTURE = 'test/fixtures/unseen13a.cu';
 
-/** The figures (see helpers/engine.ts) of an access of a one-warp launch. */
-function warpFigures(a: AccessFinding, status: string, degree: number, wavefronts: number, words: number, lanes: number): void {
-  figures(a, status, degree, wavefronts, words, lanes);
-  assert.deepEqual(a.block, [32, 1, 1]);
-}
 
 test('a `?:` whose condition and branches are one value per warp is one unknown value per warp (was: unknown)', () => {
   const { text, result } = analyzeFile(FIXTURE);

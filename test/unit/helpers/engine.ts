@@ -43,3 +43,9 @@ export function figures(a: AccessFinding, status: string, degree: number, wavefr
   assert.equal(a.worst!.distinctWords, words);
   assert.equal(a.worst!.activeLanes, lanes);
 }
+
+/** figures() of an access of a one-warp launch (block 32x1x1). */
+export function warpFigures(a: AccessFinding, status: string, degree: number, wavefronts: number, words: number, lanes: number): void {
+  figures(a, status, degree, wavefronts, words, lanes);
+  assert.deepEqual(a.block, [32, 1, 1]);
+}
