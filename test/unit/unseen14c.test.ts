@@ -54,3 +54,10 @@ test('an unsigned loop bounded by the same offset stays a loop of unknown trip c
   figures(s, 'conflict-free', 1, 1, 32, 32);
   assert.ok(s.assumptions.some((a) => /trip count that cannot be computed \(`i < ubase \+ 80`/.test(a)), s.assumptions.join('\n'));
 });
+
+test('an unsigned equality with the same block offset on both sides is decided: it holds modulo 2^32 (was: assumed true for every lane, a broadcast to 32 lanes)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // `idx == blockIdx.x * blockDim.x` holds on lane 0 only: one lane, one word
+  figures(accessAt(result, text, 'stage[95] = stage[64];', 'load'), 'conflict-free', 1, 1, 1, 1);
+  figures(accessAt(result, text, 'stage[95] = stage[64];', 'store'), 'conflict-free', 1, 1, 1, 1);
+});

@@ -397,11 +397,12 @@ export function binary(op: string, a: Value, b: Value, labelArg: Label, mask: Ui
   if (a.sym || b.sym) {
     // `i < base + 20` with `i = base + threadIdx.x` (a tile's halo loop, `for (i = h; i < h_base + W; i += T)`, a
     // guard `gx >= base && gx < base + TILE`): the same warp-uniform unknowns on both sides cancel, so the comparison
-    // is that of what is left (known numbers, and warp mode's thread coordinates). Only in a signed compare, where the
-    // sums cannot wrap (signed overflow is undefined); an unsigned one could, and stays unknown
+    // is that of what is left (known numbers, and warp mode's thread coordinates). An order (`<`, `>=`) only in a
+    // signed compare, where the sums cannot wrap (signed overflow is undefined); an unsigned one could, and stays
+    // unknown. `==` and `!=` hold modulo the type's width, wrap or not (`idx == blockIdx.x * blockDim.x`)
     if (cmp && op !== '&&' && op !== '||' && a.sym && b.sym) {
       const ct = promote(a.t, b.t);
-      const common = ct.kind === 'int' && ct.signed ? cancelled(a.sym, b.sym) : null;
+      const common = ct.kind === 'int' && (ct.signed || op === '==' || op === '!=') ? cancelled(a.sym, b.sym) : null;
       if (common) return binary(op, { ...a, sym: common.a }, { ...b, sym: common.b }, labelArg, mask);
     }
     if (a.sym && !b.sym && (op === '%' || op === '/' || op === '&' || op === '>>') && isInt(t)) {
