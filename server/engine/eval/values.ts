@@ -285,6 +285,24 @@ export function hasThread(s: Sym | null): boolean {
   return false;
 }
 const CMP = new Set(['<', '>', '<=', '>=', '==', '!=', '&&', '||']);
+/**
+ * Two sums with the same warp-uniform unknowns (each with the same coefficient, at least one): each without them,
+ * warp mode's thread coordinates kept. Null where they differ.
+ */
+function cancelled(a: Sym, b: Sym): { a: Sym | null; b: Sym | null } | null {
+  let any = false;
+  const keep = (s: Sym) => {
+    const out: Sym = {};
+    for (const k in s) if (k.charCodeAt(0) === 2) out[k] = s[k];
+    return Object.keys(out).length ? out : null;
+  };
+  for (const k in a) if (k.charCodeAt(0) !== 2) {
+    if (a[k] !== b[k]) return null;
+    any = true;
+  }
+  for (const k in b) if (k.charCodeAt(0) !== 2 && a[k] !== b[k]) return null;
+  return any ? { a: keep(a), b: keep(b) } : null;
+}
 /** the warp-uniform unknowns of a sum without the thread coordinates (null when none is left). */
 function withoutThread(s: Sym | null): Sym | null {
   let out: Sym | null = null;
@@ -377,6 +395,16 @@ export function binary(op: string, a: Value, b: Value, labelArg: Label, mask: Ui
   const cmp = CMP.has(op);
   const t = cmp ? INT : op === '<<' || op === '>>' ? promote(a.t, INT) : promote(a.t, b.t);
   if (a.sym || b.sym) {
+    // `i < base + 20` with `i = base + threadIdx.x` (a tile's halo loop, `for (i = h; i < h_base + W; i += T)`, a
+    // guard `gx >= base && gx < base + TILE`): the same warp-uniform unknowns on both sides cancel, so the comparison
+    // is that of what is left (known numbers, and warp mode's thread coordinates). An order (`<`, `>=`) only in a
+    // signed compare, where the sums cannot wrap (signed overflow is undefined); an unsigned one could, and stays
+    // unknown. `==` and `!=` hold modulo the type's width, wrap or not (`idx == blockIdx.x * blockDim.x`)
+    if (cmp && op !== '&&' && op !== '||' && a.sym && b.sym) {
+      const ct = promote(a.t, b.t);
+      const common = ct.kind === 'int' && (ct.signed || op === '==' || op === '!=') ? cancelled(a.sym, b.sym) : null;
+      if (common) return binary(op, { ...a, sym: common.a }, { ...b, sym: common.b }, labelArg, mask);
+    }
     if (a.sym && !b.sym && (op === '%' || op === '/' || op === '&' || op === '>>') && isInt(t)) {
       const r = dropMultiples(op, a, b, t, labelArg, mask);
       if (r) return r;
