@@ -703,7 +703,15 @@ export class Interp {
         this.exec(cons!);
         for (const e of again) if (e.v.value === e.value) e.v.value = e.unknown;
       };
-      if (cons && narrow && !this.anyActive(narrow.mask)) this.skipped(cons, `${guard}; ${narrow.note}, and no lane passes the rest`);
+      // `i == 0` with `i = blockIdx.x * 16 + threadIdx.x`: whatever the block, the lanes that pass share one value of
+      // the per-lane part, so the branch runs once for each group of lanes that can (see equalityGroups)
+      const groups = cons ? this.equalityGroups(condNode, consMask) : null;
+      if (cons && groups && !groups.masks.length) this.skipped(cons, `${guard}; ${groups.note}, and no lane can pass it`);
+      else if (cons && groups)
+        this.assumedToRun(`${guard}; ${groups.note}`, () => {
+          for (const m of groups.masks) this.withMask(m, runCons);
+        }, perLane);
+      else if (cons && narrow && !this.anyActive(narrow.mask)) this.skipped(cons, `${guard}; ${narrow.note}, and no lane passes the rest`);
       else if (cons && narrow) this.assumedToRun(`${guard}; ${narrow.note}`, () => this.withMask(consMask, runCons), perLane);
       else if (cons) this.assumedToRun(`${guard}; assumed true for every lane`, runCons, perLane);
       settle();
@@ -842,6 +850,54 @@ export class Interp {
     if (!known.length) return null;
     const q = (xs: string[]) => xs.map((x) => `\`${x}\``).join(', ');
     return { mask, note: `${q(assumed)} assumed true for every lane, ${q(known)} evaluated per lane`, known: q(known) };
+  }
+
+  /**
+   * A guard `a == b` (alone, or one part of `... && ...`) whose sides differ by a number per lane plus warp-uniform
+   * unknowns, `d = v + S` (`i == 0`, `i = blockIdx.x * 16 + threadIdx.x`): in any block the lanes that pass have
+   * `v = -S`, one value of `v`, so they are one group of the lanes that share a value of `v`. Groups that no block
+   * can make pass are left out: `S` is a multiple of the greatest common divisor of its coefficients, and at least 0
+   * where every unknown is never negative and every coefficient positive (so `i == 0` is `threadIdx.x == 0`). Each
+   * mask is a group within `mask`; null where no such equality is found, or it gives one group (nothing to split) or
+   * more than MAX_EQUALITY_GROUPS.
+   */
+  private equalityGroups(condNode: Node, mask: Uint8Array): { masks: Uint8Array[]; note: string } | null {
+    const parts: Node[] = [];
+    const split = (n: Node | null) => {
+      while (n && (n.type === 'parenthesized_expression' || n.type === 'condition_clause')) n = n.childForFieldName('value') ?? named(n)[0] ?? null;
+      if (!n) return;
+      if (n.type === 'binary_expression' && operatorOf(n) === '&&') {
+        split(n.childForFieldName('left'));
+        split(n.childForFieldName('right'));
+      } else parts.push(n);
+    };
+    split(condNode);
+    for (const p of parts) {
+      if (p.type !== 'binary_expression' || operatorOf(p) !== '==' || !this.pure(p)) continue;
+      const l = this.rvalue(p.childForFieldName('left')!);
+      const r = this.rvalue(p.childForFieldName('right')!);
+      if (l.k !== 'num' || r.k !== 'num' || l.t.kind !== 'int' || r.t.kind !== 'int') continue;
+      const d = binary('-', l, r, () => p.text, mask);
+      if (d.k !== 'num' || !d.sym || hasThread(d.sym) || typeof d.v === 'number') continue;
+      const coefs = Object.entries(d.sym).filter(([, c]) => c !== 0);
+      if (!coefs.length || coefs.some(([, c]) => !Number.isInteger(c))) continue;
+      const g = coefs.reduce((a, [, c]) => gcd(a, c), 0);
+      const atLeastZero = coefs.every(([key, c]) => c > 0 && isNonNegative(key));
+      const byValue = new Map<number, Uint8Array>();
+      for (let i = 0; i < this.n; i++) {
+        if (!mask[i]) continue;
+        const v = laneAt(d.v, i);
+        if (!byValue.has(v)) byValue.set(v, new Uint8Array(this.n));
+        byValue.get(v)![i] = 1;
+      }
+      if (byValue.size < 2 || byValue.size > MAX_EQUALITY_GROUPS) continue;
+      // `v = -S`: `-v` must be a multiple of g, and not negative where S cannot be
+      const masks = [...byValue].filter(([v]) => (-v) % g === 0 && (!atLeastZero || -v >= 0)).map(([, m]) => m);
+      const lanes = `${byValue.size} groups of lanes`;
+      const note = `the lanes that pass \`${p.text}\` share one value of its per-lane part in any block: ${masks.length} of ${lanes} can pass it, each analysed in turn`;
+      return { masks, note };
+    }
+    return null;
   }
 
   /** An expression that reads no shared memory, calls nothing and assigns nothing: evaluating it again changes nothing. */
@@ -4890,6 +4946,8 @@ const CONSTANT_WORDS = new Set(['sizeof', 'alignof', 'static_cast', 'reinterpret
 
 /** how many variables set under a guard not known per lane are kept for a later branch under the same guard. */
 const MAX_GUARDED_SETS = 64;
+/** the most groups of lanes a guard `a == b` is split into (see equalityGroups); more: assumed true for every lane */
+const MAX_EQUALITY_GROUPS = 32;
 
 /** the built-in index variables: a guard on them alone means the same thing wherever it is read in a kernel. */
 const BUILTIN_INDEXES = new Set(['threadIdx', 'blockIdx', 'blockDim', 'gridDim', 'warpSize']);
