@@ -41,3 +41,16 @@ test('the wrap-around column of a 32x8 Game of Life tile under `gx == w - 1` is 
   assert.deepEqual(wrap.block, [32, 8, 1]);
   figures(accessAt(result, text, 'cells[threadIdx.y][threadIdx.x + 1] = in[gy * w + gx];', 'store', 'cells'), 'conflict-free', 1, 1, 32, 32);
 });
+
+test('Dirichlet walls under `gx == 0 || gx == n - 1`, a corner under `gx == 0 && gy == 0` and the else of `gx != 0` are the lanes that can pass (were: 2-way, 32 lanes)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // one block holds one wall at most (n = 512): two lanes, words 18 * (y + 1) + 1 or + 16
+  const walls = accessAt(result, text, 'if (gx == 0 || gx == n - 1)', 'store', 't');
+  figures(walls, 'conflict-free', 1, 1, 2, 2);
+  assert.ok(walls.assumptions.some((a) => /for one value of `16 \* blockIdx.x`: 2 such values/.test(a)), walls.assumptions.join('\n'));
+  // only thread (0, 0) of block (0, 0): one lane, not a broadcast
+  figures(accessAt(result, text, 'if (gx == 0 && gy == 0)', 'store', 't'), 'conflict-free', 1, 1, 1, 1);
+  // `gx != 0`: every lane but one column, still 2-way; its else branch is block 0's threadIdx.x == 0
+  figures(accessAt(result, text, 'if (gx != 0) west', 'load', 't'), 'conflict', 2, 2, 32, 32);
+  figures(accessAt(result, text, 'else west = t[ty][tx + 1];', 'load', 't'), 'conflict-free', 1, 1, 2, 2);
+});
