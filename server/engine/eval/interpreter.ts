@@ -712,7 +712,15 @@ export class Interp {
         this.exec(cons!);
         for (const e of again) if (e.v.value === e.value) e.v.value = e.unknown;
       };
-      if (cons && narrow && !this.anyActive(narrow.mask)) this.skipped(cons, `${guard}; ${narrow.note}, and no lane passes the rest`);
+      // `i == 0` with `i = blockIdx.x * 16 + threadIdx.x`: whatever the block, the lanes that pass share one value of
+      // the per-lane part, so the branch runs once for each group of lanes that can (see equalityGroups)
+      const groups = cons ? this.equalityGroups(condNode, consMask) : null;
+      if (cons && groups && !groups.masks.length) this.skipped(cons, `${guard}; ${groups.note}, and no lane can pass it`);
+      else if (cons && groups)
+        this.assumedToRun(`${guard}; ${groups.note}`, () => {
+          for (const m of groups.masks) this.withMask(m, runCons);
+        }, perLane);
+      else if (cons && narrow && !this.anyActive(narrow.mask)) this.skipped(cons, `${guard}; ${narrow.note}, and no lane passes the rest`);
       else if (cons && narrow) this.assumedToRun(`${guard}; ${narrow.note}`, () => this.withMask(consMask, runCons), perLane);
       else if (cons) this.assumedToRun(`${guard}; assumed true for every lane`, runCons, perLane);
       settle();
@@ -730,7 +738,14 @@ export class Interp {
         }
         return now;
       });
-      if (altStmt) this.assumedToRun(`${guard}; its else branch assumed to run for every lane`, () => this.exec(altStmt), perLane);
+      // `if (i != 0) ... else ...`: the else branch is `i == 0`'s (see equalityGroups)
+      const altGroups = altStmt ? this.equalityGroups(condNode, act, true) : null;
+      if (altStmt && altGroups && !altGroups.masks.length) this.skipped(altStmt, `${guard}; ${altGroups.note}, and no lane can pass it`);
+      else if (altStmt && altGroups)
+        this.assumedToRun(`${guard}; its else branch: ${altGroups.note}`, () => {
+          for (const m of altGroups.masks) this.withMask(m, () => this.exec(altStmt));
+        }, perLane);
+      else if (altStmt) this.assumedToRun(`${guard}; its else branch assumed to run for every lane`, () => this.exec(altStmt), perLane);
       settle();
       // a guard the same on every thread (`if (has_next)`, `has_next = next_k < k`) sends all or none: a variable each
       // branch leaves the same on every thread is so after it, an unknown warp-uniform value
@@ -851,6 +866,96 @@ export class Interp {
     if (!known.length) return null;
     const q = (xs: string[]) => xs.map((x) => `\`${x}\``).join(', ');
     return { mask, note: `${q(assumed)} assumed true for every lane, ${q(known)} evaluated per lane`, known: q(known) };
+  }
+
+  /**
+   * A guard `a == b` whose sides differ by a number per lane plus warp-uniform unknowns, `d = v + S` (`i == 0`,
+   * `i = blockIdx.x * 16 + threadIdx.x`): in any block the lanes that pass have `v = -S`, one value of `v`, so they
+   * are one group of the lanes that share a value of `v`. Values of `S` no block can take are left out: `S` is a
+   * multiple of the greatest common divisor of its coefficients, and at least 0 where every unknown is never negative
+   * and every coefficient positive (so `i == 0` is `threadIdx.x == 0`). Of `... && ...`, every such part narrows
+   * (one group of each, at most MAX_EQUALITY_GROUPS ways); of `... || ...` whose parts are all such equalities with
+   * the same `S` (`i == 0 || i == n - 1`), each value of `S` a lane's part gives is one way, the lanes of every part
+   * it makes pass. `negate`: the guard is one `a != b`, split for its else branch. Each mask is within `mask`; null
+   * where no such equality is found, or nothing is split.
+   */
+  private equalityGroups(condNode: Node, mask: Uint8Array, negate = false): { masks: Uint8Array[]; note: string } | null {
+    const strip = (n: Node | null) => {
+      while (n && (n.type === 'parenthesized_expression' || n.type === 'condition_clause')) n = n.childForFieldName('value') ?? named(n)[0] ?? null;
+      return n;
+    };
+    const chain = (n: Node | null, op: string, out: Node[]) => {
+      n = strip(n);
+      if (!n) return out;
+      if (n.type === 'binary_expression' && operatorOf(n) === op) {
+        chain(n.childForFieldName('left'), op, out);
+        chain(n.childForFieldName('right'), op, out);
+      } else out.push(n);
+      return out;
+    };
+    // `d = v + S` of an equality part: its per-lane numbers, `S`, and which values of `-v` some block can make `S`
+    const equality = (p: Node, op: string) => {
+      if (p.type !== 'binary_expression' || operatorOf(p) !== op || !this.pure(p)) return null;
+      const l = this.rvalue(p.childForFieldName('left')!);
+      const r = this.rvalue(p.childForFieldName('right')!);
+      if (l.k !== 'num' || r.k !== 'num' || l.t.kind !== 'int' || r.t.kind !== 'int') return null;
+      const d = binary('-', l, r, () => p.text, mask);
+      if (d.k !== 'num' || !d.sym || hasThread(d.sym) || typeof d.v === 'number') return null;
+      const coefs = Object.entries(d.sym).filter(([, c]) => c !== 0);
+      if (!coefs.length || coefs.some(([, c]) => !Number.isInteger(c))) return null;
+      const g = coefs.reduce((a, [, c]) => gcd(a, c), 0);
+      const atLeastZero = coefs.every(([key, c]) => c > 0 && isNonNegative(key));
+      const feasible = (v: number) => (-v) % g === 0 && (!atLeastZero || -v >= 0);
+      return { v: d.v, sym: symText(Object.fromEntries(coefs)), feasible, text: p.text };
+    };
+    // the lanes of `mask` by the value of `v`
+    const byValue = (v: Lanes, within: Uint8Array) => {
+      const out = new Map<number, Uint8Array>();
+      for (let i = 0; i < this.n; i++) {
+        if (!within[i]) continue;
+        const x = laneAt(v, i);
+        if (!out.has(x)) out.set(x, new Uint8Array(this.n));
+        out.get(x)![i] = 1;
+      }
+      return out;
+    };
+    const root = strip(condNode);
+    if (!root) return null;
+    const ors = negate ? [] : chain(root, '||', []);
+    if (ors.length >= 2) {
+      const eqs = ors.map((p) => equality(p, '=='));
+      if (eqs.some((e) => !e) || eqs.some((e) => e!.sym !== eqs[0]!.sym)) return null;
+      // each value of S that some lane's part gives: the lanes of every part it makes pass
+      const values = new Set<number>();
+      for (const e of eqs) for (let i = 0; i < this.n; i++) if (mask[i] && e!.feasible(laneAt(e!.v, i))) values.add(-laneAt(e!.v, i));
+      if (values.size > MAX_EQUALITY_GROUPS) return null;
+      const masks = [...values].map((sv) => {
+        const m = new Uint8Array(this.n);
+        for (const e of eqs) for (let i = 0; i < this.n; i++) if (mask[i] && laneAt(e!.v, i) === -sv) m[i] = 1;
+        return m;
+      });
+      const note = `the lanes that pass \`${root.text}\` are, in any block, those of its parts for one value of \`${eqs[0]!.sym}\`: ${masks.length} such values can, each analysed in turn`;
+      return { masks, note };
+    }
+    const parts = negate ? [root] : chain(root, '&&', []);
+    let masks: Uint8Array[] = [mask];
+    const used: string[] = [];
+    let groups = 0;
+    for (const p of parts) {
+      const e = equality(p, negate ? '!=' : '==');
+      if (!e) continue;
+      const next: Uint8Array[] = [];
+      for (const m of masks)
+        for (const [v, g] of byValue(e.v, m)) if (e.feasible(v)) next.push(g);
+      const all = byValue(e.v, mask).size;
+      if (all < 2 || next.length > MAX_EQUALITY_GROUPS) continue;
+      masks = next;
+      groups = Math.max(groups, all);
+      used.push(`\`${negate ? p.text.replace('!=', '==') : p.text}\``);
+    }
+    if (!used.length) return null;
+    const note = `the lanes that pass ${used.join(' and ')} share one value of its per-lane part in any block: ${masks.length} of ${groups} groups of lanes can pass, each analysed in turn`;
+    return { masks, note };
   }
 
   /** An expression that reads no shared memory, calls nothing and assigns nothing: evaluating it again changes nothing. */
@@ -4914,6 +5019,8 @@ const CONSTANT_WORDS = new Set(['sizeof', 'alignof', 'static_cast', 'reinterpret
 
 /** how many variables set under a guard not known per lane are kept for a later branch under the same guard. */
 const MAX_GUARDED_SETS = 64;
+/** the most groups of lanes a guard `a == b` is split into (see equalityGroups); more: assumed true for every lane */
+const MAX_EQUALITY_GROUPS = 32;
 
 /** the built-in index variables: a guard on them alone means the same thing wherever it is read in a kernel. */
 const BUILTIN_INDEXES = new Set(['threadIdx', 'blockIdx', 'blockDim', 'gridDim', 'warpSize']);
