@@ -62,6 +62,11 @@ export interface FileFacts {
    */
   scoped: Map<string, Node>;
   fileShared: Node[]; // file-scope declarations with __shared__
+  /**
+   * file-scope `__constant__` scalars that are not `const` (`__constant__ int d_dims;`, set by the host with
+   * `cudaMemcpyToSymbol`) -> their declaration: the same value on every thread of a launch, not known here
+   */
+  constantVars: Map<string, Node>;
   launches: LaunchFact[];
   /** `template void f<float>(float *);` (args), or `template void f(float *);` (no args: `params` deduce them). */
   instantiations: { kernel: string; args: Node[]; node: Node; params?: Node | null }[];
@@ -239,6 +244,7 @@ export function collectFacts(root: Node, text: string): FileFacts {
     constants: new Map(),
     scoped: new Map(),
     fileShared: [],
+    constantVars: new Map(),
     launches: [],
     instantiations: [],
     directives: readDirectives(text),
@@ -381,7 +387,13 @@ export function collectFacts(root: Node, text: string): FileFacts {
         if (!fn) {
           sig.push(node);
           if (isSharedDecl(node)) facts.fileShared.push(node);
-          else if (/\b(const|constexpr)\b/.test(node.text.split('=')[0] ?? '')) {
+          else if (hasToken(node, '__constant__') && !/\b(const|constexpr)\b/.test(node.text.split('=')[0] ?? '')) {
+            // a scalar only: the declarator is the name, or the name with an initializer
+            for (const d of node.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
+              const n = d.type === 'init_declarator' ? d.childForFieldName('declarator') : d;
+              if (n?.type === 'identifier') facts.constantVars.set(n.text, node);
+            }
+          } else if (/\b(const|constexpr)\b/.test(node.text.split('=')[0] ?? '')) {
             for (const d of node.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
               const n = declaratorName(d);
               if (n && d.type === 'init_declarator') {
