@@ -43,3 +43,17 @@ test('a per-lane index times a `__constant__` stride stays unknown, the stride n
     assert.match(a.reason ?? '', /unknown warp-uniform value `c_dims`/);
   }
 });
+
+test('a macro of the dispatching function that calls a launcher template binds its parameters where it is used (was: block 32 assumed, unknown: `STRIDE` is not known here)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // words t * S in each warp of 256 threads: 1, 2 and 4 wavefronts for S = 1, 2, 4
+  for (const [snippet, kind] of [['bins[t * STRIDE] = in[t];', 'store'], ['out[t] = bins[t * STRIDE] + bins[t];', 'load']] as const) {
+    const a = accessAt(result, text, snippet, kind, 'bins[t * STRIDE]');
+    figures(a, 'conflict', 4, 4, 32, 32);
+    assert.deepEqual(a.block, [256, 1, 1]);
+    const cases = (a.cases ?? []).map((c) => [c.context.STRIDE, c.degree, c.wavefronts]).sort();
+    assert.deepEqual(cases, [[1, 1, 1], [2, 2, 2], [4, 4, 4]]);
+    assert.ok(a.assumptions.some((s) => /block 256x1x1 from the launch at line \d+ in `run_fold<blockSize, \(4\)>` \(the call at line \d+\)/.test(s)), a.assumptions.join('\n'));
+  }
+  figures(accessAt(result, text, 'out[t] = bins[t * STRIDE] + bins[t];', 'load', 'bins[t]'), 'conflict-free', 1, 1, 32, 32);
+});

@@ -78,6 +78,12 @@ export interface FileFacts {
    * of those launches belong to: its owner deletes it with the file's tree.
    */
   expanded?: Tree;
+  /**
+   * host functions as that copy reads them, where a macro used there expands to a call of a host function that
+   * launches (catboost's `#define COMPUTE(k) RunKernel<blockSize, Bits, k>(...)`, used as `COMPUTE(1)`): the calls
+   * that bind a launcher's template parameters and arguments are read there
+   */
+  hostCopies?: Map<FunctionFact, FunctionFact>;
 }
 
 /**
@@ -473,6 +479,12 @@ function launchAt(node: Node, fn: FunctionFact | null): LaunchFact | null {
  */
 function macroLaunches(facts: FileFacts, text: string, root: Node): void {
   const launching = new Map([...facts.macros.values()].filter((m) => m.params !== null && /<<<|\bcudaLaunch(?:Cooperative)?Kernel(?:Ex|ExC)?\b/.test(m.body)).map((m) => [m.name, m]));
+  // a macro that calls a host function of the file that launches (`#define COMPUTE(k) run<blockSize, k>(out, nb);`):
+  // what that call binds is read where the macro is used
+  const launchers = [...new Set(facts.launches.filter((l) => l.caller && !l.caller.isKernel).map((l) => l.caller!.name))].filter((n) => /^\w+$/.test(n));
+  const callsLauncher = launchers.length ? new RegExp(`\\b(?:${launchers.join('|')})\\s*[<(]`) : null;
+  if (callsLauncher)
+    for (const m of facts.macros.values()) if (m.params !== null && !launching.has(m.name) && callsLauncher.test(m.body)) launching.set(m.name, m);
   if (!launching.size) return;
   // a macro that uses one (LeetCUDA's `DISPATCH_RMS_NORM_F32_KERNEL(N, K)`, a `switch` whose cases are
   // `LANUCH_RMS_NORM_F32_KERNEL(64) break;`) launches too, four levels deep as `expand` follows them
@@ -591,6 +603,7 @@ function macroLaunches(facts: FileFacts, text: string, root: Node): void {
     }
     const fn = copies.get(edit.fn);
     if (fn) collect(fn, start, end, edit.use);
+    if (fn && callsLauncher?.test(edit.with)) (facts.hostCopies ??= new Map()).set(edit.fn, fn);
   }
 }
 
