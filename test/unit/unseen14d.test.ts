@@ -42,6 +42,11 @@ test('a per-lane index times a `__constant__` stride stays unknown, the stride n
     assert.equal(a.degree, null);
     assert.match(a.reason ?? '', /unknown warp-uniform value `c_dims`/);
   }
+  // a reason quoting a value written over two lines says it on one (was: the line break and the indentation kept)
+  const p = accessAt(result, text, 'out[64 + t] = s_rows[t * pitch];', 'load', 's_rows');
+  assert.equal(p.status, 'unknown');
+  assert.equal(p.reason, '`t * pitch` combines the unknown warp-uniform value `c_dims / c_clusters` with per-lane values');
+  assert.ok(!p.message.includes('\n'), p.message);
 });
 
 test('a macro of the dispatching function that calls a launcher template binds its parameters where it is used (was: block 32 assumed, unknown: `STRIDE` is not known here)', () => {
