@@ -694,8 +694,10 @@ function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<strin
 /** Every node of the host functions (not kernels, not `except`) whose body mentions `name`, with its function. */
 function* hostNodesMentioning(facts: FileFacts, name: string, except?: FunctionFact): Generator<{ fn: FunctionFact; node: Node }> {
   for (const list of facts.functions.values())
-    for (const fn of list) {
-      if (fn.isKernel || fn === except || !fn.body.text.includes(name)) continue;
+    for (const orig of list) {
+      // a function whose macros expand to calls of a launcher is read as the copy with them expanded (collect.ts)
+      const fn = facts.hostCopies?.get(orig) ?? orig;
+      if (fn.isKernel || orig === except || fn === except || !fn.body.text.includes(name)) continue;
       const stack: Node[] = [fn.body];
       while (stack.length) {
         const node = stack.pop()!;

@@ -2853,6 +2853,15 @@ export class Interp {
     // a class's own constant named in its member function (`kWarps` for `BlockReduce::kWarps`)
     const member = this.scopedConstant(name);
     if (member) return member;
+    // a file-scope `__constant__` scalar (`__constant__ int d_dims;`, set by the host with `cudaMemcpyToSymbol`):
+    // device code cannot write it, so it is one value for every thread of a launch; not known, but warp-uniform
+    const cv = this.cfg.host ? undefined : this.cfg.facts.constantVars.get(name);
+    const ct = cv?.childForFieldName('type');
+    const cty = ct ? this.resolveType(ct) : null;
+    if (cty && (cty.kind === 'int' || cty.kind === 'float')) {
+      this.notes.add(constantVarNote(name));
+      return atom(name, cty.kind === 'int' ? cty : INT);
+    }
     // a header's warp-size macro (ggml's `WARP_SIZE`, PyTorch's `C10_WARP_SIZE`): 32 on every NVIDIA GPU, said
     if (WARP_SIZE_MACRO.test(name)) {
       this.notes.add(warpSizeNote(name));
@@ -4955,6 +4964,7 @@ function ptxText(code: Node | null): string {
 /** the names headers give the warp size (identifier() takes them as 32 where the file does not define them). */
 const WARP_SIZE_MACRO = /^(WARP_SIZE|WARPSIZE|C10_WARP_SIZE|CUDA_WARP_SIZE|GPU_WARP_SIZE|THREADS_PER_WARP|kWarpSize)$/;
 /** what a run notes where it takes `name` as the warp size. */
+export const constantVarNote = (name: string) => `\`${name}\` is a \`__constant__\` variable: its value is not known here, but it is the same on every thread`;
 export const warpSizeNote = (name: string) => `\`${name}\` is not defined in this file: taken as 32, the warp size of every NVIDIA GPU (give it with -D to change it)`;
 
 const NO_MEMORY_CALLS = /^(printf|assert|__assert_fail|__builtin_assume_aligned|__builtin_expect|__builtin_assume|__isShared|__isGlobal|__isLocal|__isConstant|__isGridConstant|__cvta_generic_to_\w+|__prefetch_global_\w+)$/;

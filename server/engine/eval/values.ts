@@ -96,7 +96,8 @@ export function copyObj(o: Obj, name?: string): Obj {
   return { k: 'obj', t: o.t, fields: new Map([...o.fields].map(([k, f]) => [k, { value: copy(k, f.value), type: f.type }])) };
 }
 
-export const unk = (reason: string): Unk => ({ k: 'unk', reason });
+// a reason quotes source text, which may span lines (`cstep /\n      min(...)`): on one line, as the messages are
+export const unk = (reason: string): Unk => ({ k: 'unk', reason: reason.includes('\n') ? reason.replace(/\s*\n\s*/g, ' ') : reason });
 
 /** marks an address that could not be evaluated; the rest of the key is the reason. */
 export const UNKNOWN = '\u0000';

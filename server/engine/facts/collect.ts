@@ -62,6 +62,11 @@ export interface FileFacts {
    */
   scoped: Map<string, Node>;
   fileShared: Node[]; // file-scope declarations with __shared__
+  /**
+   * file-scope `__constant__` scalars that are not `const` (`__constant__ int d_dims;`, set by the host with
+   * `cudaMemcpyToSymbol`) -> their declaration: the same value on every thread of a launch, not known here
+   */
+  constantVars: Map<string, Node>;
   launches: LaunchFact[];
   /** `template void f<float>(float *);` (args), or `template void f(float *);` (no args: `params` deduce them). */
   instantiations: { kernel: string; args: Node[]; node: Node; params?: Node | null }[];
@@ -73,6 +78,12 @@ export interface FileFacts {
    * of those launches belong to: its owner deletes it with the file's tree.
    */
   expanded?: Tree;
+  /**
+   * host functions as that copy reads them, where a macro used there expands to a call of a host function that
+   * launches (catboost's `#define COMPUTE(k) RunKernel<blockSize, Bits, k>(...)`, used as `COMPUTE(1)`): the calls
+   * that bind a launcher's template parameters and arguments are read there
+   */
+  hostCopies?: Map<FunctionFact, FunctionFact>;
 }
 
 /**
@@ -239,6 +250,7 @@ export function collectFacts(root: Node, text: string): FileFacts {
     constants: new Map(),
     scoped: new Map(),
     fileShared: [],
+    constantVars: new Map(),
     launches: [],
     instantiations: [],
     directives: readDirectives(text),
@@ -381,7 +393,13 @@ export function collectFacts(root: Node, text: string): FileFacts {
         if (!fn) {
           sig.push(node);
           if (isSharedDecl(node)) facts.fileShared.push(node);
-          else if (/\b(const|constexpr)\b/.test(node.text.split('=')[0] ?? '')) {
+          else if (hasToken(node, '__constant__') && !/\b(const|constexpr)\b/.test(node.text.split('=')[0] ?? '')) {
+            // a scalar only: the declarator is the name, or the name with an initializer
+            for (const d of node.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
+              const n = d.type === 'init_declarator' ? d.childForFieldName('declarator') : d;
+              if (n?.type === 'identifier') facts.constantVars.set(n.text, node);
+            }
+          } else if (/\b(const|constexpr)\b/.test(node.text.split('=')[0] ?? '')) {
             for (const d of node.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
               const n = declaratorName(d);
               if (n && d.type === 'init_declarator') {
@@ -461,6 +479,12 @@ function launchAt(node: Node, fn: FunctionFact | null): LaunchFact | null {
  */
 function macroLaunches(facts: FileFacts, text: string, root: Node): void {
   const launching = new Map([...facts.macros.values()].filter((m) => m.params !== null && /<<<|\bcudaLaunch(?:Cooperative)?Kernel(?:Ex|ExC)?\b/.test(m.body)).map((m) => [m.name, m]));
+  // a macro that calls a host function of the file that launches (`#define COMPUTE(k) run<blockSize, k>(out, nb);`):
+  // what that call binds is read where the macro is used
+  const launchers = [...new Set(facts.launches.filter((l) => l.caller && !l.caller.isKernel).map((l) => l.caller!.name))].filter((n) => /^\w+$/.test(n));
+  const callsLauncher = launchers.length ? new RegExp(`\\b(?:${launchers.join('|')})\\s*[<(]`) : null;
+  if (callsLauncher)
+    for (const m of facts.macros.values()) if (m.params !== null && !launching.has(m.name) && callsLauncher.test(m.body)) launching.set(m.name, m);
   if (!launching.size) return;
   // a macro that uses one (LeetCUDA's `DISPATCH_RMS_NORM_F32_KERNEL(N, K)`, a `switch` whose cases are
   // `LANUCH_RMS_NORM_F32_KERNEL(64) break;`) launches too, four levels deep as `expand` follows them
@@ -579,6 +603,7 @@ function macroLaunches(facts: FileFacts, text: string, root: Node): void {
     }
     const fn = copies.get(edit.fn);
     if (fn) collect(fn, start, end, edit.use);
+    if (fn && callsLauncher?.test(edit.with)) (facts.hostCopies ??= new Map()).set(edit.fn, fn);
   }
 }
 
