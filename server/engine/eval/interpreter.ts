@@ -3012,9 +3012,12 @@ export class Interp {
     const parsed = parseStatements(body, row) ?? (/[;}]$/.test(body) ? null : parseStatements(`${body};`, row));
     if (!parsed) return null;
     if (this.macroDepth >= this.cfg.caps.macroDepth) return this.tooDeep(name);
+    // no scope of its own: what its top-level statements declare (`#define COPY_SMEM __shared__ float svox[10][10][10];
+    // uint3 ndx = ...; svox[...] = ...;`) is declared where it is used, as the preprocessor pastes it, so the code after
+    // the use sees the array and the locals (its later accesses were not reported); a block body keeps its own scope
     this.inMacro({ tree: parsed.tree, call: node, holders: new Map(), first: node }, () => {
       for (const st of parsed.stmts) this.exec(st);
-    }, new Map());
+    });
     return { k: 'other', what: `the statement macro \`${name}\`` };
   }
 
