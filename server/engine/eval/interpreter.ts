@@ -3753,6 +3753,17 @@ export class Interp {
     if (holder) return holder;
     const builtin = this.builtinCall(name, args, node);
     if (builtin) return builtin;
+    // `make_int2(x, y)`, `make_uint3(...)`, `make_float4(...)` (the CUDA runtime's, when the file defines none): an object
+    // of that vector type whose components are the arguments, converted; its `.x` was unknown (`int2 p = make_int2(tx,
+    // ty); tile[p.y][p.x]`, pixel and voxel coordinates)
+    const made = !def && fnNode.type === 'identifier' ? /^make_(\w+)$/.exec(name) : null;
+    const vec = made ? BUILTINS[made[1]] : undefined;
+    if (vec?.kind === 'vector' && vec.count === args.length) {
+      const st = vectorFields(vec) as Extract<CType, { kind: 'struct' }>;
+      const fields = new Map<string, { value: Value; type: CType }>();
+      st.fields.forEach((f, i) => fields.set(f.name, { value: this.asVariable(args[i], f.type, `${name}().${f.name}`, argNodes[i] ?? node), type: f.type }));
+      return { k: 'obj', t: st, fields };
+    }
     // a member function called on a local object sees its data members, and `this`, beneath its own scopes; called on
     // an object in shared memory (`__shared__ Queue q; q.push(v);`), its data members are places in that object, so
     // what it reads and writes there are shared accesses. So does one a member function calls without naming the
