@@ -48,3 +48,11 @@ test('make_int2 / make_uint2 / make_uint3 give their arguments as components (wa
   figures(accessAt(result, text, '- d[p.y][(p.x + 1) & 15];', 'load', 'd[p.y]'), 'conflict-free', 1, 1, 32, 32);
   assert.ok(!result.accesses.some((a) => a.status === 'unknown'), result.accesses.filter((a) => a.status === 'unknown').map((a) => a.reason).join('\n'));
 });
+
+test('the whole threadIdx / blockDim copied into a local gives its components (was: unknown, "`threadIdx` is not known here")', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // rows[8][32], block 32x8: rows[y][x] is one row of 32 words a warp
+  figures(accessAt(result, text, 'rows[t.y][t.x] = sdf[t.y * bd.x + t.x];', 'store', 'rows'), 'conflict-free', 1, 1, 32, 32);
+  // rows[x % 8][y]: 32 * (x % 8) + y, 8 words all in bank y
+  figures(accessAt(result, text, 'out[t.y * bd.x + t.x] = rows[t.x % bd.y][t.y];', 'load', 'rows'), 'conflict', 8, 8, 8, 32);
+});

@@ -2744,6 +2744,12 @@ export class Interp {
       this.notes.add(warpSizeNote(name));
       return num(32, INT);
     }
+    // the whole built-in (`uint3 t = threadIdx;`, `const dim3 bd = blockDim;`, volume code): an object whose components
+    // are its `.x`, `.y`, `.z`; every index made of it was unknown
+    if (name === 'threadIdx' || name === 'blockIdx' || name === 'blockDim' || name === 'gridDim') {
+      const st = vectorFields(BUILTINS.uint3 as Extract<CType, { kind: 'vector' }>) as Extract<CType, { kind: 'struct' }>;
+      return { k: 'obj', t: st, fields: new Map(st.fields.map((f) => [f.name, { value: this.builtinIndex(name, f.name), type: f.type }])) };
+    }
     return unk(`\`${name}\` is not known here`);
   }
 
