@@ -56,3 +56,11 @@ test('the whole threadIdx / blockDim copied into a local gives its components (w
   // rows[x % 8][y]: 32 * (x % 8) + y, 8 words all in bank y
   figures(accessAt(result, text, 'out[t.y * bd.x + t.x] = rows[t.x % bd.y][t.y];', 'load', 'rows'), 'conflict', 8, 8, 8, 32);
 });
+
+test('%lanemask_lt / %lanemask_ge read with inline PTX are each lane\'s mask (was: unknown, "`r` is set by the inline asm")', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // lanes 3k keep: slot k, words 64 * warp + 4k: 11 words, banks 0, 4 and 8 hold two
+  figures(accessAt(result, text, 'if (keep) s_queue[warp][__popc(m & laneMaskLt()) * 4] = lane;', 'store', 's_queue'), 'conflict', 2, 2, 11, 11);
+  // lanes counted from the top: 12 slots 0..11 at stride 2
+  figures(accessAt(result, text, 'out[threadIdx.x] = s_queue[warp][fromTop * 2]', 'load', 's_queue'), 'conflict-free', 1, 1, 12, 32);
+});

@@ -4089,12 +4089,20 @@ export class Interp {
     const outs = list('output_operands');
     this.asmAccesses(node, [...outs, ...ins]); // PTX numbers the outputs first
     const laneid = outs.length === 1 && /^"\s*mov\.[ubs]32\s+%0\s*,\s*%%laneid\s*;?\s*"$/.test(code?.text ?? '');
+    // `%lanemask_lt` (and `_le`, `_eq`, `_ge`, `_gt`): the 32-bit mask of the lanes below (at most, equal to, at least,
+    // above) the thread's lane (PTX ISA, special registers); nvdiffrast's and Aila-Laine's `getLaneMaskLt()`, whose
+    // `__popc(ballot & mask)` is each lane's slot in a warp's queue
+    const mask = outs.length === 1 ? /^"\s*mov\.[ubs]32\s+%0\s*,\s*%%lanemask_(lt|le|eq|ge|gt)\s*;?\s*"$/.exec(code?.text ?? '')?.[1] : undefined;
+    const laneMask = (l: number): number => {
+      const below = 2 ** l - 1, upTo = 2 ** (l + 1) - 1;
+      return mask === 'lt' ? below : mask === 'le' ? upTo : mask === 'eq' ? 2 ** l : mask === 'ge' ? 2 ** 32 - 1 - below : 2 ** 32 - 1 - upTo;
+    };
     // the shared-window address of a generic pointer written with PTX (`cvta.to.shared.u64`, then `cvt.u32.u64`:
     // the `smem_u32addr` helper of hand-written SGEMMs): kept as that pointer, to bytes, as __cvta_generic_to_shared
     const shared = outs.length === 1 && inValues.length === 1 && inValues[0].k === 'ptr' && /\bcvta\.to\.shared(?:::cta)?\.u(?:32|64)\b/.test(code?.text ?? '')
       ? { ...inValues[0], to: BUILTINS['unsigned char'] } : null;
     for (const target of outs)
-      this.assignTo(target, shared ?? (laneid ? this.perThread((t) => t % 32, 'a lane id in host code') : unk(`\`${target.text}\` is set by the inline asm \`${(code?.text ?? 'asm').replace(/\s+/g, ' ')}\``)), node);
+      this.assignTo(target, shared ?? (laneid ? this.perThread((t) => t % 32, 'a lane id in host code') : mask ? this.perThread((t) => laneMask(t % 32), 'a lane mask in host code') : unk(`\`${target.text}\` is set by the inline asm \`${(code?.text ?? 'asm').replace(/\s+/g, ' ')}\``)), node);
     return { k: 'other', what: 'asm' };
   }
 
