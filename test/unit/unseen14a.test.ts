@@ -64,3 +64,11 @@ test('%lanemask_lt / %lanemask_ge read with inline PTX are each lane\'s mask (wa
   // lanes counted from the top: 12 slots 0..11 at stride 2
   figures(accessAt(result, text, 'out[threadIdx.x] = s_queue[warp][fromTop * 2]', 'load', 's_queue'), 'conflict-free', 1, 1, 12, 32);
 });
+
+test('__float2int_rd / __float2int_rz convert in their rounding mode (was: unknown, "the result of `__float2int_rz(...)`")', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // c[16][17], block 16x16: c[tx][floor(tx / 2)] is 17tx + tx / 2, 16 words two a bank; both rows of a warp read them
+  figures(accessAt(result, text, 'out[ty * 16 + tx] = c[tx][hx] + c[hy][tx];', 'load', 'c[tx]'), 'conflict', 2, 2, 16, 32);
+  // c[trunc((ty + 0.5) / 2)][tx]: one row a warp
+  figures(accessAt(result, text, 'out[ty * 16 + tx] = c[tx][hx] + c[hy][tx];', 'load', 'c[hy]'), 'conflict-free', 1, 1, 16, 32);
+});

@@ -4202,6 +4202,19 @@ export class Interp {
           : (x: number) => (Math.abs(x % 1) === 0.5 ? 2 * Math.round(x / 2) : Math.round(x));
         return one(op, this.mathType(name, args[0]));
       }
+      // the CUDA conversion intrinsics (`__float2int_rz(x)`, `__float2uint_rn(x)`, `__double2int_rd(x)`): exact, in
+      // the rounding mode their suffix names (CUDA Math API, type casting intrinsics); a pixel's column from
+      // `__float2int_rz(tx * 0.5f)` was unknown
+      case '__float2int_rn': case '__float2int_rz': case '__float2int_rd': case '__float2int_ru':
+      case '__float2uint_rn': case '__float2uint_rz': case '__float2uint_rd': case '__float2uint_ru':
+      case '__double2int_rn': case '__double2int_rz': case '__double2int_rd': case '__double2int_ru':
+      case '__double2uint_rn': case '__double2uint_rz': case '__double2uint_rd': case '__double2uint_ru': {
+        if (this.cfg.facts.functions.has(name)) return null;
+        const mode = name.slice(-2);
+        const op = mode === 'rz' ? Math.trunc : mode === 'rd' ? Math.floor : mode === 'ru' ? Math.ceil
+          : (x: number) => (Math.abs(x % 1) === 0.5 ? 2 * Math.round(x / 2) : Math.round(x));
+        return one(op, name.includes('2uint') ? UINT : INT);
+      }
       // log2 and exp2 are within an ulp (CUDA Math API), exact where the result is an integer: the log of a power
       // of two, 2 to an integer power. Any other argument gives no value (truncating a result an ulp off would
       // change it)
