@@ -72,3 +72,10 @@ test('__float2int_rd / __float2int_rz convert in their rounding mode (was: unkno
   // c[trunc((ty + 0.5) / 2)][tx]: one row a warp
   figures(accessAt(result, text, 'out[ty * 16 + tx] = c[tx][hx] + c[hy][tx];', 'load', 'c[hy]'), 'conflict-free', 1, 1, 16, 32);
 });
+
+test('an array type named with `using` keeps its extent (was: the array read as floats, its accesses not reported)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // rows[32][32], block 32x8: rows[tx][ty] is 32tx + ty, 32 words in one bank
+  figures(accessAt(result, text, 'rows[threadIdx.x][threadIdx.y] = in[threadIdx.y * 32 + threadIdx.x];', 'store', 'rows'), 'conflict', 32, 32, 32, 32);
+  figures(accessAt(result, text, 'out[threadIdx.y * 32 + threadIdx.x] = rows[threadIdx.y][threadIdx.x];', 'load', 'rows'), 'conflict-free', 1, 1, 32, 32);
+});

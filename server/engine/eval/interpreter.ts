@@ -3577,6 +3577,10 @@ export class Interp {
     const base = tn.childForFieldName('type');
     let t: CType = base ? this.resolveType(base) : this.resolveTypeName(tn.text);
     let d = tn.childForFieldName('declarator');
+    // an array type (`using Row = float[33];`, `float (*)[33]`): read as a typedef's declarator; its extents were
+    // dropped, so `__shared__ Row b;` was one float and `b[t]` no access at all
+    if (d && (d.type === 'abstract_array_declarator' || d.descendantsOfType('abstract_array_declarator').length))
+      return this.declaratorType(t, d) ?? { kind: 'unknown', name: `${tn.text} (an extent could not be evaluated)` };
     for (let i = 0; d && i < 16; i++) {
       if (d.type === 'abstract_pointer_declarator') t = { kind: 'pointer', to: t };
       d = d.childForFieldName('declarator') ?? named(d).find((c) => c.type.startsWith('abstract')) ?? null;
@@ -3599,13 +3603,15 @@ export class Interp {
       return !!arr;
     };
     for (let i = 0; d && i < 16; i++) {
-      if (d.type === 'pointer_declarator') {
+      // a type descriptor's abstract declarators (`float (*)[33]`, `float[4][8]`) read the same way
+      const type = d.type.replace(/^abstract_/, '');
+      if (type === 'pointer_declarator') {
         if (!apply()) return null;
         t = { kind: 'pointer', to: t };
-      } else if (d.type === 'array_declarator') {
+      } else if (type === 'array_declarator') {
         const size = d.childForFieldName('size');
         if (size) extents.push(size);
-      } else if (d.type !== 'parenthesized_declarator') break;
+      } else if (type !== 'parenthesized_declarator') break;
       d = d.childForFieldName('declarator') ?? named(d).find((c) => c.type.endsWith('declarator')) ?? null;
     }
     return apply() ? t : null;
