@@ -2867,6 +2867,12 @@ export class Interp {
       this.notes.add(warpSizeNote(name));
       return num(32, INT);
     }
+    // the whole built-in (`uint3 t = threadIdx;`, `const dim3 bd = blockDim;`, volume code): an object whose components
+    // are its `.x`, `.y`, `.z`; every index made of it was unknown
+    if (name === 'threadIdx' || name === 'blockIdx' || name === 'blockDim' || name === 'gridDim') {
+      const st = vectorFields(BUILTINS.uint3 as Extract<CType, { kind: 'vector' }>) as Extract<CType, { kind: 'struct' }>;
+      return { k: 'obj', t: st, fields: new Map(st.fields.map((f) => [f.name, { value: this.builtinIndex(name, f.name), type: f.type }])) };
+    }
     return unk(`\`${name}\` is not known here`);
   }
 
@@ -3135,9 +3141,12 @@ export class Interp {
     const parsed = parseStatements(body, row) ?? (/[;}]$/.test(body) ? null : parseStatements(`${body};`, row));
     if (!parsed) return null;
     if (this.macroDepth >= this.cfg.caps.macroDepth) return this.tooDeep(name);
+    // no scope of its own: what its top-level statements declare (`#define COPY_SMEM __shared__ float svox[10][10][10];
+    // uint3 ndx = ...; svox[...] = ...;`) is declared where it is used, as the preprocessor pastes it, so the code after
+    // the use sees the array and the locals (its later accesses were not reported); a block body keeps its own scope
     this.inMacro({ tree: parsed.tree, call: node, holders: new Map(), first: node }, () => {
       for (const st of parsed.stmts) this.exec(st);
-    }, new Map());
+    });
     return { k: 'other', what: `the statement macro \`${name}\`` };
   }
 
@@ -3691,6 +3700,10 @@ export class Interp {
     const base = tn.childForFieldName('type');
     let t: CType = base ? this.resolveType(base) : this.resolveTypeName(tn.text);
     let d = tn.childForFieldName('declarator');
+    // an array type (`using Row = float[33];`, `float (*)[33]`): read as a typedef's declarator; its extents were
+    // dropped, so `__shared__ Row b;` was one float and `b[t]` no access at all
+    if (d && (d.type === 'abstract_array_declarator' || d.descendantsOfType('abstract_array_declarator').length))
+      return this.declaratorType(t, d) ?? { kind: 'unknown', name: `${tn.text} (an extent could not be evaluated)` };
     for (let i = 0; d && i < 16; i++) {
       if (d.type === 'abstract_pointer_declarator') t = { kind: 'pointer', to: t };
       d = d.childForFieldName('declarator') ?? named(d).find((c) => c.type.startsWith('abstract')) ?? null;
@@ -3713,13 +3726,15 @@ export class Interp {
       return !!arr;
     };
     for (let i = 0; d && i < 16; i++) {
-      if (d.type === 'pointer_declarator') {
+      // a type descriptor's abstract declarators (`float (*)[33]`, `float[4][8]`) read the same way
+      const type = d.type.replace(/^abstract_/, '');
+      if (type === 'pointer_declarator') {
         if (!apply()) return null;
         t = { kind: 'pointer', to: t };
-      } else if (d.type === 'array_declarator') {
+      } else if (type === 'array_declarator') {
         const size = d.childForFieldName('size');
         if (size) extents.push(size);
-      } else if (d.type !== 'parenthesized_declarator') break;
+      } else if (type !== 'parenthesized_declarator') break;
       d = d.childForFieldName('declarator') ?? named(d).find((c) => c.type.endsWith('declarator')) ?? null;
     }
     return apply() ? t : null;
@@ -3873,6 +3888,17 @@ export class Interp {
     if (holder) return holder;
     const builtin = this.builtinCall(name, args, node);
     if (builtin) return builtin;
+    // `make_int2(x, y)`, `make_uint3(...)`, `make_float4(...)` (the CUDA runtime's, when the file defines none): an object
+    // of that vector type whose components are the arguments, converted; its `.x` was unknown (`int2 p = make_int2(tx,
+    // ty); tile[p.y][p.x]`, pixel and voxel coordinates)
+    const made = !def && fnNode.type === 'identifier' ? /^make_(\w+)$/.exec(name) : null;
+    const vec = made ? BUILTINS[made[1]] : undefined;
+    if (vec?.kind === 'vector' && vec.count === args.length) {
+      const st = vectorFields(vec) as Extract<CType, { kind: 'struct' }>;
+      const fields = new Map<string, { value: Value; type: CType }>();
+      st.fields.forEach((f, i) => fields.set(f.name, { value: this.asVariable(args[i], f.type, `${name}().${f.name}`, argNodes[i] ?? node), type: f.type }));
+      return { k: 'obj', t: st, fields };
+    }
     // a member function called on a local object sees its data members, and `this`, beneath its own scopes; called on
     // an object in shared memory (`__shared__ Queue q; q.push(v);`), its data members are places in that object, so
     // what it reads and writes there are shared accesses. So does one a member function calls without naming the
@@ -4192,12 +4218,20 @@ export class Interp {
     const outs = list('output_operands');
     this.asmAccesses(node, [...outs, ...ins]); // PTX numbers the outputs first
     const laneid = outs.length === 1 && /^"\s*mov\.[ubs]32\s+%0\s*,\s*%%laneid\s*;?\s*"$/.test(code?.text ?? '');
+    // `%lanemask_lt` (and `_le`, `_eq`, `_ge`, `_gt`): the 32-bit mask of the lanes below (at most, equal to, at least,
+    // above) the thread's lane (PTX ISA, special registers); nvdiffrast's and Aila-Laine's `getLaneMaskLt()`, whose
+    // `__popc(ballot & mask)` is each lane's slot in a warp's queue
+    const mask = outs.length === 1 ? /^"\s*mov\.[ubs]32\s+%0\s*,\s*%%lanemask_(lt|le|eq|ge|gt)\s*;?\s*"$/.exec(code?.text ?? '')?.[1] : undefined;
+    const laneMask = (l: number): number => {
+      const below = 2 ** l - 1, upTo = 2 ** (l + 1) - 1;
+      return mask === 'lt' ? below : mask === 'le' ? upTo : mask === 'eq' ? 2 ** l : mask === 'ge' ? 2 ** 32 - 1 - below : 2 ** 32 - 1 - upTo;
+    };
     // the shared-window address of a generic pointer written with PTX (`cvta.to.shared.u64`, then `cvt.u32.u64`:
     // the `smem_u32addr` helper of hand-written SGEMMs): kept as that pointer, to bytes, as __cvta_generic_to_shared
     const shared = outs.length === 1 && inValues.length === 1 && inValues[0].k === 'ptr' && /\bcvta\.to\.shared(?:::cta)?\.u(?:32|64)\b/.test(code?.text ?? '')
       ? { ...inValues[0], to: BUILTINS['unsigned char'] } : null;
     for (const target of outs)
-      this.assignTo(target, shared ?? (laneid ? this.perThread((t) => t % 32, 'a lane id in host code') : unk(`\`${target.text}\` is set by the inline asm \`${(code?.text ?? 'asm').replace(/\s+/g, ' ')}\``)), node);
+      this.assignTo(target, shared ?? (laneid ? this.perThread((t) => t % 32, 'a lane id in host code') : mask ? this.perThread((t) => laneMask(t % 32), 'a lane mask in host code') : unk(`\`${target.text}\` is set by the inline asm \`${(code?.text ?? 'asm').replace(/\s+/g, ' ')}\``)), node);
     return { k: 'other', what: 'asm' };
   }
 
@@ -4296,6 +4330,19 @@ export class Interp {
           // rint and nearbyint round half to even (the default rounding mode)
           : (x: number) => (Math.abs(x % 1) === 0.5 ? 2 * Math.round(x / 2) : Math.round(x));
         return one(op, this.mathType(name, args[0]));
+      }
+      // the CUDA conversion intrinsics (`__float2int_rz(x)`, `__float2uint_rn(x)`, `__double2int_rd(x)`): exact, in
+      // the rounding mode their suffix names (CUDA Math API, type casting intrinsics); a pixel's column from
+      // `__float2int_rz(tx * 0.5f)` was unknown
+      case '__float2int_rn': case '__float2int_rz': case '__float2int_rd': case '__float2int_ru':
+      case '__float2uint_rn': case '__float2uint_rz': case '__float2uint_rd': case '__float2uint_ru':
+      case '__double2int_rn': case '__double2int_rz': case '__double2int_rd': case '__double2int_ru':
+      case '__double2uint_rn': case '__double2uint_rz': case '__double2uint_rd': case '__double2uint_ru': {
+        if (this.cfg.facts.functions.has(name)) return null;
+        const mode = name.slice(-2);
+        const op = mode === 'rz' ? Math.trunc : mode === 'rd' ? Math.floor : mode === 'ru' ? Math.ceil
+          : (x: number) => (Math.abs(x % 1) === 0.5 ? 2 * Math.round(x / 2) : Math.round(x));
+        return one(op, name.includes('2uint') ? UINT : INT);
       }
       // log2 and exp2 are within an ulp (CUDA Math API), exact where the result is an integer: the log of a power
       // of two, 2 to an integer power. Any other argument gives no value (truncating a result an ulp off would

@@ -46,7 +46,9 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   if (/[\u0000-\u0008]/.test(text)) text = text.replace(/[\u0000-\u0008]/g, ' ');
   if (text.includes('__launch_bounds__')) text = spellLaunchBoundsMacros(text);
   if (/^[ \t]*#[ \t]*define\b/m.test(text) || defines) text = spellKeywordMacros(text, defines);
-  if (/^[ \t]*#[ \t]*define[ \t]+\w+(?:\(|[^\n]*;[ \t]*$)/m.test(text)) text = terminateStatementMacros(text);
+  // a function-like macro, or an object-like one whose body (continued over `\` lines: GVDB's `#define GVDB_COPY_SMEM_F
+  // \` ... `__syncthreads ();`) ends in `;`; a continued one was missed, its use and the next statement were lost
+  if (/^[ \t]*#[ \t]*define[ \t]+\w+(?:\(|(?:[^\n\\]|\\\r?\n|\\)*;[ \t]*$)/m.test(text)) text = terminateStatementMacros(text);
   if (text.includes('__align__')) text = text.replace(/__align__(\s*)\(/g, (_m, ws: string) => `alignas  ${ws}(`);
   // `k << <grid, block >> > (args)`, as Visual Studio's formatter spaces a launch (nvcc accepts it): `<<<` and `>>>`
   if (/<<[ \t]+<|>>[ \t]+>/.test(text)) text = text.replace(SPACED_LAUNCH, (_m, ws1: string, config: string, ws2: string) => `<<<${ws1}${config}>>>${ws2}`);
