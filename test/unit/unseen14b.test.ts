@@ -1,0 +1,50 @@
+// Regressions from the fourteenth sweep of unseen kernels, helper B (data processing: GPU database operators, stream
+// compaction, run-length and LZ-style compression, pattern matching): a host `switch` on a block size (or an item
+// count) the launcher itself sets before the switch (`block_dim = proc_bs;` in a compaction library), whose other
+// cases' launches never run. Figures from a brute-force lane oracle of the bank model (scratch/oracle.py, not shipped).
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { ready, analyzeFile, accessAt, figures } from './helpers/engine';
+
+before(() => ready);
+
+const FIXTURE = 'test/fixtures/unseen14b.cu';
+
+test('a switch on a block size the launcher sets just before runs only the case of that value (was: 32-way from the 1024 instance)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // BLOCK_DIM 256, WARPS 8: words 8t, four banks, eight words each
+  const s = accessAt(result, text, 'votes[threadIdx.x * WARPS] = v > lo;', 'store', 'votes');
+  figures(s, 'conflict', 8, 8, 32, 32);
+  assert.deepEqual(s.block, [256, 1, 1]);
+  assert.equal(s.cases?.length ?? 0, 0, JSON.stringify(s.cases));
+  assert.ok(s.assumptions.some((a) => /block 256x1x1 from the launch at line 43/.test(a)), s.assumptions.join('\n'));
+  figures(accessAt(result, text, 'const uint32_t mine = votes[(warp * 32 + lane) * WARPS];', 'load', 'votes'), 'conflict', 8, 8, 32, 32);
+  // one lane per warp stores its word; every lane reads it back
+  const b = accessAt(result, text, 'warp_base[warp] = counts[blockIdx.x * WARPS + warp];', 'store', 'warp_base');
+  figures(b, 'conflict-free', 1, 1, 1, 1);
+  assert.deepEqual(b.block, [256, 1, 1]);
+  figures(accessAt(result, text, 'out[warp_base[warp] + before] = v;', 'load', 'warp_base'), 'broadcast', 1, 1, 1, 32);
+});
+
+test('a switch whose known value matches no case runs its default: only that instance (was: 4-way from the ITEMS = 4 case)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // ITEMS 3: words 3t + i, stride 3, conflict-free in every iteration
+  const r = accessAt(result, text, 'runs[threadIdx.x * ITEMS + i] = vals[', 'store', 'runs');
+  figures(r, 'conflict-free', 1, 1, 32, 32);
+  assert.equal(r.cases?.length ?? 0, 0, JSON.stringify(r.cases));
+  assert.ok(r.assumptions.some((a) => /from the launch at line 80/.test(a)), r.assumptions.join('\n'));
+  figures(accessAt(result, text, 'acc += runs[threadIdx.x * ITEMS + i] * starts[i * 128 + threadIdx.x];', 'load', 'runs'), 'conflict-free', 1, 1, 32, 32);
+  figures(accessAt(result, text, 'acc += runs[threadIdx.x * ITEMS + i] * starts[i * 128 + threadIdx.x];', 'load', 'starts'), 'conflict-free', 1, 1, 32, 32);
+});
+
+test('a known value entering an empty case falls through to the next one; a parameter the launcher sets is its block (was: 4-way at 32 threads)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // 64 threads: stride 128 / 64 = 2 words, two words in each of 16 banks
+  const s = accessAt(result, text, 'table[threadIdx.x * stride] = keys[', 'store', 'table');
+  figures(s, 'conflict', 2, 2, 32, 32);
+  assert.deepEqual(s.block, [64, 1, 1]);
+  const l = accessAt(result, text, 'hits[blockIdx.x * blockDim.x + threadIdx.x] = table[threadIdx.x * stride];', 'load', 'table');
+  figures(l, 'conflict', 2, 2, 32, 32);
+  assert.deepEqual(l.block, [64, 1, 1]);
+  assert.ok(!l.assumptions.some((a) => /32x1x1/.test(a)), l.assumptions.join('\n'));
+});
