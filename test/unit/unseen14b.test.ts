@@ -48,3 +48,15 @@ test('a known value entering an empty case falls through to the next one; a para
   assert.deepEqual(l.block, [64, 1, 1]);
   assert.ok(!l.assumptions.some((a) => /32x1x1/.test(a)), l.assumptions.join('\n'));
 });
+
+test('a constant of a policy struct that is no template, named through the type parameter bound to it, is its value (was: unknown, `Policy::BLOCK_THREADS` is not known here)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // TilePolicyWide: 128 threads, 4 items; words i * 128 + t (conflict-free), words 4t + i (4-way)
+  const s = accessAt(result, text, 'tile[i * Policy::BLOCK_THREADS + threadIdx.x] = col[', 'store', 'tile');
+  figures(s, 'conflict-free', 1, 1, 32, 32);
+  assert.deepEqual(s.block, [128, 1, 1]);
+  assert.ok(s.assumptions.some((a) => /run_tile_sum<TilePolicyWide>/.test(a)), s.assumptions.join('\n'));
+  const l = accessAt(result, text, 'acc += tile[threadIdx.x * Policy::ITEMS_PER_THREAD + i];', 'load', 'tile');
+  figures(l, 'conflict', 4, 4, 32, 32);
+  assert.deepEqual(l.block, [128, 1, 1]);
+});

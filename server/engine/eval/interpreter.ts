@@ -2847,6 +2847,17 @@ export class Interp {
     return bound && decl ? { t, decl, bound } : null;
   }
 
+  /**
+   * A class that is no template, named by a scope directly or through a type parameter or alias bound to it (a
+   * policy struct `P` of `agg<BigPolicy>`: `P::THREADS`): nothing to bind. Null: not such a class.
+   */
+  private plainClassOf(scope: Node): { t: CType; decl: Node; bound: ClassBinding } | null {
+    if (!/^(type_|namespace_)?identifier$/.test(scope.type) || !(this.cfg.types.has(scope.text) || this.cfg.facts.typeDecls.has(scope.text))) return null;
+    const t = this.resolveTypeName(scope.text);
+    const decl = t.kind === 'struct' ? this.classDecl(t) : undefined;
+    return decl && decl.parent?.type !== 'template_declaration' ? { t, decl, bound: { values: new Map(), types: new Map() } } : null;
+  }
+
   /** `f` with an instance's template parameters bound over the current ones. */
   private withBindings<T>(bound: ClassBinding, f: () => T): T {
     const savedValues = this.cfg.values;
@@ -2866,7 +2877,7 @@ export class Interp {
    * the class the instance is, evaluated with the instance's parameters bound. Null: no such instance or member.
    */
   private classConstant(scope: Node, member: string): Value | null {
-    const of = this.instanceOf(scope);
+    const of = this.instanceOf(scope) ?? this.plainClassOf(scope);
     if (!of) return null;
     let node: Node | undefined;
     for (const [k, n] of this.cfg.facts.scoped) if (k.endsWith(`::${member}`) && enclosingClass(n)?.startIndex === of.decl.startIndex && enclosingClass(n)?.endIndex === of.decl.endIndex) node = n;
@@ -2888,12 +2899,7 @@ export class Interp {
     const name = q.childForFieldName('name');
     if (!scope || name?.type !== 'type_identifier') return null;
     // a class template's instance, or a class that is no template (`Red::Storage`): nothing to bind
-    let of: { t: CType; decl: Node; bound: ClassBinding } | null = this.instanceOf(scope);
-    if (!of && /^(type_|namespace_)?identifier$/.test(scope.type) && (this.cfg.types.has(scope.text) || this.cfg.facts.typeDecls.has(scope.text))) {
-      const t = this.resolveTypeName(scope.text);
-      const decl = t.kind === 'struct' ? this.classDecl(t) : undefined;
-      if (decl && decl.parent?.type !== 'template_declaration') of = { t, decl, bound: { values: new Map(), types: new Map() } };
-    }
+    const of = this.instanceOf(scope) ?? this.plainClassOf(scope);
     if (!of) return null;
     for (const m of named(of.decl.childForFieldName('body'))) {
       const names = m.type === 'alias_declaration' ? [m.childForFieldName('name')] : m.type === 'type_definition' ? m.childrenForFieldName('declarator').map((d) => d && declaratorName(d)) : [];
