@@ -60,3 +60,13 @@ test('a constant of a policy struct that is no template, named through the type 
   figures(l, 'conflict', 4, 4, 32, 32);
   assert.deepEqual(l.block, [128, 1, 1]);
 });
+
+test('a policy constant made of its sibling constants reads them in its own class, though another class has ones of that name (was: unknown, `BLOCK_THREADS` is not known here)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // TILE = 128 * 4: word 511, read by every lane
+  const l = accessAt(result, text, 'acc += tile[Policy::TILE - 1];', 'load', 'tile');
+  figures(l, 'broadcast', 1, 1, 1, 32);
+  assert.deepEqual(l.block, [128, 1, 1]);
+  assert.ok(!result.accesses.some((a) => a.kernel === 'tile_sum' && a.status === 'unknown'),
+    result.accesses.filter((a) => a.kernel === 'tile_sum' && a.status === 'unknown').map((a) => a.reason).join('\n'));
+});

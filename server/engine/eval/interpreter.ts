@@ -2731,6 +2731,8 @@ export class Interp {
     const mac = this.cfg.facts.macros.get(name);
     if (mac && mac.params === null && !this.cfg.facts.enums.has(name) && !this.cfg.facts.constants.has(name) && !this.constantMacro(name))
       return this.callMacro(mac.body, name, node);
+    const own = this.classScopes.length ? this.openClassConstant(name) : null;
+    if (own) return own;
     const c = this.constant(name);
     if (c) return c;
     const fb = this.cfg.fallback?.(name, this);
@@ -2883,11 +2885,32 @@ export class Interp {
     for (const [k, n] of this.cfg.facts.scoped) if (k.endsWith(`::${member}`) && enclosingClass(n)?.startIndex === of.decl.startIndex && enclosingClass(n)?.endIndex === of.decl.endIndex) node = n;
     if (!node) return null;
     const found = node;
-    return this.withBindings(of.bound, () => {
-      if (found.type === 'enumerator') return this.enumValue(found);
-      const init = found.childForFieldName('value') ?? found.childForFieldName('default_value');
-      return init ? this.withHost(() => this.rvalue(init)) : unk(`\`${scope.text}::${member}\` has no value`);
-    });
+    // the class's scope is open while its member's value is read: a sibling constant (`TILE = THREADS * ITEMS`) is
+    // this class's, even where another class has one of that name
+    this.classScopes.push(of.decl);
+    try {
+      return this.withBindings(of.bound, () => {
+        if (found.type === 'enumerator') return this.enumValue(found);
+        const init = found.childForFieldName('value') ?? found.childForFieldName('default_value');
+        return init ? this.withHost(() => this.rvalue(init)) : unk(`\`${scope.text}::${member}\` has no value`);
+      });
+    } finally {
+      this.classScopes.pop();
+    }
+  }
+
+  /** A constant (or enumerator) of the innermost class whose scope is open (see classConstant) named `name`. */
+  private openClassConstant(name: string): Value | null {
+    for (let i = this.classScopes.length - 1; i >= 0; i--) {
+      const decl = this.classScopes[i];
+      for (const [k, n] of this.cfg.facts.scoped) {
+        if (!k.endsWith(`::${name}`) || enclosingClass(n)?.startIndex !== decl.startIndex || enclosingClass(n)?.endIndex !== decl.endIndex) continue;
+        if (n.type === 'enumerator') return this.enumValue(n);
+        const init = n.childForFieldName('value') ?? n.childForFieldName('default_value');
+        return init ? this.withHost(() => this.rvalue(init)) : null;
+      }
+    }
+    return null;
   }
 
   /**
