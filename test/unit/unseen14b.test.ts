@@ -70,3 +70,14 @@ test('a policy constant made of its sibling constants reads them in its own clas
   assert.ok(!result.accesses.some((a) => a.kernel === 'tile_sum' && a.status === 'unknown'),
     result.accesses.filter((a) => a.kernel === 'tile_sum' && a.status === 'unknown').map((a) => a.reason).join('\n'));
 });
+
+test('`*p` through a kernel\'s pointer parameter to an integer is one value per warp, as `p[0]` is (was: unknown, "is not integer arithmetic")', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // words start + 2t (+ 1): two per bank in 16 banks, whatever `start` is (rule 6); `t < num` is assumed true
+  const snippet = 'out[threadIdx.x] = win[start + threadIdx.x * 2 + 1] - win[start + threadIdx.x * 2];';
+  const hi = accessAt(result, text, snippet, 'load', 'win[start + threadIdx.x * 2 + 1]');
+  figures(hi, 'conflict', 2, 2, 32, 32);
+  assert.ok(hi.assumptions.some((a) => /\*startPtr/.test(a) && /rule 6/.test(a)), hi.assumptions.join('\n'));
+  assert.ok(hi.assumptions.some((a) => /`\*numPtr`/.test(a)), hi.assumptions.join('\n'));
+  figures(accessAt(result, text, snippet, 'load', 'win[start + threadIdx.x * 2]'), 'conflict', 2, 2, 32, 32);
+});

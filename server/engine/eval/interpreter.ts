@@ -2622,6 +2622,12 @@ export class Interp {
         }
         const p = this.rvalue(arg);
         if (p.k === 'ptr') return this.deref(p, num(0), node, arg);
+        // `*count` through a kernel's pointer parameter to an integer (nvcomp's `const size_t num = *numDevice;`): as
+        // `count[0]` (see subscript), one value on the warp's lanes, not known
+        if (p.k === 'other' && p.what.startsWith('pointer parameter ') && arg.type === 'identifier') {
+          const t = this.lookupVar(arg.text)?.type;
+          if (t?.kind === 'pointer' && t.to.kind === 'int') return this.readAtom(node, t.to);
+        }
         return p.k === 'unk' ? p : { k: 'other', what: 'dereference' };
       }
       case 'binary_expression':
