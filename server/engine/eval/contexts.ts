@@ -57,15 +57,19 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
       }
       const decl = findDeclaration(caller.body, name, at);
       // a parameter of the caller, with the value one call of it passes (see callerBindings)
-      const param = !decl && caller.params.some((p) => p.name === name) ? params?.get(name) : undefined;
-      if (!decl && !param) return null;
+      const isParam = !decl && caller.params.some((p) => p.name === name);
+      const param = isParam ? params?.get(name) : undefined;
+      // a parameter no call gives a value still has one after the function sets it (`block_dim = 256;` before a
+      // `switch (block_dim)`), where nothing else can write it
+      if (!decl && !isParam) return null;
       if (decl && !settled(caller, facts, decl, name, at)) return null;
+      if (isParam && !param && !settledParam(caller, facts, name, at)) return null;
       visiting.add(name);
       try {
-        let v = decl ? it.valueOfDeclaration(decl, name) : param!;
+        let v: Value | null = decl ? it.valueOfDeclaration(decl, name) : param ?? null;
         // later assignments before the launch: `dim3 b; b.x = 32; b.y = 8;`, `threads = 256;`
         for (const w of writesTo(caller.body, name, decl ? decl.endIndex : caller.body.startIndex, at)) {
-          if (!v) return null;
+          if (!v && (w.member || w.op !== '=')) return null;
           if (!w.plain) {
             // under `if`s whose conditions are decided here (`if (seq_len <= 32) block.x = 32; else if ...`)
             const taken = w.op === '=' ? decidedBranches(w.node, caller.body, at, it, bind?.decide) : null;
@@ -80,13 +84,14 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
             before.delete(name);
           }
           if (!w.member) v = rhs;
-          else if (v.k === 'dim3') v = { ...v, [w.member]: rhs };
+          else if (v?.k === 'dim3') v = { ...v, [w.member]: rhs };
           else return null;
         }
+        if (!v) return null;
         // what the branches around the launch say of its members (`case 8:` of `switch (block.y)`)
         for (const m of ['x', 'y', 'z'] as const) {
-          const fact = v?.k === 'dim3' ? path?.eq.get(`${name}.${m}`) : undefined;
-          const mv = fact ? it.rvalue(fact.value) : null;
+          const fact: { value: Node; where: string } | undefined = v?.k === 'dim3' ? path?.eq.get(`${name}.${m}`) : undefined;
+          const mv: Value | null = fact ? it.rvalue(fact.value) : null;
           if (!fact || !mv || uniformValue(mv) === null || v?.k !== 'dim3') continue;
           v = { ...v, [m]: mv };
           if (!path!.used.includes(fact.where)) path!.used.push(fact.where);
@@ -193,6 +198,12 @@ type PathFacts = {
   eq: Map<string, { value: Node; where: string; subject: Node }>;
   /** under `default:` of `switch (x)`: x is none of the other cases' values. */
   ne: { subject: Node; values: Node[] }[];
+  /**
+   * Each `switch` around the launch, with the case label the launch is under: where the subject is known at the
+   * launch (`block_dim = 256;` above `switch (block_dim)`), only the cases from the one it enters, through the ones it
+   * falls into, run (see switchSkips).
+   */
+  sw: { subject: Node; cases: Node[]; at: number }[];
   used: string[];
 };
 
@@ -204,7 +215,7 @@ type PathFacts = {
  */
 function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
   const eq = new Map<string, { value: Node; where: string; subject: Node }>();
-  const out: PathFacts = { eq, ne: [], used: [] };
+  const out: PathFacts = { eq, ne: [], sw: [], used: [] };
   if (!caller) return out;
   const inner = (n: Node | null): Node | null => {
     while (n && (n.type === 'parenthesized_expression' || n.type === 'condition_clause')) n = n.childForFieldName('value') ?? named(n)[0] ?? null;
@@ -246,6 +257,10 @@ function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
       if (!(subject?.type === 'identifier' || isMember(subject))) continue;
       // a case before this one that does not end in break/return falls through into it: more than one value
       const cases = named(p).filter((c) => c.type === 'case_statement');
+      // the subject not written from the `switch` to the launch: its value at the launch is the one the switch tested
+      const subjectBase = subject!.type === 'field_expression' ? subject!.childForFieldName('argument')!.text : subject!.text;
+      if (!writesTo(caller.body, subjectBase, p.parent.startIndex, launch.startIndex).length)
+        out.sw.push({ subject: subject!, cases, at: cases.findIndex((c) => c.startIndex === n.startIndex) });
       const prev = cases[cases.findIndex((c) => c.startIndex === n.startIndex) - 1];
       const last = prev ? named(prev).filter((c) => c.type !== 'comment').pop() : undefined;
       if (prev && (!last || last.startIndex === prev.childForFieldName('value')?.startIndex ||
@@ -416,6 +431,20 @@ function settled(caller: FunctionFact, facts: FileFacts, decl: Node, name: strin
   return true;
 }
 const escapeMemo = new WeakMap<FileFacts, Map<string, boolean>>();
+
+/** settled for a parameter of `caller`: its address never taken nor passed where it could be written, and no loop around `at` writes it. */
+function settledParam(caller: FunctionFact, facts: FileFacts, name: string, at: number): boolean {
+  const body = caller.body;
+  let memo = escapeMemo.get(facts);
+  if (!memo) escapeMemo.set(facts, (memo = new Map()));
+  const key = `param:${body.id}:${name}`;
+  let kept = memo.get(key);
+  if (kept === undefined) memo.set(key, (kept = !escapes(body, facts, body, name)));
+  if (!kept) return false;
+  for (let n: Node | null = body.descendantForIndex(at); n && n.startIndex > body.startIndex; n = n.parent)
+    if ((n.type === 'for_statement' || n.type === 'while_statement' || n.type === 'do_statement' || n.type === 'for_range_loop') && writesTo(n, name, n.startIndex, n.endIndex).length) return false;
+  return true;
+}
 
 /** Whether a local's address is taken, or it is passed where it could be written (see settled), after `decl`. */
 function escapes(body: Node, facts: FileFacts, decl: Node, name: string): boolean {
@@ -1005,6 +1034,35 @@ function contradicted(path: PathFacts, it: Interp): boolean {
   for (const e of path.ne) {
     const a = uniformValue(it.rvalue(e.subject));
     if (a !== null && e.values.some((v) => uniformValue(it.rvalue(v)) === a)) return true;
+  }
+  return path.sw.some((e) => switchSkips(e, it));
+}
+
+const ENDS_CASE = ['break_statement', 'return_statement', 'continue_statement', 'goto_statement'];
+
+/**
+ * Whether a `switch` whose subject `it` knows never reaches the case at `e.at` (`default: case 32:` and `case 256:`
+ * of `switch (block_dim)` where `block_dim` is 256: the launch under `case 32:` never runs). The switch enters the
+ * case of that value (or `default:`, or none) and runs on through the cases after it until one ends in an
+ * unconditional `break`, `return`, `continue` or `goto`. A case value not known leaves it undecided: false.
+ */
+function switchSkips(e: PathFacts['sw'][number], it: Interp): boolean {
+  if (e.at < 0) return false;
+  const v = uniformValue(it.rvalue(e.subject));
+  if (v === null) return false;
+  let entry = -1;
+  for (let i = 0; i < e.cases.length; i++) {
+    const label = e.cases[i].childForFieldName('value');
+    if (!label) continue;
+    const u = uniformValue(it.rvalue(label));
+    if (u === null) return false;
+    if (u === v && entry < 0) entry = i;
+  }
+  if (entry < 0) entry = e.cases.findIndex((c) => !c.childForFieldName('value'));
+  if (entry < 0 || entry > e.at) return true;
+  for (let i = entry; i < e.at; i++) {
+    const last = named(e.cases[i]).filter((c) => c.type !== 'comment').pop();
+    if (last && last.startIndex !== e.cases[i].childForFieldName('value')?.startIndex && ENDS_CASE.includes(last.type)) return true;
   }
   return false;
 }
@@ -1716,7 +1774,7 @@ export function instancesOf(
         // under `case 128:` of `switch (threads)` where `threads` is known to be 256: that launch never runs; nor where
         // every call of the launcher (called by name only, never through its address) passes another value
         if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind))) continue;
-        if (!host && (path.eq.size || path.ne.length) && l.caller?.params.length && onlyCalled(l.caller, facts)) {
+        if (!host && (path.eq.size || path.ne.length || path.sw.length) && l.caller?.params.length && onlyCalled(l.caller, facts)) {
           const calls = callersOf(l.caller, facts, deadline, caps);
           if (calls.length && !calls.truncated && calls.every((c) => contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, undefined, c.params)))) continue;
         }

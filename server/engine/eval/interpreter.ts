@@ -2736,6 +2736,12 @@ export class Interp {
         }
         const p = this.rvalue(arg);
         if (p.k === 'ptr') return this.deref(p, num(0), node, arg);
+        // `*count` through a kernel's pointer parameter to an integer (nvcomp's `const size_t num = *numDevice;`): as
+        // `count[0]` (see subscript), one value on the warp's lanes, not known
+        if (p.k === 'other' && p.what.startsWith('pointer parameter ') && arg.type === 'identifier') {
+          const t = this.lookupVar(arg.text)?.type;
+          if (t?.kind === 'pointer' && t.to.kind === 'int') return this.readAtom(node, t.to);
+        }
         return p.k === 'unk' ? p : { k: 'other', what: 'dereference' };
       }
       case 'binary_expression':
@@ -2845,6 +2851,8 @@ export class Interp {
     const mac = this.cfg.facts.macros.get(name);
     if (mac && mac.params === null && !this.cfg.facts.enums.has(name) && !this.cfg.facts.constants.has(name) && !this.constantMacro(name))
       return this.callMacro(mac.body, name, node);
+    const own = this.classScopes.length ? this.openClassConstant(name) : null;
+    if (own) return own;
     const c = this.constant(name);
     if (c) return c;
     const fb = this.cfg.fallback?.(name, this);
@@ -2976,6 +2984,17 @@ export class Interp {
     return bound && decl ? { t, decl, bound } : null;
   }
 
+  /**
+   * A class that is no template, named by a scope directly or through a type parameter or alias bound to it (a
+   * policy struct `P` of `agg<BigPolicy>`: `P::THREADS`): nothing to bind. Null: not such a class.
+   */
+  private plainClassOf(scope: Node): { t: CType; decl: Node; bound: ClassBinding } | null {
+    if (!/^(type_|namespace_)?identifier$/.test(scope.type) || !(this.cfg.types.has(scope.text) || this.cfg.facts.typeDecls.has(scope.text))) return null;
+    const t = this.resolveTypeName(scope.text);
+    const decl = t.kind === 'struct' ? this.classDecl(t) : undefined;
+    return decl && decl.parent?.type !== 'template_declaration' ? { t, decl, bound: { values: new Map(), types: new Map() } } : null;
+  }
+
   /** `f` with an instance's template parameters bound over the current ones. */
   private withBindings<T>(bound: ClassBinding, f: () => T): T {
     const savedValues = this.cfg.values;
@@ -2995,17 +3014,38 @@ export class Interp {
    * the class the instance is, evaluated with the instance's parameters bound. Null: no such instance or member.
    */
   private classConstant(scope: Node, member: string): Value | null {
-    const of = this.instanceOf(scope);
+    const of = this.instanceOf(scope) ?? this.plainClassOf(scope);
     if (!of) return null;
     let node: Node | undefined;
     for (const [k, n] of this.cfg.facts.scoped) if (k.endsWith(`::${member}`) && enclosingClass(n)?.startIndex === of.decl.startIndex && enclosingClass(n)?.endIndex === of.decl.endIndex) node = n;
     if (!node) return null;
     const found = node;
-    return this.withBindings(of.bound, () => {
-      if (found.type === 'enumerator') return this.enumValue(found);
-      const init = found.childForFieldName('value') ?? found.childForFieldName('default_value');
-      return init ? this.withHost(() => this.rvalue(init)) : unk(`\`${scope.text}::${member}\` has no value`);
-    });
+    // the class's scope is open while its member's value is read: a sibling constant (`TILE = THREADS * ITEMS`) is
+    // this class's, even where another class has one of that name
+    this.classScopes.push(of.decl);
+    try {
+      return this.withBindings(of.bound, () => {
+        if (found.type === 'enumerator') return this.enumValue(found);
+        const init = found.childForFieldName('value') ?? found.childForFieldName('default_value');
+        return init ? this.withHost(() => this.rvalue(init)) : unk(`\`${scope.text}::${member}\` has no value`);
+      });
+    } finally {
+      this.classScopes.pop();
+    }
+  }
+
+  /** A constant (or enumerator) of the innermost class whose scope is open (see classConstant) named `name`. */
+  private openClassConstant(name: string): Value | null {
+    for (let i = this.classScopes.length - 1; i >= 0; i--) {
+      const decl = this.classScopes[i];
+      for (const [k, n] of this.cfg.facts.scoped) {
+        if (!k.endsWith(`::${name}`) || enclosingClass(n)?.startIndex !== decl.startIndex || enclosingClass(n)?.endIndex !== decl.endIndex) continue;
+        if (n.type === 'enumerator') return this.enumValue(n);
+        const init = n.childForFieldName('value') ?? n.childForFieldName('default_value');
+        return init ? this.withHost(() => this.rvalue(init)) : null;
+      }
+    }
+    return null;
   }
 
   /**
@@ -3017,12 +3057,7 @@ export class Interp {
     const name = q.childForFieldName('name');
     if (!scope || name?.type !== 'type_identifier') return null;
     // a class template's instance, or a class that is no template (`Red::Storage`): nothing to bind
-    let of: { t: CType; decl: Node; bound: ClassBinding } | null = this.instanceOf(scope);
-    if (!of && /^(type_|namespace_)?identifier$/.test(scope.type) && (this.cfg.types.has(scope.text) || this.cfg.facts.typeDecls.has(scope.text))) {
-      const t = this.resolveTypeName(scope.text);
-      const decl = t.kind === 'struct' ? this.classDecl(t) : undefined;
-      if (decl && decl.parent?.type !== 'template_declaration') of = { t, decl, bound: { values: new Map(), types: new Map() } };
-    }
+    const of = this.instanceOf(scope) ?? this.plainClassOf(scope);
     if (!of) return null;
     for (const m of named(of.decl.childForFieldName('body'))) {
       const names = m.type === 'alias_declaration' ? [m.childForFieldName('name')] : m.type === 'type_definition' ? m.childrenForFieldName('declarator').map((d) => d && declaratorName(d)) : [];
