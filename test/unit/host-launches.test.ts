@@ -266,3 +266,28 @@ void run(float *d, int n, int m) {
     '256x1x1 pitch 1: 1', '64x1x1 pitch 2: 2', '64x1x1 pitch 1: 1', '32x1x1 pitch 2: 2', '32x1x1 pitch 1: 1',
   ]);
 });
+
+test('a launcher parameter clamped under an `if` is what its calls pass, not a way of its own: one call with 512 is one 512-thread instance', () => {
+  // before: the way where `threads < 128` holds was read without the calls, `threads` = 128 from the clamp, a second
+  // instance (128 threads, conflict-free) that no call runs
+  const text = `
+__global__ void rows(float *out)
+{
+  __shared__ float s[2048];
+  s[threadIdx.x * (blockDim.x / 128)] = 1.0f;
+  out[threadIdx.x] = s[threadIdx.x];
+}
+void launch(float *out, int threads)
+{
+  if (threads < 128) threads = 128;
+  rows<<<1, threads>>>(out);
+}
+int main() { float *d; launch(d, 512); return 0; }
+`;
+  const r = analyzeText(text, { budgetMs: 60_000 });
+  const store = r.accesses.find((a) => a.kind === 'store')!;
+  assert.equal(store.degree, 4); // stride 4 at 512 threads
+  assert.deepEqual(store.block, [512, 1, 1]);
+  assert.deepEqual(store.cases, []);
+  assert.ok(!store.assumptions.some((a) => /contexts evaluated/.test(a)), store.assumptions.join('\n'));
+});

@@ -69,7 +69,10 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
         let v: Value | null = decl ? it.valueOfDeclaration(decl, name) : param ?? null;
         // later assignments before the launch: `dim3 b; b.x = 32; b.y = 8;`, `threads = 256;`
         for (const w of writesTo(caller.body, name, decl ? decl.endIndex : caller.body.startIndex, at)) {
-          if (!v && (w.member || w.op !== '=')) return null;
+          // a parameter no call gives a value has one only from a write on every way to the launch: under an
+          // undecided `if` (`if (threads < 128) threads = 128;`) the way that takes it holds only for values a call
+          // would pass, and the file's calls, where there are any, say which
+          if (!v && (w.member || !w.plain)) return null;
           if (!w.plain) {
             // under `if`s whose conditions are decided here (`if (seq_len <= 32) block.x = 32; else if ...`)
             const taken = w.op === '=' ? decidedBranches(w.node, caller.body, at, it, bind?.decide) : null;
