@@ -318,17 +318,39 @@ function launchPath(l: LaunchFact): PathFacts {
 /** The last declaration of `name` in `body` that starts before `before`. */
 function findDeclaration(body: Node, name: string, before: number): Node | null {
   let found: Node | null = null;
+  for (const n of declarationsIn(body).get(name) ?? []) {
+    if (n.startIndex >= before || (found && n.startIndex <= found.startIndex)) continue;
+    // only a declaration in scope at `before`: one in a block that closed before it (`if (...) { const int threads = ...; }`) is another variable
+    if (!n.parent || n.parent.endIndex > before) found = n;
+  }
+  return found;
+}
+
+/**
+ * The declarations in a function's body by the names they declare, read once per body: a `main` of 356 launches
+ * asks for the declarations of each name each launch reads (see branchChoices), and a walk of the body per question
+ * made that quadratic.
+ */
+const declarationIndex = new WeakMap<Node, Map<string, Node[]>>();
+function declarationsIn(body: Node): Map<string, Node[]> {
+  let index = declarationIndex.get(body);
+  if (index) return index;
+  index = new Map();
   const stack: Node[] = [body];
   while (stack.length) {
     const n = stack.pop()!;
-    if (n.startIndex >= before) continue;
-    // only a declaration in scope at `before`: one in a block that closed before it (`if (...) { const int threads = ...; }`) is another variable
-    if (n.type === 'declaration' && (!n.parent || n.parent.endIndex > before)) {
-      for (const d of n.childrenForFieldName('declarator')) if (d && declaratorName(d)?.text === name && (!found || n.startIndex > found.startIndex)) found = n;
-    }
+    if (n.type === 'declaration')
+      for (const d of n.childrenForFieldName('declarator')) {
+        const name = d ? declaratorName(d)?.text : undefined;
+        if (!name) continue;
+        const list = index.get(name);
+        if (!list) index.set(name, [n]);
+        else if (list[list.length - 1] !== n) list.push(n);
+      }
     for (const c of named(n)) stack.push(c);
   }
-  return found;
+  declarationIndex.set(body, index);
+  return index;
 }
 
 function blockOf(v: Value): [number, number, number] | null {
