@@ -14,13 +14,9 @@ const ROOT = path.resolve(__dirname, '..');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
-/**
- * scripts/bench-cold.ts as `npm run build` bundles it: the engine as it ships, in a fresh process; with the grammar
- * as the command line loads it, also in a node started as bin/cuda-bank-lens.js starts the command line's.
- */
+/** scripts/bench-cold.ts as `npm run build` bundles it: the engine as it ships, in a fresh process. */
 function fresh(args: string[]): Record<string, number> {
-  const node = args[0] === '--baseline-wasm' ? ['--no-concurrent-recompilation'] : [];
-  const out = execFileSync(process.execPath, [...node, path.join(ROOT, 'dist/bench-cold.js'), ...args], { encoding: 'utf8', cwd: ROOT });
+  const out = execFileSync(process.execPath, [path.join(ROOT, 'dist/bench-cold.js'), ...args], { encoding: 'utf8', cwd: ROOT });
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 

@@ -230,12 +230,26 @@ async function main(argv: string[]): Promise<number> {
   return conflict ? 1 : 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e) => {
-    process.stderr.write(`cuda-bank-lens: internal error: ${(e as Error).message.split('\n')[0]}\n`);
-    process.exitCode = 2;
-  },
-);
+/**
+ * The exit status, also said on file descriptor 3 to bin/cuda-bank-lens.js (which started this process with
+ * CUDA_BANK_LENS_CHILD=1) once standard output and error are written: it exits with it even where Node then hangs at
+ * exit (nodejs/node#54918).
+ */
+function finish(code: number): void {
+  process.exitCode = code;
+  if (process.env.CUDA_BANK_LENS_CHILD !== '1') return;
+  process.stdout.write('', () =>
+    process.stderr.write('', () => {
+      try {
+        fs.writeSync(3, `${code}\n`);
+      } catch {
+        /* no launcher listening: the exit status alone says it */
+      }
+    }),
+  );
+}
+
+main(process.argv.slice(2)).then(finish, (e) => {
+  process.stderr.write(`cuda-bank-lens: internal error: ${(e as Error).message.split('\n')[0]}\n`);
+  finish(2);
+});
