@@ -64,7 +64,8 @@ function runInstance(
     external: b.external,
     dims: b.dims,
     elementBytes: typeName(b.elem) ? (b.elem.kind === 'int' || b.elem.kind === 'float' || b.elem.kind === 'vector' || b.elem.kind === 'struct' ? b.elem.bytes : 0) : 0,
-    dimTexts: b.dimNodes.map((d) => ({ range: rangeOf(d), text: d.text, isNumber: d.type === 'number_literal', plusLiteral: plusLiteral(d) })),
+    dimTexts: b.macro ? [] : b.dimNodes.map((d) => ({ range: rangeOf(d), text: d.text, isNumber: d.type === 'number_literal', plusLiteral: plusLiteral(d) })),
+    ...(b.macro ? { macro: b.macro } : {}),
   }));
   const why = [...it.unreachedWhy].map(([id, reason]) => ({ node: it.unreached.get(id)!, reason }));
   return { results, arrays, notes: [...it.notes], capped: it.capped, unreached: { nodes: [...it.unreached.values()], why, pointers: it.sharedPointers } };
@@ -935,7 +936,7 @@ export class EngineDocument {
     // array's addresses do not depend on another's extents). Not where a kernel reads a size (`sizeof(tile)`), which
     // could make one array's extent change what runs
     const runsKey = (id: string) => (runsOfArray.get(id) ?? []).map((r) => r.key).join('\u0001');
-    const searched = (info: ArrayInfo) => !info.external && info.dims.length >= 2 &&
+    const searched = (info: ArrayInfo) => !info.external && !info.macro && info.dims.length >= 2 &&
       (accessesOfArray.get(info.id) ?? []).some((i) => accesses[i].status === 'conflict');
     const together = new Map<string, { ids: string[]; byPad: Map<number, SiteResult[]> }>();
     for (const info of arrayInfos.values()) {

@@ -79,3 +79,18 @@ test('an array type named with `using` keeps its extent (was: the array read as 
   figures(accessAt(result, text, 'rows[threadIdx.x][threadIdx.y] = in[threadIdx.y * 32 + threadIdx.x];', 'store', 'rows'), 'conflict', 32, 32, 32, 32);
   figures(accessAt(result, text, 'out[threadIdx.y * 32 + threadIdx.x] = rows[threadIdx.y][threadIdx.x];', 'load', 'rows'), 'conflict-free', 1, 1, 32, 32);
 });
+
+test('an array declared in a statement macro\'s expansion is placed at the macro\'s use, and gets no padding fix (its place was a column of the expansion, past the end of the line)', () => {
+  const { text, result } = analyzeFile('test/fixtures/unseen14a.cu');
+  const lines = text.split('\n');
+  for (const [name, macro] of [['vtile', 'LOAD_VOXEL_TILE'], ['s_bins', 'DECLARE_BINS']]) {
+    const a = result.arrays.find((x) => x.name === name)!;
+    const line = lines.findIndex((l) => l.trim() === macro);
+    assert.deepEqual(a.declRange, { start: { line, character: lines[line].indexOf(macro) }, end: { line, character: lines[line].indexOf(macro) + macro.length } });
+    assert.equal(a.fix, undefined);
+    const its = result.accesses.filter((x) => x.array === name);
+    assert.ok(its.length >= 3, `${its.length} accesses of ${name}`);
+    for (const acc of its) assert.deepEqual(acc.declRange, a.declRange);
+  }
+  assert.equal(result.arrays.find((x) => x.name === 'vtile')!.noFixReason, '`vtile` is declared in the expansion of the macro `LOAD_VOXEL_TILE`: no padding fix edits a macro');
+});

@@ -1657,9 +1657,12 @@ export class Interp {
       if (bad) outer = null;
       const pad = this.cfg.dimOverrides?.get(id);
       if (pad && dims.length) dims = [...dims.slice(0, -1), dims[dims.length - 1] + pad];
+      // declared in a statement macro's expansion (`#define LOAD_TILE __shared__ float tile[...]; ...`): placed at the
+      // macro's use, the only place of it in the file
+      const site = this.macroSites.find((m) => m.tree === nameNode.tree);
       const base: SharedBase = {
-        id, name: nameNode.text, decl: node, nameNode, elem, dims: bad ? [] : dims, external, dimNodes,
-        ...(bad ? { unresolved: bad } : {}), ...(outer ? { outerUnknown: outer } : {}),
+        id, name: nameNode.text, decl: node, nameNode: site ? this.realNode(nameNode) : nameNode, elem, dims: bad ? [] : dims, external, dimNodes,
+        ...(bad ? { unresolved: bad } : {}), ...(outer ? { outerUnknown: outer } : {}), ...(site ? { macro: macroName(site.call) } : {}),
       };
       // `__shared__ float *cur;` (`*rows[4]`): a variable in shared memory that holds a pointer (8 bytes), an array
       // of them; what one thread stores in it every thread reads (see remember)
@@ -4885,6 +4888,12 @@ export function runBlock(cfg: RunConfig, kernel: FunctionFact): Interp {
 const warpFailed = new WeakMap<FunctionFact, Set<string>>();
 
 /** A text the run would show depends on the warp's coordinates: the per-warp evaluation is not exact. */
+/** The name of the macro a macro site's use names (`LOAD_TILE`, `COPY(a, b)`). */
+function macroName(call: Node): string {
+  const f = call.type === 'call_expression' ? call.childForFieldName('function') : null;
+  return (f ?? call).text.split(/[^\w]/)[0] || call.text;
+}
+
 /** The cases of a switch's body, also those inside `#if` branches left in it (each branch the file does not decide). */
 function casesOf(body: Node): Node[] {
   const out: Node[] = [];

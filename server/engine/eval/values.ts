@@ -36,6 +36,8 @@ export interface SharedBase {
   unresolved?: string;
   /** why the outermost extent could not be evaluated (kept as 0 in dims: it changes no address, bounds go unchecked). */
   outerUnknown?: string;
+  /** declared in the expansion of this macro: `nameNode` is the macro's use in the file, `dimNodes` are not in it. */
+  macro?: string;
 }
 
 /** A pointer into shared memory: base, byte offset, pointee type, the name it is reached by. */

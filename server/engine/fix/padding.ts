@@ -13,6 +13,8 @@ export interface ArrayInfo {
   dims: number[];
   elementBytes: number;
   dimTexts: { range: Range; text: string; isNumber: boolean; plusLiteral: { left: string; value: number } | null }[];
+  /** declared in the expansion of this macro (its extents are not written where the array is used) */
+  macro?: string;
 }
 
 interface Score {
@@ -88,6 +90,7 @@ const maxPadFor = (elementBytes: number) => Math.max(1, Math.ceil(128 / Math.max
 export function paddingFix(
   info: ArrayInfo, current: SiteResult[], evaluate: (pad: number) => SiteResult[],
 ): { fix?: PaddingFix; reason?: string } {
+  if (info.macro) return { reason: `\`${info.name}\` is declared in the expansion of the macro \`${info.macro}\`: no padding fix edits a macro` };
   if (info.external) return { reason: `\`${info.name}\` is an \`extern __shared__\` array: its layout is set by the indexing code, not by a declared extent` };
   if (info.dims.length < 2) return { reason: `\`${info.name}\` is one-dimensional: padding its extent changes no address` };
   const flat = current.find((r) => r.flat);
