@@ -518,30 +518,24 @@ export class Interp {
     if (!body) return;
     const cases = casesOf(body);
     const line = node.startPosition.row + 1;
-    const u = v?.k === 'num' && !v.sym ? uniformValue(v) : null;
-    let start = -1;
-    let decided = u !== null;
-    if (u !== null) {
-      for (let i = 0; i < cases.length && decided; i++) {
-        const value = cases[i].childForFieldName('value');
-        const cv = value ? uniformValue(this.rvalue(value)) : null;
-        if (value && cv === null) decided = false; // a case label not evaluated: which case runs is not known
-        else if (value && cv === u && start < 0) start = i;
-      }
-      if (start < 0) start = cases.findIndex((c) => !c.childForFieldName('value'));
-    }
+    const subject = cond ? cond.text.replace(/^\(|\)$/g, '').trim() : '';
+    const known = v?.k === 'num' && !v.sym ? v : null;
+    // a case label not evaluated: which case runs is not known
+    const labels = known ? this.caseLabels(cases) : null;
+    const u = known && labels ? uniformValue(known) : null;
+    const decided = u !== null;
+    const start = decided ? (labels!.includes(u) ? labels!.indexOf(u) : labels!.indexOf(null)) : -1;
     // a frame of its own catches the switch's `break`: the lanes that left the enclosing loop before stay out
     const outer = this.loops[this.loops.length - 1];
     const sw: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n), touched: outer?.touched };
     if (outer?.touched) for (let i = 0; i < this.n; i++) sw.brk[i] = outer.brk[i] | outer.cont[i];
     const before = sw.brk.slice();
-    const statements = caseStatements;
     this.loops.push(sw);
     this.touch();
     try {
-      const starts = decided ? null : this.caseStarts(v, cases);
+      const starts = !decided && known && labels && known.t.kind === 'int' ? this.caseStarts(known, labels) : null;
       if (starts) {
-        const why = `no lane's \`${cond!.text.replace(/^\(|\)$/g, '').trim()}\` selects it or falls into it at the switch at line ${line}`;
+        const why = `no lane's \`${subject}\` selects it or falls into it at the switch at line ${line}`;
         const entered = new Uint8Array(this.n);
         cases.forEach((c, i) => {
           for (let l = 0; l < this.n; l++) if (starts[l] === i) entered[l] = 1;
@@ -552,14 +546,14 @@ export class Interp {
           for (let l = 0; l < this.n && !any; l++) any = !!(lanes[l] && act[l]);
           if (!any) return this.skipped(c, why);
           this.withMask(lanes, () => {
-            for (const st of statements(c)) this.exec(st);
+            for (const st of caseStatements(c)) this.exec(st);
           });
         });
       } else if (decided) {
-        const why = `\`${cond!.text.replace(/^\(|\)$/g, '').trim()}\` is ${u} for every thread at the switch at line ${line}`;
+        const why = `\`${subject}\` is ${u} for every thread at the switch at line ${line}`;
         let end = cases.length;
         for (let i = Math.max(start, 0); start >= 0 && i < cases.length && end === cases.length; i++)
-          for (const st of statements(cases[i])) {
+          for (const st of caseStatements(cases[i])) {
             if (st.type === 'break_statement') {
               end = i + 1;
               break;
@@ -575,7 +569,7 @@ export class Interp {
             // each case for every lane: a `break` ends only its own case
             sw.brk.set(before);
             this.touch();
-            for (const st of statements(c)) if (st.type !== 'break_statement') this.exec(st);
+            for (const st of caseStatements(c)) if (st.type !== 'break_statement') this.exec(st);
           }
         });
       }
@@ -592,12 +586,8 @@ export class Interp {
     }
   }
 
-  /**
-   * For a `switch` whose subject is known on every lane and whose case labels are all known: the index of the case
-   * each thread starts at (`default:` where no label matches, -1 where there is none). Null otherwise.
-   */
-  private caseStarts(v: Value | null, cases: Node[]): Int32Array | null {
-    if (!v || v.k !== 'num' || v.sym || v.t.kind !== 'int') return null;
+  /** Each case's label value, in order (null for `default:`); null where a label is not known for every thread. */
+  private caseLabels(cases: Node[]): (number | null)[] | null {
     const labels: (number | null)[] = [];
     for (const c of cases) {
       const value = c.childForFieldName('value');
@@ -605,6 +595,11 @@ export class Interp {
       if (value && cv === null) return null;
       labels.push(value ? cv : null);
     }
+    return labels;
+  }
+
+  /** The index of the case each thread of a per-lane subject starts at (`default:` where no label matches, -1 where there is none). */
+  private caseStarts(v: Num, labels: (number | null)[]): Int32Array {
     const fallback = labels.indexOf(null);
     const starts = new Int32Array(this.n);
     for (let l = 0; l < this.n; l++) {
