@@ -3,7 +3,7 @@
 import { parseExpression } from '../syntax/parser';
 import type { Node } from '../syntax/parser';
 import { substitute } from '../syntax/preprocess';
-import { FileFacts, FunctionFact, named, argumentNodes, operatorOf, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot } from '../facts/collect';
+import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, operatorOf, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot } from '../facts/collect';
 import { CType, typeName, INT, BUILTINS, LIBRARY_TYPES } from '../facts/ctypes';
 import { Interp, DEFAULT_CAPS, Caps, warpSizeNote } from './interpreter';
 import { Value, uniformValue, convert, num } from './values';
@@ -220,10 +220,6 @@ function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
   const eq = new Map<string, { value: Node; where: string; subject: Node }>();
   const out: PathFacts = { eq, ne: [], sw: [], used: [] };
   if (!caller) return out;
-  const inner = (n: Node | null): Node | null => {
-    while (n && (n.type === 'parenthesized_expression' || n.type === 'condition_clause')) n = n.childForFieldName('value') ?? named(n)[0] ?? null;
-    return n;
-  };
   const add = (subject: Node, value: Node, where: string) => {
     const name = subject.text;
     // `block.y` of a dim3 (`switch (block.y)`): the member's value, while nothing writes the variable itself
@@ -238,10 +234,10 @@ function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
     eq.set(name, { value, where, subject });
   };
   const equalities = (c: Node | null, where: string) => {
-    c = inner(c);
+    c = unparenthesized(c);
     if (c?.type !== 'binary_expression') return;
     const op = operatorOf(c);
-    const l = inner(c.childForFieldName('left')), r = inner(c.childForFieldName('right'));
+    const l = unparenthesized(c.childForFieldName('left')), r = unparenthesized(c.childForFieldName('right'));
     if (op === '&&') {
       equalities(l, where);
       equalities(r, where);
@@ -256,7 +252,7 @@ function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
       equalities(cond, `\`if ${cond?.text ?? ''}\` at line ${p.startPosition.row + 1}`);
     } else if (n.type === 'case_statement' && p.type === 'compound_statement' && p.parent?.type === 'switch_statement') {
       const value = n.childForFieldName('value');
-      const subject = inner(p.parent.childForFieldName('condition'));
+      const subject = unparenthesized(p.parent.childForFieldName('condition'));
       if (!(subject?.type === 'identifier' || isMember(subject))) continue;
       // a case before this one that does not end in break/return falls through into it: more than one value
       const cases = named(p).filter((c) => c.type === 'case_statement');
@@ -1385,8 +1381,7 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
   // `n > 4096` holding and `n > 100` not: no such `n`; each comparison of a name with a constant bounds it on the path
   const it = hostInterp(facts, fn, call.startIndex, deadline, caps, undefined, undefined, params);
   const bounds = (cond: Node, holds: boolean, range: Map<string, [number, number]>): Map<string, [number, number]> | null => {
-    let c: Node | null = cond;
-    while (c && (c.type === 'parenthesized_expression' || c.type === 'condition_clause')) c = c.childForFieldName('value') ?? named(c)[0] ?? null;
+    const c = unparenthesized(cond);
     const op = c?.type === 'binary_expression' ? c.childForFieldName('operator')?.text : undefined;
     const left = c?.childForFieldName('left'), right = c?.childForFieldName('right');
     if (!op || !/^(<|<=|>|>=|==|!=)$/.test(op) || left?.type !== 'identifier' || !right || !unchanged(c!)) return range;

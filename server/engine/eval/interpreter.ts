@@ -4,7 +4,7 @@
 import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
 import { substitute, callArguments } from '../syntax/preprocess';
-import { FileFacts, FunctionFact, named, argumentNodes, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex } from '../facts/collect';
+import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex } from '../facts/collect';
 import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, DOUBLE, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, isNonNegative, gcd, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
@@ -834,7 +834,7 @@ export class Interp {
   private knownParts(condNode: Node, act: Uint8Array, op: '&&' | '||'): { mask: Uint8Array; note: string; known: string } | null {
     const parts: Node[] = [];
     const split = (n: Node | null) => {
-      while (n && (n.type === 'parenthesized_expression' || n.type === 'condition_clause')) n = n.childForFieldName('value') ?? named(n)[0] ?? null;
+      n = unparenthesized(n);
       if (!n) return;
       n = this.misreadTemplate(n) ?? n;
       if (n.type === 'binary_expression' && operatorOf(n) === op) {
@@ -875,12 +875,8 @@ export class Interp {
    * where no such equality is found, or nothing is split.
    */
   private equalityGroups(condNode: Node, mask: Uint8Array, negate = false): { masks: Uint8Array[]; note: string } | null {
-    const strip = (n: Node | null) => {
-      while (n && (n.type === 'parenthesized_expression' || n.type === 'condition_clause')) n = n.childForFieldName('value') ?? named(n)[0] ?? null;
-      return n;
-    };
     const chain = (n: Node | null, op: string, out: Node[]) => {
-      n = strip(n);
+      n = unparenthesized(n);
       if (!n) return out;
       if (n.type === 'binary_expression' && operatorOf(n) === op) {
         chain(n.childForFieldName('left'), op, out);
@@ -914,7 +910,7 @@ export class Interp {
       }
       return out;
     };
-    const root = strip(condNode);
+    const root = unparenthesized(condNode);
     if (!root) return null;
     const ors = negate ? [] : chain(root, '||', []);
     if (ors.length >= 2) {

@@ -99,6 +99,11 @@ export const named = (n: Node | null | undefined): Node[] =>
   n ? ((n as Node & ChildMemo).__named ??= n.namedChildren.filter((c) => c !== null) as Node[]) : NONE;
 /** The arguments of a call's or a template's argument list, without the comments written among them (a comment naming a parameter). */
 export const argumentNodes = (n: Node | null | undefined): Node[] => named(n?.childForFieldName('arguments')).filter((c) => c.type !== 'comment');
+/** A condition or expression without the parentheses (and `if (...)`'s condition clause) around it. */
+export function unparenthesized(n: Node | null): Node | null {
+  while (n && (n.type === 'parenthesized_expression' || n.type === 'condition_clause')) n = n.childForFieldName('value') ?? named(n)[0] ?? null;
+  return n;
+}
 export const kids = (n: Node): Node[] => ((n as Node & ChildMemo).__kids ??= n.children.filter((c) => c !== null) as Node[]);
 
 /** C++'s alternative tokens (`and`, `or`, `not`, `bitand`, `not_eq`, `and_eq`, ...), spelled as their symbols. */
