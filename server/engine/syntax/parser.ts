@@ -8,9 +8,12 @@ export type { Tree, Node };
 export { Edit };
 
 // Evaluation walks the same nodes once per loop iteration and template instance. web-tree-sitter makes a new Node
-// (and a wasm round trip) for every field lookup; memoising on the instance makes each lookup happen once per node.
+// (and a wasm round trip) for every field lookup and for `parent`, and crosses into wasm for `type`, `text`,
+// `endIndex`, `endPosition` and `hasError`; a tree never changes (an edit is made on a copy, see analyze.ts), so each
+// is memoised on the instance and read once per node. One getter per property with its own slot keeps each property
+// read monomorphic.
 {
-  type Memo = { __fields?: Map<string, Node | null>; __type?: string; __text?: string };
+  type Memo = { __fields?: Map<string, Node | null> };
   const proto = Node.prototype as unknown as Record<string, unknown>;
   const field = proto.childForFieldName as (this: Node, name: string) => Node | null;
   proto.childForFieldName = function (this: Node & Memo, name: string) {
@@ -19,16 +22,17 @@ export { Edit };
     if (v === undefined) m.set(name, (v = field.call(this, name)));
     return v;
   };
-  for (const key of ['type', 'text'] as const) {
-    const desc = Object.getOwnPropertyDescriptor(Node.prototype, key)!;
-    const slot = key === 'type' ? '__type' : '__text';
-    Object.defineProperty(Node.prototype, key, {
-      configurable: true,
-      get(this: Node & Memo) {
-        return (this[slot] ??= desc.get!.call(this));
-      },
-    });
-  }
+  const getter = (key: string) => Object.getOwnPropertyDescriptor(Node.prototype, key)!.get!;
+  const memo = (key: string, get: (this: Record<string, unknown>, raw: () => unknown) => unknown) => {
+    const raw = getter(key);
+    Object.defineProperty(Node.prototype, key, { configurable: true, get(this: Record<string, unknown>) { return get.call(this, raw); } });
+  };
+  memo('type', function (raw) { return (this.__type ??= raw.call(this)); });
+  memo('text', function (raw) { return (this.__text ??= raw.call(this)); });
+  memo('parent', function (raw) { return this.__parent === undefined ? (this.__parent = raw.call(this)) : this.__parent; });
+  memo('endIndex', function (raw) { return (this.__endIndex ??= raw.call(this)); });
+  memo('endPosition', function (raw) { return (this.__endPosition ??= raw.call(this)); });
+  memo('hasError', function (raw) { return (this.__hasError ??= raw.call(this)); });
 }
 
 let language: Language | null = null;
