@@ -2771,7 +2771,7 @@ export class Interp {
           }
           const e = this.eval(v);
           const s = e.k === 'ref' ? (e.t.kind === 'array' && e.t.dims.includes(0) ? null : sizeOf(e.t)) : e.k === 'num' ? sizeOf(e.t) : null;
-          return s === null ? unk(`size of \`${v.text}\` is not known`) : num(s, { kind: 'int', bytes: 8, signed: false, name: 'size_t' });
+          return s === null ? unk(`size of \`${(unparenthesized(v) ?? v).text}\` is not known`) : num(s, { kind: 'int', bytes: 8, signed: false, name: 'size_t' });
         }
         return unk('sizeof');
       }
