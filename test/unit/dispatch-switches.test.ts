@@ -105,3 +105,22 @@ test('a call that leaves out a default argument passes it: `launch_rows(out)` is
   figures(accessAt(result, text, 'out[threadIdx.x] = cells[threadIdx.y][threadIdx.x];', 'load'), 'conflict', 4, 4, 32, 32);
   assert.ok(!result.notices.some((n) => /outside the extent/.test(n.message)), result.notices.map((n) => n.message).join('\n'));
 });
+
+test('a type switch macro that calls the launcher its argument names (`func<int>(__VA_ARGS__)`) binds it per case (was: unknown, "the type `T` bound to `T` is not known")', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // staged[4t]: 1-byte lanes at words t, 2-byte at 2t (2-way), 4-byte at 4t (4-way)
+  const st = accessAt(result, text, 'staged[threadIdx.x * 4] = in[threadIdx.x];', 'store');
+  warpFigures(st, 'conflict', 4, 4, 32, 32);
+  assert.deepEqual(degrees(st), [['{"T":"int"}', 4], ['{"T":"short"}', 2], ['{"T":"char"}', 1]]);
+  assert.equal(st.assumptions[0], `block 32x1x1 from the launch at line ${line(text, 'void code_launcher')} in \`code_launcher<int>\` (the call at line ${line(text, 'void run_code')})`);
+});
+
+test('a launching macro inside a flag switch macro is found and bound per way (was: no launch found, `T` not bound)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // cols[t][1]: rows of 64 words (32-way) or 33 (conflict-free)
+  const st = accessAt(result, text, 'cols[threadIdx.x][1] = out[threadIdx.x];', 'store');
+  warpFigures(st, 'conflict', 32, 32, 32, 32);
+  assert.deepEqual(degrees(st), [['{"T":"float","kWide":1}', 32], ['{"T":"float","kWide":0}', 1]]);
+  const use = line(text, 'FLAG_SWITCH_STMT(wide, kWide, LAUNCH_COLUMNS');
+  assert.equal(st.assumptions[0], `block 32x1x1 from the launch in the macro \`LAUNCH_COLUMNS(column_store, T, kWide, 32, out)\` at line ${use} with \`kWide\` = true (\`FLAG_SWITCH_STMT\` at line ${use}) in \`column_impl<float>\` (the call at line ${line(text, 'void run_columns')})`);
+});
