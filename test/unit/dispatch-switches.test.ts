@@ -124,3 +124,12 @@ test('a launching macro inside a flag switch macro is found and bound per way (w
   const use = line(text, 'FLAG_SWITCH_STMT(wide, kWide, LAUNCH_COLUMNS');
   assert.equal(st.assumptions[0], `block 32x1x1 from the launch in the macro \`LAUNCH_COLUMNS(column_store, T, kWide, 32, out)\` at line ${use} with \`kWide\` = true (\`FLAG_SWITCH_STMT\` at line ${use}) in \`column_impl<float>\` (the call at line ${line(text, 'void run_columns')})`);
 });
+
+test('more combinations of nested switch ways than are read: said with each one read (32 ways, the first 16 read)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // pairs[2t]: words 2t, two in each of 16 banks, in every way
+  const st = accessAt(result, text, 'pairs[threadIdx.x * 2] = (A || B || C || D || E) ? out[threadIdx.x] : 0.0f;', 'store');
+  warpFigures(st, 'conflict', 2, 2, 32, 32);
+  assert.match(st.assumptions[0], /; only the first 16 combinations of the loops, switches and branches around the launch are read$/);
+  assert.ok(st.assumptions.includes('16 contexts evaluated (loop iterations, instances, calls and pieces of a copy); the figures are those of the worst'), st.assumptions.join('\n'));
+});

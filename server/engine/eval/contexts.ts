@@ -807,11 +807,13 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
     // once per binding that template gets
     for (const o of outerOf(caller)) {
       // written in an ATen dispatch (`launch<scalar_t>(...)` in `AT_DISPATCH_FLOATING_TYPES(...)`): once per type
-      for (const d of caller ? enclosingDispatches(caller, at, facts, deadline, caps) : [null]) {
+      const ways: (LoopBinding | null)[] & { truncated?: boolean } = caller ? enclosingDispatches(caller, at, facts, deadline, caps) : [null];
+      const cutWays = ways.truncated ? `; only the first ${MAX_CALLER_BINDINGS} combinations of the switches around the call are read` : '';
+      for (const d of ways) {
         if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) return void (cut = true);
         const it = hostInterp(facts, caller, at.startIndex, deadline, caps, extendBinding(o?.bind, d));
         const bind = bindTemplate(as?.target ?? fn, args, it, !as && at.type === 'call_expression' ? trailingDeduced(fn, args, at, caller, it) : undefined);
-        if (!bind.unbound) out.push({ bind, where: `${where}${d?.where ?? ''}${o ? ` in ${o.where}` : ''}` });
+        if (!bind.unbound) out.push({ bind, where: `${where}${d?.where ?? ''}${cutWays}${o ? ` in ${o.where}` : ''}` });
       }
     }
   };
@@ -1943,7 +1945,9 @@ export function instancesOf(
     for (const host of outer.length ? outer : [null]) {
       // a launch in a host loop (`for (int b = 32; b <= 256; b *= 2) k<<<1, b>>>(d, b);`): once per value of its
       // counters, where the loop runs a known number of times
-      const loops: LoopBinding[] = l.caller ? loopBindings(l.caller, l.node, facts, deadline, caps) : [{ values: new Map<string, Value>(), where: '' }];
+      const loops: LoopBinding[] & { truncated?: boolean } = l.caller ? loopBindings(l.caller, l.node, facts, deadline, caps) : [{ values: new Map<string, Value>(), where: '' }];
+      // more combinations of counters, switch ways and branches than are read: said with each one read
+      const cutWays = loops.truncated ? `; only the first ${MAX_CALLER_BINDINGS} combinations of the loops, switches and branches around the launch are read` : '';
       const ways: { entry: (typeof bound)[number]; plain: (typeof bound)[number]; key: string; vals: Map<string, number | null> }[] = [];
       for (const loop of loops) {
         const bind = extendBinding(host?.bind, loop);
@@ -1960,7 +1964,7 @@ export function instancesOf(
         const args = bindArguments(kernel, l, facts, it, loop.values);
         path.used.length = 0;
         const launch = `${l.what ?? 'the launch'} at line ${l.node.startPosition.row + 1}`;
-        const at = `${launch}${loop.where}${loop.branches ?? ''}`;
+        const at = `${launch}${loop.where}${loop.branches ?? ''}${cutWays}`;
         // a shape, or a kernel argument, made of the launching function's parameters: what its callers pass, one
         // instance each (`void scan(float *d, int n) { k<<<1, 256>>>(d, n); }` called `scan(d, 1024)`)
         const callerParams = new Set(l.caller?.params.map((p) => p.name));
@@ -1986,7 +1990,7 @@ export function instancesOf(
         const block = shape(l, it, launch); // a shape not evaluated is said once, not once per loop iteration
         // two ways through the `if`s before the launch that give it the same shape and arguments are one instance
         const where = block && path.used.length ? ` (inside ${path.used.join(' and ')})` : '';
-        const source = (branches: string) => `${launch}${loop.where}${branches}${where}${host ? ` in ${host.where}` : ''}${fromFileScope}`;
+        const source = (branches: string) => `${launch}${loop.where}${branches}${where}${host ? ` in ${host.where}` : ''}${fromFileScope}${cutWays}`;
         const entry = { b, block, source: source(loop.branches ?? ''), shmem: shmemOf(l, it), args };
         if (!loop.decide) bound.push(entry);
         else {
