@@ -133,3 +133,13 @@ test('more combinations of nested switch ways than are read: said with each one 
   assert.match(st.assumptions[0], /; only the first 16 combinations of the loops, switches and branches around the launch are read$/);
   assert.ok(st.assumptions.includes('16 contexts evaluated (loop iterations, instances, calls and pieces of a copy); the figures are those of the worst'), st.assumptions.join('\n'));
 });
+
+test('a type switch that pastes its alias from an argument (`using scalar_##LEVEL = float;`) binds it per case (was: unknown, "the type `scalar_0` bound to `T` is not known")', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // quads[4t]: float at words 4t (4-way), __half at bytes 8t, words 2t (2-way)
+  const st = accessAt(result, text, 'quads[threadIdx.x * 4] = out[threadIdx.x];', 'store');
+  warpFigures(st, 'conflict', 4, 4, 32, 32);
+  assert.deepEqual(degrees(st), [['{"T":"float"}', 4], ['{"T":"__half"}', 2]]);
+  const use = line(text, 'KIND_SWITCH(kind, 0,');
+  assert.equal(st.assumptions[0], `block 32x1x1 from the launch at line ${use} with \`scalar_0\` = float (\`KIND_SWITCH\` at line ${use})`);
+});

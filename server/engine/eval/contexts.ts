@@ -1490,7 +1490,7 @@ function dispatchWays(call: Node, inner: Node, caller: FunctionFact, facts: File
   { values: Map<string, Value>; types: Map<string, CType>; said: string }[] | null {
   const f = call.childForFieldName('function');
   const mac = f?.type === 'identifier' ? facts.macros.get(f.text) : undefined;
-  if (!mac?.params?.length || mac.body.includes('#') || /<<<|\bcudaLaunch/.test(mac.body)) return null;
+  if (!mac?.params?.length || /<<<|\bcudaLaunch/.test(mac.body)) return null;
   const args = argumentNodes(call);
   const at = args.findIndex((a) => inner.startIndex >= a.startIndex && inner.endIndex <= a.endIndex);
   if (at < 0) return null;
@@ -1498,12 +1498,11 @@ function dispatchWays(call: Node, inner: Node, caller: FunctionFact, facts: File
   const variadic = /\b__VA_ARGS__\b/.test(mac.body);
   const names = mac.params.filter((p) => p !== '...');
   if (args.length < names.length || (!variadic && args.length > names.length)) return null;
-  // each parameter by its argument: a name as written (it is declared: `constexpr static bool CONST_NAME`), anything
-  // else in parentheses; the argument that holds the launch by a mark
-  const text = (i: number) => (i === at ? RUNS_HERE : /^\s*[A-Za-z_][\w:]*\s*$/.test(args[i].text) ? args[i].text.trim() : `(${args[i].text})`);
-  const map = new Map<string, string>(names.map((p, i) => [p, text(i)]));
-  if (variadic) map.set('__VA_ARGS__', at >= names.length ? RUNS_HERE : args.slice(names.length).map((a) => a.text).join(', '));
-  const expansion = mac.body.replace(/\b[A-Za-z_]\w*\b/g, (tok) => map.get(tok) ?? tok);
+  // each parameter by its argument (pasted where `##` says: apex's `using scalar_t_##LEVEL = float;`; a name as
+  // written, since it is declared: `constexpr static bool CONST_NAME`), the argument that holds the launch by a mark
+  const texts = args.slice(0, names.length).map((a, i) => (i === at ? RUNS_HERE : a.text));
+  let expansion = substitute({ ...mac, params: names }, texts, true);
+  if (variadic) expansion = expansion.replace(/\b__VA_ARGS__\b/g, at >= names.length ? RUNS_HERE : args.slice(names.length).map((a) => a.text).join(', '));
   if (!expansion.includes(RUNS_HERE)) return null;
   const parsed = parseStatements(`${expansion};`);
   if (!parsed) return null;

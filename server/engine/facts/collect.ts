@@ -525,12 +525,10 @@ function macroLaunches(facts: FileFacts, text: string, root: Node): void {
       // `...` is no named parameter in the tree: a body that uses `__VA_ARGS__` takes the arguments after the named ones
       const variadic = /\b__VA_ARGS__\b/.test(mac.body);
       if (!call || !args || (variadic ? args.length < mac.params!.length : args.length !== mac.params!.length)) continue;
-      let text = substitute(mac, args.slice(0, mac.params!.length));
+      // an argument that is one name stands bare: `(launch)<int8_t>(...)` and `(k)<T, kEff><<<...>>>` would read as
+      // comparisons, `k<(T)>` as a value
+      let text = substitute(mac, args.slice(0, mac.params!.length), true);
       if (variadic) text = text.replace(/\b__VA_ARGS__\b/g, args.slice(mac.params!.length).join(', '));
-      // an argument that is one name stands bare, not in the parentheses substitute gives it: `(launch)<int8_t>(...)`,
-      // `(k)<T, kEff><<<...>>>` would read as comparisons, `k<(T)>` as a value (not where the parentheses follow a
-      // name, a keyword or a bracket: a call's, an `if`'s)
-      text = text.replace(/(?<![\w)\]>]\s*)\(\s*([A-Za-z_][\w:]*)\s*\)/g, '$1');
       out += src.slice(last, m.index) + expand(text, depth + 1);
       last = re.lastIndex = call.end + 1;
     }
