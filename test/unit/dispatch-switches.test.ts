@@ -143,3 +143,13 @@ test('a type switch that pastes its alias from an argument (`using scalar_##LEVE
   const use = line(text, 'KIND_SWITCH(kind, 0,');
   assert.equal(st.assumptions[0], `block 32x1x1 from the launch at line ${use} with \`scalar_0\` = float (\`KIND_SWITCH\` at line ${use})`);
 });
+
+test('default arguments written in a declaration before the definition bind the block and a kernel argument (was: unknown, `stride` not known, and a block of 32)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // spread[8t] in a block of 64: both warps 8-way
+  const st = accessAt(result, text, 'spread[threadIdx.x * stride] = out[threadIdx.x];', 'store');
+  figures(st, 'conflict', 8, 8, 32, 32);
+  assert.deepEqual(st.block, [64, 1, 1]);
+  const launch = line(text, 'void run_proto(float *out, int stride, int threads)');
+  assert.equal(st.assumptions[0], `block 64x1x1 from the launch at line ${launch} in \`run_proto\` (the default arguments \`stride\` = 8, \`threads\` = 64: no call of \`run_proto\` in this file)`);
+});

@@ -1690,7 +1690,7 @@ function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, ca
     const args = argumentNodes(n);
     if (args.length > fn.params.length) continue;
     // the parameters a call leaves out take their default arguments (`run(o)` of `void run(float *o, int threads = 128)`)
-    const defaults = fn.params.slice(args.length).map((p) => p.node.childForFieldName('default_value'));
+    const defaults = fn.params.slice(args.length).map((_, j) => defaultArgument(fn, args.length + j));
     if (defaults.some((d) => !d)) continue;
     const ups: (CallerBinding | null)[] & { truncated?: boolean } = depth > 0 ? callerBindings(site, facts, deadline, caps, depth - 1) : [];
     if (ups.truncated) out.truncated = true;
@@ -1736,7 +1736,7 @@ function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, ca
     const said: string[] = [];
     const it = hostInterp(facts, fn, fn.body.startIndex, deadline, caps);
     for (const p of fn.params) {
-      const d = p.node.childForFieldName('default_value');
+      const d = defaultArgument(fn, fn.params.indexOf(p));
       const v = d ? it.rvalue(d) : null;
       if (!d || !v || !known(v)) continue;
       params.set(p.name, v);
@@ -1745,6 +1745,44 @@ function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, ca
     if (said.length) out.push({ params, assumed: true, where: `the default argument${said.length > 1 ? 's' : ''} ${said.join(', ')}: no call of \`${fn.name}\` in this file` });
   }
   return out;
+}
+
+/** The function declarations of a file that are no definitions (`void run(float *o, int threads = 128);`), by name. */
+const prototypeMemo = new WeakMap<Node, Map<string, Node[]>>();
+function prototypes(root: Node): Map<string, Node[]> {
+  let out = prototypeMemo.get(root);
+  if (out) return out;
+  prototypeMemo.set(root, (out = new Map()));
+  const stack: Node[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'declaration' || n.type === 'field_declaration') {
+      for (const d of n.childrenForFieldName('declarator')) {
+        const name = d?.type === 'function_declarator' ? d.childForFieldName('declarator')?.text : undefined;
+        if (name) out.set(name, [...(out.get(name) ?? []), d!]);
+      }
+      continue;
+    }
+    if (/^(?:translation_unit|namespace_definition|declaration_list|linkage_specification|field_declaration_list|class_specifier|struct_specifier|template_declaration)$/.test(n.type) || n === root)
+      for (const c of named(n)) stack.push(c);
+  }
+  return out;
+}
+
+/**
+ * The default argument of `fn`'s parameter `i`: written in its definition, or in a declaration of the file with as
+ * many parameters (a prototype before it, `void run(float *o, int threads = 128);`, the definition saying none).
+ */
+function defaultArgument(fn: FunctionFact, i: number): Node | null {
+  const own = fn.params[i]?.node.childForFieldName('default_value');
+  if (own) return own;
+  for (const d of prototypes(fileRoot(fn.node)).get(fn.name) ?? []) {
+    const ps = named(d.childForFieldName('parameters')).filter((p) => /parameter_declaration$/.test(p.type));
+    if (ps.length !== fn.params.length) continue;
+    const v = ps[i]?.childForFieldName('default_value');
+    if (v) return v;
+  }
+  return null;
 }
 
 /** No code of the file names `fn` but its own definition and declarations (a prototype `void run(int n = 128);`). */
