@@ -1,6 +1,6 @@
 // Which (template instance, block shape) pairs a kernel runs with, in the order of the issue: a
 // `// bank-lens: block=...` directive, launches in the same file, the caller's --block / setting, else 32 threads.
-import { parseExpression } from '../syntax/parser';
+import { parseExpression, parseStatements } from '../syntax/parser';
 import type { Node } from '../syntax/parser';
 import { substitute } from '../syntax/preprocess';
 import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, operatorOf, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot } from '../facts/collect';
@@ -807,11 +807,13 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
     // once per binding that template gets
     for (const o of outerOf(caller)) {
       // written in an ATen dispatch (`launch<scalar_t>(...)` in `AT_DISPATCH_FLOATING_TYPES(...)`): once per type
-      for (const d of caller ? enclosingDispatches(caller, at, facts) : [null]) {
+      const ways: (LoopBinding | null)[] & { truncated?: boolean } = caller ? enclosingDispatches(caller, at, facts, deadline, caps) : [null];
+      const cutWays = ways.truncated ? `; only the first ${MAX_CALLER_BINDINGS} combinations of the switches around the call are read` : '';
+      for (const d of ways) {
         if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) return void (cut = true);
         const it = hostInterp(facts, caller, at.startIndex, deadline, caps, extendBinding(o?.bind, d));
         const bind = bindTemplate(as?.target ?? fn, args, it, !as && at.type === 'call_expression' ? trailingDeduced(fn, args, at, caller, it) : undefined);
-        if (!bind.unbound) out.push({ bind, where: `${where}${d?.where ?? ''}${o ? ` in ${o.where}` : ''}` });
+        if (!bind.unbound) out.push({ bind, where: `${where}${d?.where ?? ''}${cutWays}${o ? ` in ${o.where}` : ''}` });
       }
     }
   };
@@ -831,7 +833,7 @@ function hostTemplateBindings(fn: FunctionFact, facts: FileFacts, deadline: numb
     else if (f?.type === 'identifier' && f.text === fn.name && fn.templateParams.length) {
       // `transpose(out, in, n)`: the types its arguments deduce, in each binding of a caller that is itself a template
       for (const up of outerOf(caller))
-        for (const d of caller ? enclosingDispatches(caller, n, facts) : [null]) {
+        for (const d of caller ? enclosingDispatches(caller, n, facts, deadline, caps) : [null]) {
           if (out.length >= MAX_HOST_TEMPLATE_BINDINGS) {
             cut = true;
             break;
@@ -1089,7 +1091,8 @@ function switchSkips(e: PathFacts['sw'][number], it: Interp): boolean {
 }
 
 const MAX_CALLER_BINDINGS = 16;
-type CallerBinding = { params: Map<string, Value>; where: string };
+/** `assumed`: no call gives these values (a launcher's default arguments where no code of the file calls it). */
+type CallerBinding = { params: Map<string, Value>; where: string; assumed?: boolean };
 
 /**
  * The counters of the `for` loops around `call` in `fn` that run a known number of times (`for (int j = 0; j < 4; j++)`,
@@ -1098,7 +1101,7 @@ type CallerBinding = { params: Map<string, Value>; where: string };
  */
 function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>): LoopBinding[] & { truncated?: boolean } {
   // ATen's `AT_DISPATCH_FLOATING_TYPES(t, "name", [&] { k<scalar_t><<<...>>>(...); })`: once per type it dispatches to
-  let combos: LoopBinding[] & { truncated?: boolean } = enclosingDispatches(fn, call, facts);
+  let combos: LoopBinding[] & { truncated?: boolean } = enclosingDispatches(fn, call, facts, deadline, caps);
   for (let n: Node | null = call.parent; n && n.startIndex >= fn.body.startIndex && n !== fn.body; n = n.parent) {
     if (n.type !== 'for_statement') continue;
     const init = n.childForFieldName('initializer');
@@ -1440,10 +1443,24 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
 }
 
 /** One binding per combination of the types the ATen dispatch macros around `call` in `fn` run it with (see dispatchedTypes). */
-function enclosingDispatches(fn: FunctionFact, call: Node, facts: FileFacts): LoopBinding[] & { truncated?: boolean } {
+function enclosingDispatches(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps): LoopBinding[] & { truncated?: boolean } {
   let combos: LoopBinding[] & { truncated?: boolean } = [{ values: new Map(), where: '' }];
   for (let n: Node | null = call.parent; n && n.startIndex >= fn.body.startIndex && n !== fn.body; n = n.parent) {
-    const types = n.type === 'call_expression' ? dispatchedTypes(n, call, facts) : null;
+    if (n.type !== 'call_expression') continue;
+    // a switch macro of the file (flash-attention's `BOOL_SWITCH(pad, kPad, [&] { ... })`): once per way it runs the lambda
+    const ways = dispatchWays(n, call, fn, facts, deadline, caps);
+    if (ways) {
+      const next: typeof combos = [];
+      next.truncated = combos.truncated || combos.length * ways.length > MAX_CALLER_BINDINGS;
+      for (const c of combos)
+        for (const w of ways) {
+          if (next.length >= MAX_CALLER_BINDINGS) break;
+          next.push({ values: new Map([...c.values, ...w.values]), types: new Map([...(c.types ?? []), ...w.types]), where: `${c.where} with ${w.said}` });
+        }
+      combos = next;
+      continue;
+    }
+    const types = dispatchedTypes(n, call, facts);
     if (!types) continue;
     const next: typeof combos = [];
     next.truncated = combos.truncated || combos.length * types.types.length > MAX_CALLER_BINDINGS;
@@ -1455,6 +1472,112 @@ function enclosingDispatches(fn: FunctionFact, call: Node, facts: FileFacts): Lo
     combos = next;
   }
   return combos;
+}
+
+/** What stands for the argument that holds the launch in a switch macro's expansion (see dispatchWays). */
+const RUNS_HERE = '__bank_lens_runs_here__';
+
+/**
+ * The ways a function-like macro of the file runs its argument that holds `inner`, where it declares compile-time
+ * names around each place it runs it: flash-attention's `BOOL_SWITCH(COND, CONST_NAME, ...)` (`if (COND) { constexpr
+ * static bool CONST_NAME = true; return __VA_ARGS__(); } else { ... = false; ... }`), the chains of `HEADDIM_SWITCH`
+ * (`if (HEADDIM <= 32) { constexpr static int kHeadDim = 32; ...`), a `TYPE_SWITCH(t, T, ...)` whose cases say
+ * `using T = float;`. Each way binds the constants and type aliases declared before that place in the blocks around
+ * it (read as the caller reads them at the use); a way under an `if` (or a `case`) the caller's values decide against
+ * is left out. Null where the macro declares nothing around the argument: it is no switch of this kind.
+ */
+function dispatchWays(call: Node, inner: Node, caller: FunctionFact, facts: FileFacts, deadline: number, caps: Caps):
+  { values: Map<string, Value>; types: Map<string, CType>; said: string }[] | null {
+  const f = call.childForFieldName('function');
+  const mac = f?.type === 'identifier' ? facts.macros.get(f.text) : undefined;
+  if (!mac?.params?.length || /<<<|\bcudaLaunch/.test(mac.body)) return null;
+  const args = argumentNodes(call);
+  const at = args.findIndex((a) => inner.startIndex >= a.startIndex && inner.endIndex <= a.endIndex);
+  if (at < 0) return null;
+  // `...` is no named parameter in the tree: a body that uses `__VA_ARGS__` takes the arguments after the named ones
+  const variadic = /\b__VA_ARGS__\b/.test(mac.body);
+  const names = mac.params.filter((p) => p !== '...');
+  if (args.length < names.length || (!variadic && args.length > names.length)) return null;
+  // each parameter by its argument (pasted where `##` says: apex's `using scalar_t_##LEVEL = float;`; a name as
+  // written, since it is declared: `constexpr static bool CONST_NAME`), the argument that holds the launch by a mark
+  const texts = args.slice(0, names.length).map((a, i) => (i === at ? RUNS_HERE : a.text));
+  let expansion = substitute({ ...mac, params: names }, texts, true);
+  if (variadic) expansion = expansion.replace(/\b__VA_ARGS__\b/g, at >= names.length ? RUNS_HERE : args.slice(names.length).map((a) => a.text).join(', '));
+  if (!expansion.includes(RUNS_HERE)) return null;
+  const parsed = parseStatements(`${expansion};`);
+  if (!parsed) return null;
+  const marks: Node[] = [];
+  for (const s of parsed.stmts) for (const id of s.descendantsOfType('identifier')) if (id && id.text === RUNS_HERE) marks.push(id);
+  if (!marks.length || marks.length > MAX_CALLER_BINDINGS) return null;
+  const it = hostInterp(facts, caller, call.startIndex, deadline, caps);
+  const decided = (cond: Node | null): boolean | null => {
+    const c = unparenthesized(cond);
+    return c ? (uniformValue(it.rvalue(c)) === null ? null : uniformValue(it.rvalue(c)) !== 0) : null;
+  };
+  const out: { values: Map<string, Value>; types: Map<string, CType>; said: string; key: string }[] = [];
+  let declares = false;
+  for (const mark of marks) {
+    const values = new Map<string, Value>();
+    const types = new Map<string, CType>();
+    const said: string[] = [];
+    const unread: string[] = [];
+    let ruledOut = false;
+    for (let child: Node = mark, n = mark.parent; n && !ruledOut; child = n, n = n.parent) {
+      if (n.type === 'if_statement') {
+        const holds = decided(n.childForFieldName('condition'));
+        const inElse = n.childForFieldName('alternative')?.startIndex === child.startIndex;
+        if (holds !== null && holds === inElse) ruledOut = true;
+      }
+      if (n.type === 'case_statement') {
+        const label = n.childForFieldName('value');
+        let sw: Node | null = n.parent;
+        while (sw && sw.type !== 'switch_statement') sw = sw.parent;
+        const subject = sw ? unparenthesized(sw.childForFieldName('condition')) : null;
+        const a = label ? uniformValue(it.rvalue(label)) : null;
+        const b = subject ? uniformValue(it.rvalue(subject)) : null;
+        if (a !== null && b !== null && a !== b) ruledOut = true;
+      }
+      if (n.type !== 'compound_statement' && n.type !== 'case_statement') continue;
+      // the declarations before the place, innermost block first: an inner one hides an outer one of the same name
+      for (const s of named(n)) {
+        if (s.startIndex >= child.startIndex) break;
+        if (s.type === 'alias_declaration') {
+          const name = s.childForFieldName('name')?.text;
+          const td = s.childForFieldName('type');
+          if (!name || !td || types.has(name) || values.has(name)) continue;
+          declares = true;
+          // a pointer or array alias is not read here
+          const t: CType = td.childForFieldName('declarator') ? { kind: 'unknown', name: td.text } : it.resolveType(td.childForFieldName('type') ?? td);
+          if (t.kind === 'unknown') {
+            unread.push(name);
+            continue;
+          }
+          types.set(name, t);
+          said.push(`\`${name}\` = ${typeName(t)}`);
+        } else if (s.type === 'declaration' && (hasToken(s, 'constexpr') || hasToken(s, 'const'))) {
+          for (const d of s.childrenForFieldName('declarator')) {
+            const name = d?.type === 'init_declarator' ? declaratorName(d)?.text : undefined;
+            if (!name || types.has(name) || values.has(name)) continue;
+            declares = true;
+            const v = it.valueOfDeclaration(s, name);
+            const u = v ? uniformValue(v) : null;
+            if (!v || u === null) {
+              unread.push(name);
+              continue;
+            }
+            values.set(name, v);
+            const init = d!.childForFieldName('value')?.text.trim();
+            said.push(`\`${name}\` = ${init === 'true' || init === 'false' ? init : u}`);
+          }
+        }
+      }
+    }
+    if (ruledOut || (!said.length && !unread.length)) continue;
+    // a way whose names are not known here (`using T = cutlass::half_t;`) is still one: what depends on them says so
+    const key = [...said, ...unread.map((u) => `\`${u}\` not known`)].join(', ');
+    if (!out.some((o) => o.key === key)) out.push({ values, types, said: `${key} (\`${mac.name}\` at line ${call.startPosition.row + 1})`, key });
+  }
+  return declares && out.length ? out : null;
 }
 
 /** The bindings of a launch's enclosing host loops and type dispatches: counters' values, types, and how they were got. */
@@ -1566,6 +1689,9 @@ function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, ca
     if (f?.type !== 'identifier' || f.text !== fn.name) continue;
     const args = argumentNodes(n);
     if (args.length > fn.params.length) continue;
+    // the parameters a call leaves out take their default arguments (`run(o)` of `void run(float *o, int threads = 128)`)
+    const defaults = fn.params.slice(args.length).map((_, j) => defaultArgument(fn, args.length + j));
+    if (defaults.some((d) => !d)) continue;
     const ups: (CallerBinding | null)[] & { truncated?: boolean } = depth > 0 ? callerBindings(site, facts, deadline, caps, depth - 1) : [];
     if (ups.truncated) out.truncated = true;
     for (const up of ups.length ? ups : [null]) {
@@ -1583,6 +1709,12 @@ function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, ca
           if (known(v)) params.set(fn.params[i].name, v);
           vals.set(fn.params[i].name, known(v) ? uniformValue(v) ?? -1 : null);
         });
+        defaults.forEach((d, j) => {
+          const p = fn.params[args.length + j];
+          const v = hostInterp(facts, fn, fn.body.startIndex, deadline, caps).rvalue(d!);
+          if (known(v)) params.set(p.name, v);
+          vals.set(p.name, known(v) ? uniformValue(v) ?? -1 : null);
+        });
         // a call that passes nothing known is kept: it is a call under which any branch of the launcher may run
         const where = (branches: string) => `the call at line ${n.startPosition.row + 1}${loop.where}${branches}${up ? `, from ${up.where}` : ''}`;
         const entry = { params, where: where(loop.branches ?? '') };
@@ -1597,7 +1729,71 @@ function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, ca
       }
     }
   }
+  if (!out.length && uncalled(fn)) {
+    // a launcher no code of the file calls (`void run(float *o, int threads = 128)`, called from another file): its
+    // default arguments are the values a call that leaves them out passes, said so
+    const params = new Map<string, Value>();
+    const said: string[] = [];
+    const it = hostInterp(facts, fn, fn.body.startIndex, deadline, caps);
+    for (const p of fn.params) {
+      const d = defaultArgument(fn, fn.params.indexOf(p));
+      const v = d ? it.rvalue(d) : null;
+      if (!d || !v || !known(v)) continue;
+      params.set(p.name, v);
+      said.push(`\`${p.name}\` = ${d.text.trim()}`);
+    }
+    if (said.length) out.push({ params, assumed: true, where: `the default argument${said.length > 1 ? 's' : ''} ${said.join(', ')}: no call of \`${fn.name}\` in this file` });
+  }
   return out;
+}
+
+/** The function declarations of a file that are no definitions (`void run(float *o, int threads = 128);`), by name. */
+const prototypeMemo = new WeakMap<Node, Map<string, Node[]>>();
+function prototypes(root: Node): Map<string, Node[]> {
+  let out = prototypeMemo.get(root);
+  if (out) return out;
+  prototypeMemo.set(root, (out = new Map()));
+  const stack: Node[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'declaration' || n.type === 'field_declaration') {
+      for (const d of n.childrenForFieldName('declarator')) {
+        const name = d?.type === 'function_declarator' ? d.childForFieldName('declarator')?.text : undefined;
+        if (name) out.set(name, [...(out.get(name) ?? []), d!]);
+      }
+      continue;
+    }
+    if (/^(?:translation_unit|namespace_definition|declaration_list|linkage_specification|field_declaration_list|class_specifier|struct_specifier|template_declaration)$/.test(n.type) || n === root)
+      for (const c of named(n)) stack.push(c);
+  }
+  return out;
+}
+
+/**
+ * The default argument of `fn`'s parameter `i`: written in its definition, or in a declaration of the file with as
+ * many parameters (a prototype before it, `void run(float *o, int threads = 128);`, the definition saying none).
+ */
+function defaultArgument(fn: FunctionFact, i: number): Node | null {
+  const own = fn.params[i]?.node.childForFieldName('default_value');
+  if (own) return own;
+  for (const d of prototypes(fileRoot(fn.node)).get(fn.name) ?? []) {
+    const ps = named(d.childForFieldName('parameters')).filter((p) => /parameter_declaration$/.test(p.type));
+    if (ps.length !== fn.params.length) continue;
+    const v = ps[i]?.childForFieldName('default_value');
+    if (v) return v;
+  }
+  return null;
+}
+
+/** No code of the file names `fn` but its own definition and declarations (a prototype `void run(int n = 128);`). */
+function uncalled(fn: FunctionFact): boolean {
+  const root = fileRoot(fn.node);
+  const text = root.text.slice(0, fn.node.startIndex) + root.text.slice(fn.node.endIndex);
+  const name = fn.name.replace(/^.*::/, '');
+  if (!/^\w+$/.test(name)) return false;
+  const mentions = text.match(new RegExp(`\\b${name}\\b`, 'g'))?.length ?? 0;
+  const prototypes = text.match(new RegExp(`\\b${name}\\s*\\([^;{}]*\\)\\s*(?:const\\s*)?;`, 'g'))?.length ?? 0;
+  return mentions === prototypes;
 }
 
 /** The value of a constant expression in host context (macros, enums, file constants); null when not known. */
@@ -1786,7 +1982,9 @@ export function instancesOf(
     for (const host of outer.length ? outer : [null]) {
       // a launch in a host loop (`for (int b = 32; b <= 256; b *= 2) k<<<1, b>>>(d, b);`): once per value of its
       // counters, where the loop runs a known number of times
-      const loops: LoopBinding[] = l.caller ? loopBindings(l.caller, l.node, facts, deadline, caps) : [{ values: new Map<string, Value>(), where: '' }];
+      const loops: LoopBinding[] & { truncated?: boolean } = l.caller ? loopBindings(l.caller, l.node, facts, deadline, caps) : [{ values: new Map<string, Value>(), where: '' }];
+      // more combinations of counters, switch ways and branches than are read: said with each one read
+      const cutWays = loops.truncated ? `; only the first ${MAX_CALLER_BINDINGS} combinations of the loops, switches and branches around the launch are read` : '';
       const ways: { entry: (typeof bound)[number]; plain: (typeof bound)[number]; key: string; vals: Map<string, number | null> }[] = [];
       for (const loop of loops) {
         const bind = extendBinding(host?.bind, loop);
@@ -1796,14 +1994,14 @@ export function instancesOf(
         if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind))) continue;
         if (!host && (path.eq.size || path.ne.length || path.sw.length) && l.caller?.params.length && onlyCalled(l.caller, facts)) {
           const calls = callersOf(l.caller, facts, deadline, caps);
-          if (calls.length && !calls.truncated && calls.every((c) => contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, undefined, c.params)))) continue;
+          if (calls.length && !calls.truncated && !calls[0].assumed && calls.every((c) => contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, undefined, undefined, c.params)))) continue;
         }
         const it = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind, path);
         const b = bindTemplate(kernel, l.templateArgs, it, deduceTypes(kernel, l, it));
         const args = bindArguments(kernel, l, facts, it, loop.values);
         path.used.length = 0;
         const launch = `${l.what ?? 'the launch'} at line ${l.node.startPosition.row + 1}`;
-        const at = `${launch}${loop.where}${loop.branches ?? ''}`;
+        const at = `${launch}${loop.where}${loop.branches ?? ''}${cutWays}`;
         // a shape, or a kernel argument, made of the launching function's parameters: what its callers pass, one
         // instance each (`void scan(float *d, int n) { k<<<1, 256>>>(d, n); }` called `scan(d, 1024)`)
         const callerParams = new Set(l.caller?.params.map((p) => p.name));
@@ -1829,7 +2027,7 @@ export function instancesOf(
         const block = shape(l, it, launch); // a shape not evaluated is said once, not once per loop iteration
         // two ways through the `if`s before the launch that give it the same shape and arguments are one instance
         const where = block && path.used.length ? ` (inside ${path.used.join(' and ')})` : '';
-        const source = (branches: string) => `${launch}${loop.where}${branches}${where}${host ? ` in ${host.where}` : ''}${fromFileScope}`;
+        const source = (branches: string) => `${launch}${loop.where}${branches}${where}${host ? ` in ${host.where}` : ''}${fromFileScope}${cutWays}`;
         const entry = { b, block, source: source(loop.branches ?? ''), shmem: shmemOf(l, it), args };
         if (!loop.decide) bound.push(entry);
         else {

@@ -490,6 +490,15 @@ function macroLaunches(facts: FileFacts, text: string, root: Node): void {
   const callsLauncher = launchers.length ? new RegExp(`\\b(?:${launchers.join('|')})\\s*[<(]`) : null;
   if (callsLauncher)
     for (const m of facts.macros.values()) if (m.params !== null && !launching.has(m.name) && callsLauncher.test(m.body)) launching.set(m.name, m);
+  // a macro that calls the function template one of its arguments names (nvcomp's `NVCOMP_TYPE_ONE_SWITCH(type_var,
+  // func, ...)`: `case NVCOMP_TYPE_CHAR: func<int8_t>(__VA_ARGS__); break;`): a use that names a launcher launches
+  const byArgument = new Set<string>();
+  if (callsLauncher)
+    for (const m of facts.macros.values())
+      if (m.params?.length && !launching.has(m.name) && m.params.some((p) => /^[A-Za-z_]\w*$/.test(p) && new RegExp(`\\b${p}\\s*<(?![<=])[^<>;{}]*>\\s*\\(`).test(m.body))) {
+        launching.set(m.name, m);
+        byArgument.add(m.name);
+      }
   if (!launching.size) return;
   // a macro that uses one (LeetCUDA's `DISPATCH_RMS_NORM_F32_KERNEL(N, K)`, a `switch` whose cases are
   // `LANUCH_RMS_NORM_F32_KERNEL(64) break;`) launches too, four levels deep as `expand` follows them
@@ -513,8 +522,14 @@ function macroLaunches(facts: FileFacts, text: string, root: Node): void {
       const call = callArguments(src, m.index + m[0].length - 1);
       const mac = launching.get(m[1])!;
       const args = call && (call.args.length === 1 && call.args[0] === '' ? [] : call.args);
-      if (!call || !args || args.length !== mac.params!.length) continue;
-      out += src.slice(last, m.index) + expand(substitute(mac, args), depth + 1);
+      // `...` is no named parameter in the tree: a body that uses `__VA_ARGS__` takes the arguments after the named ones
+      const variadic = /\b__VA_ARGS__\b/.test(mac.body);
+      if (!call || !args || (variadic ? args.length < mac.params!.length : args.length !== mac.params!.length)) continue;
+      // an argument that is one name stands bare: `(launch)<int8_t>(...)` and `(k)<T, kEff><<<...>>>` would read as
+      // comparisons, `k<(T)>` as a value
+      let text = substitute(mac, args.slice(0, mac.params!.length), true);
+      if (variadic) text = text.replace(/\b__VA_ARGS__\b/g, args.slice(mac.params!.length).join(', '));
+      out += src.slice(last, m.index) + expand(text, depth + 1);
       last = re.lastIndex = call.end + 1;
     }
     return out + src.slice(last);
@@ -535,7 +550,7 @@ function macroLaunches(facts: FileFacts, text: string, root: Node): void {
     const use = text.slice(m.index, call.end + 1);
     const expansion = expand(use);
     re.lastIndex = call.end + 1;
-    if (expansion === use || !/\{/.test(expansion)) continue;
+    if (expansion === use || !/\{/.test(expansion) || (byArgument.has(m[1]) && !callsLauncher!.test(expansion))) continue;
     edits.push({ start: m.index, end: call.end + 1, with: expansion.replace(/\r?\n/g, ' ') + use.replace(/[^\n]/g, ''), use, fn: null });
   }
   for (const list of facts.functions.values())
@@ -549,7 +564,7 @@ function macroLaunches(facts: FileFacts, text: string, root: Node): void {
         const use = body.slice(m.index, call.end + 1);
         const expansion = expand(use);
         re.lastIndex = call.end + 1;
-        if (expansion === use) continue;
+        if (expansion === use || (byArgument.has(m[1]) && !callsLauncher!.test(expansion))) continue;
         // on one line, then the use's own line breaks: the lines after it keep their numbers
         edits.push({ start: fn.body.startIndex + m.index, end: fn.body.startIndex + call.end + 1, with: expansion.replace(/\r?\n/g, ' ') + use.replace(/[^\n]/g, ''), use, fn });
       }

@@ -2,6 +2,7 @@
 // every access of the array in every analysed context (all kernels, instances, loop iterations, warps), found by
 // re-evaluating those accesses with each candidate extent. Edits only the extent's text in the declaration.
 import { PaddingFix, Range } from '../types';
+import { parseExpression } from '../syntax/parser';
 import { SiteResult } from '../findings/findings';
 
 export interface ArrayInfo {
@@ -39,11 +40,22 @@ function score(results: SiteResult[]): Score {
 
 const plural = (n: number, one: string, many = `${one}es`) => `${n} ${n === 1 ? one : many}`;
 
+/**
+ * `text + pad`, with `text` in parentheses where an operator that binds less tightly than `+` stands in it
+ * (`kPad ? 33 : 32` -> `(kPad ? 33 : 32) + 1`, not `kPad ? 33 : 32 + 1`, which pads one way only).
+ */
+function plus(text: string, pad: number): string {
+  const e = parseExpression(text)?.expr;
+  const op = e?.type === 'binary_expression' ? e.childForFieldName('operator')?.text : undefined;
+  const loose = !e || /^(?:conditional|assignment|comma)_expression$/.test(e.type) || (op !== undefined && !/^[-+*/%]$/.test(op));
+  return `${loose ? `(${text})` : text} + ${pad}`;
+}
+
 /** The extent's new text: `32` -> `33`, `N + 1` -> `N + 2`, `N` -> `N + 1`. */
 export function paddedText(d: ArrayInfo['dimTexts'][number], pad: number): string {
   if (d.isNumber && /^\d+$/.test(d.text)) return String(Number(d.text) + pad);
   if (d.plusLiteral) return `${d.plusLiteral.left} + ${d.plusLiteral.value + pad}`;
-  return `${d.text} + ${pad}`;
+  return plus(d.text, pad);
 }
 
 interface Search {
@@ -150,7 +162,7 @@ export function rowConstantFix(
   const found = search(current, maxPad, evaluate);
   if (!found) return { reason: `no padding of \`${c.name}\` (up to +${maxPad}) reduces the wavefronts of \`${info.name}\`` };
   const { summary, conflictingAfter, checked } = summarise(found);
-  const newText = c.isNumber ? String(c.value + found.pad) : `${c.text} + ${found.pad}`;
+  const newText = c.isNumber ? String(c.value + found.pad) : plus(c.text, found.pad);
   const need = Math.max(...found.results.map((r) => r.maxByte));
   const sizes = found.results.map((r) => r.dynamicShared);
   const fits = sizes.length > 0 && sizes.every((b) => b !== null && b >= need);

@@ -373,12 +373,15 @@ export function readMacro(node: Node): Macro | null {
  * compiler does: an operand of `##` is its argument as written, pasted to its neighbour (`k_##tag##_kernel` with `tag`
  * `f32` is `k_f32_kernel`), and `#p` is the argument as a string literal.
  */
-export function substitute(macro: Macro, args: string[]): string {
+export function substitute(macro: Macro, args: string[], bareNames = false): string {
   if (!macro.params || macro.params.length === 0) return macro.body;
   const map = new Map(macro.params.map((p, i) => [p, args[i] ?? '']));
+  // `bareNames`: an argument that is one name stands as written, where a declaration (`constexpr static bool NAME`,
+  // `using T = float;`) or template arguments (`func<T>`, `(k)<T>` would compare) need it bare
+  const wrap = (a: string) => (bareNames && /^\s*[A-Za-z_][\w:]*\s*$/.test(a) ? a.trim() : `(${a})`);
   if (!macro.body.includes('#')) return macro.body.replace(/\b[A-Za-z_]\w*\b/g, (tok) => {
     const a = map.get(tok);
-    return a === undefined ? tok : `(${a})`;
+    return a === undefined ? tok : wrap(a);
   });
   const toks = macro.body.match(/##|#\s*[A-Za-z_]\w*|[A-Za-z_]\w*|\d[\w.]*|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|\s+|[^]/g) ?? [];
   /** the nearest token on one side of `i` that is not white space. */
@@ -403,7 +406,7 @@ export function substitute(macro: Macro, args: string[]): string {
     }
     const a = /^[A-Za-z_]/.test(tok) ? map.get(tok) : undefined;
     if (a === undefined) out.push(tok);
-    else out.push(near(i, -1) === '##' || near(i, 1) === '##' ? a.trim() : `(${a})`);
+    else out.push(near(i, -1) === '##' || near(i, 1) === '##' ? a.trim() : wrap(a));
   }
   return out.join('');
 }
