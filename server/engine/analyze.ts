@@ -42,7 +42,7 @@ function runInstance(
   dimOverrides?: Map<string, number>, constOverrides?: Map<number, number>,
 ): { results: SiteResult[]; arrays: ArrayInfo[]; notes: string[]; capped: { line: number; message: string }[]; unreached: Unreached } {
   const run = (args: Map<string, Value>, longLoop?: number) =>
-    runBlock({ facts, block: inst.block, values: inst.values, types: inst.types, args, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides, warp, longLoop }, kernel);
+    runBlock({ facts, block: inst.block, grid: inst.grid, values: inst.values, types: inst.types, args, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides, warp, longLoop }, kernel);
   let given = givenArgs.get(inst);
   let it: Interp | null = null;
   if (!given) {

@@ -61,6 +61,8 @@ export interface Visit {
 export interface RunConfig {
   facts: FileFacts;
   block: [number, number, number];
+  /** the launch's grid per axis (null where it is not known) and the assumption that says where it comes from. */
+  grid?: { dims: (number | null)[]; source: string };
   /** template parameter bindings: values and types. */
   values: Map<string, Value>;
   types: Map<string, CType>;
@@ -3306,6 +3308,12 @@ export class Interp {
       // an axis of extent 1 is 0 on every thread: one number, as warp mode has it
       if (axis > 0 && this.cfg.block[axis] === 1) return num(0, UINT);
       return num([this.tx, this.ty, this.tz][axis], UINT);
+    }
+    // the grid the launch gives (`k<<<4, 64>>>`), said in the assumptions where a run reads it
+    const g = which === 'gridDim' && !this.cfg.host ? this.cfg.grid?.dims[axis] : null;
+    if (g) {
+      this.notes.add(this.cfg.grid!.source);
+      return num(g, UINT);
     }
     return atom(`${which}.${c}`, UINT);
   }
