@@ -823,6 +823,7 @@ export class EngineDocument {
             : `; lines ${from + 1}-${end.row + 1} are not analysed until they parse`),
       });
     }
+    notices.push(...sharedInFileScopeMacros(facts, text));
     const modelNote = `bank model ${profile.name}: ${profile.describe}`;
     const optKey = JSON.stringify([profile.name, options.block ?? null, !!options.wholeBlock, definesKey(options.defines)]);
     const nextCache = new Map<string, KernelRun>();
@@ -1013,6 +1014,34 @@ function countLines(s: string): number {
   let n = 0;
   for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
   return n;
+}
+
+/**
+ * A macro whose expansion declares `__shared__` memory, used outside every function (ArrayFire's
+ * `#define SPECIALIZE(T) template <> struct SharedMemory<T> { __device__ T *getPointer() { extern __shared__ T
+ * ptr_##T##_[]; ... } };` then `SPECIALIZE(float)`): the definitions it makes are not in the parsed text, so the
+ * shared memory they hand out is not followed and its accesses are not reported. Said at each such use, not left silent.
+ */
+function sharedInFileScopeMacros(facts: FileFacts, text: string): Notice[] {
+  const out: Notice[] = [];
+  const spans: [number, number][] = [];
+  for (const list of facts.functions.values()) for (const f of list) spans.push([f.outer.startIndex, f.outer.endIndex]);
+  for (const m of facts.macros.values()) {
+    if (!/\b__shared__\b/.test(m.body)) continue;
+    const use = new RegExp(`^[ \\t]*${m.name}\\b(?![ \\t]*##)`, 'gm');
+    for (let hit = use.exec(text); hit; hit = use.exec(text)) {
+      const at = hit.index + hit[0].length - m.name.length;
+      if (spans.some(([from, to]) => at >= from && at < to)) continue;
+      const p = pointAt(text, at);
+      if (p.row === m.line) continue;
+      out.push({
+        range: { start: { line: p.row, character: p.column }, end: { line: p.row, character: p.column + m.name.length } },
+        severity: 'information',
+        message: `the macro \`${m.name}\` (line ${m.line + 1}) declares \`__shared__\` memory in what it defines here, outside any function: that code is not analysed, so the shared memory it declares is not followed and accesses through it are not reported`,
+      });
+    }
+  }
+  return out;
 }
 
 function pointAt(text: string, index: number): { row: number; column: number } {

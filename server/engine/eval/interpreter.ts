@@ -1952,6 +1952,13 @@ export class Interp {
       const p = t.kind === 'pointer' && t.to.kind !== 'unknown' && t.to.kind !== 'void' ? this.castPtr(v, t.to, at) : v;
       return { ...p, name };
     }
+    if (v.k === 'obj' && t.kind === 'pointer') {
+      // `SharedMemory<T> smem; T *s = smem;`: the object's conversion operator returns its `extern __shared__` array,
+      // as a construction (`T *s = SharedMemory<T>()`) does; a pointer made from any other object is not followed
+      const holder = v.t.kind === 'struct' ? this.sharedHolder(v.t.name.replace(/\s*<.*$/, '').replace(/^.*::/, '')) : null;
+      if (holder) return this.asVariable(holder, t, name, at);
+      return unk(`\`${name}\` is made from an object of \`${typeName(v.t)}\`, a conversion the analysis does not follow`);
+    }
     if (v.k === 'obj') return copyObj(v, name);
     return v;
   }
