@@ -3454,6 +3454,15 @@ export class Interp {
       a = this.uniformTerm(a, b, left);
       b = this.uniformTerm(b, a, right);
     }
+    // an operator the file defines for a struct or vector type (helper_math.h's `int3 operator+(int3 a, int3 b)`): run
+    // as the function it is, as a call `operator+(a, b)` would be
+    if (a.k === 'obj' || b.k === 'obj') {
+      const defs = [...this.cfg.facts.functions].filter(([n]) => n.replace(/\s+/g, '') === `operator${op}`).flatMap(([, d]) => d);
+      // the one whose parameters take these types (`float3 operator*(float3, float)` beside `(float, float3)`)
+      const takes = (v: Value, t: CType) => (v.k === 'obj' ? typeName(t) === typeName(v.t) : v.k === 'num' && (t.kind === 'int' || t.kind === 'float'));
+      const def = defs.find((d) => !d.isKernel && d.params.length === 2 && takes(a, this.declType(d.params[0].node)) && takes(b, this.declType(d.params[1].node)));
+      if (def) return this.inline(def, [{ value: a }, { value: b }], node, node);
+    }
     if (a.k === 'ptr' || b.k === 'ptr') {
       const p = (a.k === 'ptr' ? a : b) as Ptr;
       const o = a.k === 'ptr' ? b : a;
