@@ -598,6 +598,8 @@ export class EngineDocument {
   private fixCache = new Map<string, { fix?: PaddingFix; reason?: string }>();
   /** lines of `#if` / `#elif` conditions on `__CUDA_ARCH__` the architecture does not decide (0-based). */
   private archUndecided: number[] = [];
+  /** uses of a macro that opens or closes a block whose expansion does not fit in place (see blankInactive). */
+  private braceUnfit: { at: number; name: string }[] = [];
   /** the document that analyses a definition cut short in the middle of the file as if it were closed (see repaired). */
   private repair: EngineDocument | null = null;
 
@@ -614,7 +616,8 @@ export class EngineDocument {
 
   private reparse(arch: { lo: number; hi: number }, defines?: Record<string, string>): Tree {
     this.archUndecided = [];
-    const src = blankInactive(this.text, arch, this.archUndecided, defines);
+    this.braceUnfit = [];
+    const src = blankInactive(this.text, arch, this.archUndecided, defines, this.braceUnfit);
     if (this.tree && this.parsedText !== null && this.parsedText !== src) {
       const old = this.parsedText;
       // one edit spanning the changed middle: common prefix and suffix are kept
@@ -824,6 +827,14 @@ export class EngineDocument {
       });
     }
     notices.push(...sharedInFileScopeMacros(facts, text));
+    for (const u of this.braceUnfit) {
+      const p = pointAt(this.text, u.at);
+      notices.push({
+        range: { start: { line: p.row, character: p.column }, end: { line: p.row, character: p.column + u.name.length } },
+        severity: 'information',
+        message: `the macro \`${u.name}\` opens or closes a block, and its expansion is longer than its use here, so the file's block macros are not expanded: the statements around it are not analysed as the macro makes them, and accesses there may be missing or unknown`,
+      });
+    }
     const modelNote = `bank model ${profile.name}: ${profile.describe}`;
     const optKey = JSON.stringify([profile.name, options.block ?? null, !!options.wholeBlock, definesKey(options.defines)]);
     const nextCache = new Map<string, KernelRun>();

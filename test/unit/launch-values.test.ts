@@ -78,3 +78,41 @@ test('a wrapper whose specialization a macro defines at file scope is said, not 
   assert.match(n!.message, /the macro `SHARED_ARRAY_OF` \(line \d+\) declares `__shared__` memory/);
   assert.match(n!.message, /accesses through it are not reported/);
 });
+
+test('macros that open and close a block (`#define WHEN(c) if (c) {`, `#define END_WHEN }`) are spelled in place: the block runs under its guard (was: no access of the kernel reported, no notice)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // lanes 0..15 store words 2t: 16 words in 16 banks
+  const s = accessAt(result, text, 's[threadIdx.x * 2] = out[threadIdx.x] + 1.f;', 'store');
+  assert.equal(s.kernel, 'brace_macros_short');
+  warpFigures(s, 'conflict-free', 1, 1, 16, 16);
+  // after the block: every lane, words 4t
+  warpFigures(accessAt(result, text, 'out[threadIdx.x] = s[threadIdx.x * 4];', 'load'), 'conflict', 4, 4, 32, 32);
+});
+
+test('an opening macro longer than its use (`#define EACH_ROW for (...) {`) heads the block up to its closing macro: the loop runs (was: no access reported)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // words 8t + row, row 0..3: stride 8 in each iteration
+  const s = accessAt(result, text, 's[threadIdx.x * 8 + row] = out[threadIdx.x];', 'store');
+  assert.equal(s.kernel, 'brace_macros_long');
+  warpFigures(s, 'conflict', 8, 8, 32, 32);
+  assert.ok(!result.notices.some((n) => /EACH_ROW|END_ROW/.test(n.message)), result.notices.map((n) => n.message).join('\n'));
+});
+
+test('a macro that expands to nothing does not evaluate its argument (was: a broadcast load of `s[0]` that the code never makes)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const line = lineOf(text, 'TRACE(s[0])');
+  assert.deepEqual(result.accesses.filter((a) => a.range.start.line === line).map((a) => a.message), []);
+  // the store before it: words 2t, two per bank in 16 banks
+  warpFigures(accessAt(result, text, 's[threadIdx.x * 2] = out[threadIdx.x] * 2.f;', 'store'), 'conflict', 2, 2, 32, 32);
+});
+
+test('operators the file defines on vector types (helper_math.h\'s `int2 operator+`, `operator*`) are run: an index made with them is exact (was: unknown, "is not integer arithmetic")', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // block 32x8, at = (tx, ty + 1): words 33 (ty + 1) + tx and 33 tx + ty + 1, conflict-free
+  const a = accessAt(result, text, 'tile[at.y][at.x] = v.x;', 'store');
+  figures(a, 'conflict-free', 1, 1, 32, 32);
+  assert.deepEqual(a.block, [32, 8, 1]);
+  figures(accessAt(result, text, 'tile[at.x][at.y] = v.y;', 'store'), 'conflict-free', 1, 1, 32, 32);
+  // twice.x = 2 tx, modulo 32: 16 words, each of two lanes, in 16 banks
+  figures(accessAt(result, text, 'tile[threadIdx.y][twice.x % 32] = v.x;', 'store'), 'conflict-free', 1, 1, 16, 32);
+});
