@@ -6,6 +6,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { ready, analyzeFile, accessAt, figures, warpFigures, lineOf } from './helpers/engine';
+import { analyzeText } from '../../server/engine';
 
 before(() => ready);
 
@@ -115,4 +116,27 @@ test('operators the file defines on vector types (helper_math.h\'s `int2 operato
   figures(accessAt(result, text, 'tile[at.x][at.y] = v.y;', 'store'), 'conflict-free', 1, 1, 32, 32);
   // twice.x = 2 tx, modulo 32: 16 words, each of two lanes, in 16 banks
   figures(accessAt(result, text, 'tile[threadIdx.y][twice.x % 32] = v.x;', 'store'), 'conflict-free', 1, 1, 16, 32);
+});
+
+test('a block macro defined again in another `#if` branch (a CPU loop in `#else`) is left as it was: which definition holds is not decided here', () => {
+  const src = [
+    '#ifdef ON_GPU',
+    '#define EACH(n) int i = threadIdx.x;',
+    '#define END_EACH',
+    '#else',
+    '#define EACH(n) for (int i = 0; i < (n); ++i) {',
+    '#define END_EACH }',
+    '#endif',
+    '__global__ void each(float *o) {',
+    '  __shared__ float s[64];',
+    '  EACH(32)',
+    '  s[threadIdx.x * 2] = o[threadIdx.x];',
+    '  END_EACH',
+    '}',
+    '',
+  ].join('\n');
+  const r = analyzeText(src, { budgetMs: 60_000 });
+  assert.ok(!r.notices.some((n) => /opens or closes a block/.test(n.message)), r.notices.map((n) => n.message).join('\n'));
+  // the #else branch's loop, expanded, would run the store once per `i`
+  assert.ok(r.accesses.length > 0 && !r.accesses.some((a) => a.assumptions.some((x) => /contexts evaluated/.test(x))), r.accesses.map((a) => a.assumptions.join(' / ')).join('\n'));
 });

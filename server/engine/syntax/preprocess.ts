@@ -284,11 +284,16 @@ function spellBraceMacros(text: string, unfit?: { at: number; name: string }[]):
   const defs = new Map<string, { params: string[] | null; body: string }>();
   const defRe = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\(([^)\n]*)\))?((?:[^\n\\]|\\\r?\n|\\)*)$/gm;
   const count = (body: string, c: RegExp) => (body.match(c) ?? []).length;
+  const seen = new Set<string>();
   for (let m; (m = defRe.exec(text)); ) {
     const body = m[4].replace(/\\\r?\n/g, ' ').replace(/\/\/.*$|\/\*[\s\S]*?\*\//g, '').trim();
     const opens = count(body, /\{/g), closes = count(body, /\}/g);
+    const again = seen.has(m[1]);
+    seen.add(m[1]);
     // a string or character literal holding a brace is no block
-    if (opens === closes || /["']/.test(body)) continue;
+    if ((opens === closes && !defs.has(m[1])) || /["']/.test(body)) continue;
+    // defined again (`#ifdef CUDA_CODE` ... `#else` with a CPU loop instead): which one holds is not decided here
+    if (again) return text;
     // a macro that opens anything but a statement's block (`#define NS_BEGIN namespace lib {`, `extern "C" {`): its
     // closing macro cannot be told from a statement's, so none of the file's brace macros is spelled (as before)
     if (opens > closes && !/\b(?:if|for|while|switch|do)\b/.test(body)) return text;
