@@ -42,7 +42,7 @@ function runInstance(
   dimOverrides?: Map<string, number>, constOverrides?: Map<number, number>,
 ): { results: SiteResult[]; arrays: ArrayInfo[]; notes: string[]; capped: { line: number; message: string }[]; unreached: Unreached } {
   const run = (args: Map<string, Value>, longLoop?: number) =>
-    runBlock({ facts, block: inst.block, values: inst.values, types: inst.types, args, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides, warp, longLoop }, kernel);
+    runBlock({ facts, block: inst.block, grid: inst.grid, values: inst.values, types: inst.types, args, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides, warp, longLoop }, kernel);
   let given = givenArgs.get(inst);
   let it: Interp | null = null;
   if (!given) {
@@ -598,6 +598,8 @@ export class EngineDocument {
   private fixCache = new Map<string, { fix?: PaddingFix; reason?: string }>();
   /** lines of `#if` / `#elif` conditions on `__CUDA_ARCH__` the architecture does not decide (0-based). */
   private archUndecided: number[] = [];
+  /** uses of a macro that opens or closes a block whose expansion does not fit in place (see blankInactive). */
+  private braceUnfit: { at: number; name: string }[] = [];
   /** the document that analyses a definition cut short in the middle of the file as if it were closed (see repaired). */
   private repair: EngineDocument | null = null;
 
@@ -614,7 +616,8 @@ export class EngineDocument {
 
   private reparse(arch: { lo: number; hi: number }, defines?: Record<string, string>): Tree {
     this.archUndecided = [];
-    const src = blankInactive(this.text, arch, this.archUndecided, defines);
+    this.braceUnfit = [];
+    const src = blankInactive(this.text, arch, this.archUndecided, defines, this.braceUnfit);
     if (this.tree && this.parsedText !== null && this.parsedText !== src) {
       const old = this.parsedText;
       // one edit spanning the changed middle: common prefix and suffix are kept
@@ -823,6 +826,15 @@ export class EngineDocument {
             : `; lines ${from + 1}-${end.row + 1} are not analysed until they parse`),
       });
     }
+    notices.push(...sharedInFileScopeMacros(facts, text));
+    for (const u of this.braceUnfit) {
+      const p = pointAt(this.text, u.at);
+      notices.push({
+        range: { start: { line: p.row, character: p.column }, end: { line: p.row, character: p.column + u.name.length } },
+        severity: 'information',
+        message: `the macro \`${u.name}\` opens or closes a block, and its expansion is longer than its use here, so the file's block macros are not expanded: the statements around it are not analysed as the macro makes them, and accesses there may be missing or unknown`,
+      });
+    }
     const modelNote = `bank model ${profile.name}: ${profile.describe}`;
     const optKey = JSON.stringify([profile.name, options.block ?? null, !!options.wholeBlock, definesKey(options.defines)]);
     const nextCache = new Map<string, KernelRun>();
@@ -1013,6 +1025,34 @@ function countLines(s: string): number {
   let n = 0;
   for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
   return n;
+}
+
+/**
+ * A macro whose expansion declares `__shared__` memory, used outside every function (ArrayFire's
+ * `#define SPECIALIZE(T) template <> struct SharedMemory<T> { __device__ T *getPointer() { extern __shared__ T
+ * ptr_##T##_[]; ... } };` then `SPECIALIZE(float)`): the definitions it makes are not in the parsed text, so the
+ * shared memory they hand out is not followed and its accesses are not reported. Said at each such use, not left silent.
+ */
+function sharedInFileScopeMacros(facts: FileFacts, text: string): Notice[] {
+  const out: Notice[] = [];
+  const spans: [number, number][] = [];
+  for (const list of facts.functions.values()) for (const f of list) spans.push([f.outer.startIndex, f.outer.endIndex]);
+  for (const m of facts.macros.values()) {
+    if (!/\b__shared__\b/.test(m.body)) continue;
+    const use = new RegExp(`^[ \\t]*${m.name}\\b(?![ \\t]*##)`, 'gm');
+    for (let hit = use.exec(text); hit; hit = use.exec(text)) {
+      const at = hit.index + hit[0].length - m.name.length;
+      if (spans.some(([from, to]) => at >= from && at < to)) continue;
+      const p = pointAt(text, at);
+      if (p.row === m.line) continue;
+      out.push({
+        range: { start: { line: p.row, character: p.column }, end: { line: p.row, character: p.column + m.name.length } },
+        severity: 'information',
+        message: `the macro \`${m.name}\` (line ${m.line + 1}) declares \`__shared__\` memory in what it defines here, outside any function: that code is not analysed, so the shared memory it declares is not followed and accesses through it are not reported`,
+      });
+    }
+  }
+  return out;
 }
 
 function pointAt(text: string, index: number): { row: number; column: number } {

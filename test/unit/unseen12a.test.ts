@@ -51,7 +51,9 @@ test('a grid-stride counter modulo the block is the lane\'s thread index (was: u
   const block = [256, 1, 1];
   const st = accessAt(result, text, 'fold[(i % THREADS) * 2] = in[i];', 'store');
   assert.deepEqual(figures(st), { status: 'conflict', degree: 2, wavefronts: 2, words: 32, lanes: 32, block });
-  assert.ok(st.assumptions.some((a) => /`i` treated as its value before the loop plus a never-negative multiple of 256/.test(a)), st.assumptions.join('\n'));
+  // the launch's grid (64 blocks) makes the stride exact: 256 * 64 (it was "a never-negative multiple of 256")
+  assert.ok(st.assumptions.some((a) => /`i` treated as its value before the loop plus 16384 times the passes before/.test(a)), st.assumptions.join('\n'));
+  assert.ok(st.assumptions.includes('grid 64x1x1 from the launch at line 97'), st.assumptions.join('\n'));
   assert.deepEqual(figures(accessAt(result, text, 'out[i] = fold[(i % THREADS) * 2 + 1];', 'load')), { status: 'conflict', degree: 2, wavefronts: 2, words: 32, lanes: 32, block });
 });
 

@@ -25,6 +25,11 @@ export interface Instance {
   /** scalar integer kernel parameters the launch passes a constant for, and the assumptions that say so. */
   args: Map<string, Value>;
   argSources: string[];
+  /**
+   * the launch's grid, per axis (null: not known there, as `(n + 255) / 256`), and where it comes from: only for a
+   * kernel that reads `gridDim` (see readsGrid), so that launches of other kernels with other grids stay one instance.
+   */
+  grid?: { dims: (number | null)[]; source: string };
 }
 
 const fmt = (b: [number, number, number]) => b.join('x');
@@ -347,6 +352,36 @@ function declarationsIn(body: Node): Map<string, Node[]> {
   }
   declarationIndex.set(body, index);
   return index;
+}
+
+/**
+ * A launch's grid as host code gives it, per axis: a dim3's components, or one number (y and z then 1); an axis whose
+ * value is not known there (a runtime size, `(n + 255) / 256`) is null. Grids are not limited to 1024 threads.
+ */
+function gridOf(v: Value): (number | null)[] {
+  const one = (c: Value) => {
+    const u = uniformValue(c);
+    return u !== null && Number.isInteger(u) && u >= 1 ? u : null;
+  };
+  if (v.k === 'dim3') return [one(v.x), one(v.y), one(v.z)];
+  return [one(v), 1, 1];
+}
+
+/** The kernel, a device function or a macro of the file names `gridDim`: its launches' grids are read. */
+function readsGrid(kernel: FunctionFact, facts: FileFacts): boolean {
+  const re = /\bgridDim\b/;
+  if (re.test(kernel.outer.text)) return true;
+  for (const list of facts.functions.values()) for (const f of list) if (!f.isKernel && re.test(f.outer.text)) return true;
+  for (const m of facts.macros.values()) if (re.test(m.body)) return true;
+  return false;
+}
+
+/** `grid 4x1x1 from the launch at line 24`, or the axes known where some are not. */
+function gridText(dims: (number | null)[], l: LaunchFact, source: string): string {
+  if (dims.every((d) => d !== null)) return `grid ${dims.join('x')} from ${source}`;
+  const known = dims.map((d, i) => (d === null ? null : `gridDim.${'xyz'[i]} = ${d}`)).filter((x) => x);
+  const unknownAxes = dims.map((d, i) => (d === null ? `gridDim.${'xyz'[i]}` : null)).filter((x) => x);
+  return `${known.length ? `${known.join(', ')} from ${source}; ` : ''}${unknownAxes.join(', ')} not known from the grid \`${l.grid?.text}\` of ${source}`;
 }
 
 function blockOf(v: Value): [number, number, number] | null {
@@ -1941,7 +1976,7 @@ export function instancesOf(
   const out: Instance[] = [];
   const seen = new Set<string>();
   const push = (inst: Instance) => {
-    const key = JSON.stringify([inst.label, inst.block, inst.argSources.map((a) => a.replace(/ from .*$/, ''))]);
+    const key = JSON.stringify([inst.label, inst.block, inst.argSources.map((a) => a.replace(/ from .*$/, '')), inst.grid?.dims ?? null]);
     if (seen.has(key)) return;
     seen.add(key);
     out.push(inst);
@@ -1949,7 +1984,11 @@ export function instancesOf(
   const launches = (byKernel(facts).launches.get(kernel.name) ?? []).filter((l) => launchesOverload(kernel, l, facts));
   type Args = { values: Map<string, Value>; sources: string[] };
   const none: Args = { values: new Map(), sources: [] };
-  const bound: { b: ReturnType<typeof bindTemplate>; block: [number, number, number] | null; source: string; shmem: number | null; args: Args }[] = [];
+  const bound: { b: ReturnType<typeof bindTemplate>; block: [number, number, number] | null; source: string; shmem: number | null; args: Args; grid?: Instance['grid'] }[] = [];
+  // the grid of each launch, for a kernel that reads gridDim (`s[threadIdx.x * gridDim.x]` of `k<<<4, 64>>>`)
+  const withGrid = readsGrid(kernel, facts);
+  const gridAt = (l: LaunchFact, it: Interp, source: string): Instance['grid'] =>
+    withGrid && l.grid ? (() => { const dims = gridOf(it.rvalue(l.grid!)); return { dims, source: gridText(dims, l, source) }; })() : undefined;
   const unevaluated: string[] = [];
   /** a launch's block shape; one that cannot be evaluated is a note, naming `what`. */
   const shape = (l: LaunchFact, it: Interp, what: string): [number, number, number] | null => {
@@ -2020,7 +2059,8 @@ export function instancesOf(
             any = true;
             // the template arguments stay as the launch alone gives them
             const callArgs = argsFromCaller ? bindArguments(kernel, l, facts, pit, new Map([...loop.values, ...call.params])) : args;
-            bound.push({ b, block: block ?? shape(l, it, launch), source: `${at} in \`${l.caller.name}\` (${call.where}${cut})${fromFileScope}`, shmem: shmemOf(l, pit), args: callArgs });
+            const src = `${at} in \`${l.caller.name}\` (${call.where}${cut})${fromFileScope}`;
+            bound.push({ b, block: block ?? shape(l, it, launch), source: src, shmem: shmemOf(l, pit), args: callArgs, grid: gridAt(l, pit, src) });
           }
           if (any) continue;
         }
@@ -2028,7 +2068,7 @@ export function instancesOf(
         // two ways through the `if`s before the launch that give it the same shape and arguments are one instance
         const where = block && path.used.length ? ` (inside ${path.used.join(' and ')})` : '';
         const source = (branches: string) => `${launch}${loop.where}${branches}${where}${host ? ` in ${host.where}` : ''}${fromFileScope}${cutWays}`;
-        const entry = { b, block, source: source(loop.branches ?? ''), shmem: shmemOf(l, it), args };
+        const entry = { b, block, source: source(loop.branches ?? ''), shmem: shmemOf(l, it), args, grid: gridAt(l, it, source(loop.branches ?? '')) };
         if (!loop.decide) bound.push(entry);
         else {
           const vals = new Map<string, number | null>([...args.values, ...loop.values].map(([k, v]) => [k, uniformValue(v)]));
@@ -2048,7 +2088,7 @@ export function instancesOf(
     const it = hostInterp(facts, x.l.caller, x.l.node.startIndex, deadline, caps, { values, types: new Map(), label: {} });
     const b = bindTemplate(kernel, x.targs, at);
     const source = `the launch at line ${x.l.node.startPosition.row + 1} through \`${x.l.kernel}\` of \`${x.l.caller!.name}\`, called with \`${callArgs[x.index].text}\` at line ${x.call.startPosition.row + 1}`;
-    bound.push({ b, block: shape(x.l, it, source), source, shmem: shmemOf(x.l, it), args: none });
+    bound.push({ b, block: shape(x.l, it, source), source, shmem: shmemOf(x.l, it), args: none, grid: gridAt(x.l, it, source) });
   }
   // a parameter launches bind to different values (or leave unbound) tells their instances apart in the cases
   const varying = new Set<string>();
@@ -2061,6 +2101,15 @@ export function instancesOf(
     const label = { ...x.b.label };
     for (const [name, v] of x.args.values) if (varying.has(name)) label[name] = uniformValue(v)!;
     x.b = { ...x.b, label };
+  }
+  // launches with different grids tell their instances apart by the axes that differ (`gridDim.x`: 4 and 8)
+  for (let axis = 0; axis < 3 && withGrid; axis++) {
+    const dims = new Set(bound.map((x) => x.grid?.dims[axis] ?? null));
+    if (dims.size < 2) continue;
+    for (const x of bound) {
+      const d = x.grid?.dims[axis];
+      if (d) x.b = { ...x.b, label: { ...x.b.label, [`gridDim.${'xyz'[axis]}`]: d } };
+    }
   }
   for (const inst of byKernel(facts).instantiations.get(kernel.name) ?? []) {
     const it = hostInterp(facts, null, 0, deadline, caps);
@@ -2093,8 +2142,8 @@ export function instancesOf(
   };
   const anyKnown = bound.some((x) => x.block);
   const launchBlocks = bound.filter((x) => x.block);
-  for (const { b, block, source, shmem, args: a } of bound) {
-    const args = { args: a.values, argSources: a.sources };
+  for (const { b, block, source, shmem, args: a, grid } of bound) {
+    const args = { args: a.values, argSources: a.sources, ...(grid ? { grid } : {}) };
     if (!block && anyKnown && source.startsWith('the launch')) {
       // another launch of the same instance gives the shape; an instance only launched with a shape that cannot be
       // evaluated (`if (n == 16) k<16><<<g, b>>>(); else k<32><<<g, b>>>();`) takes the fallback shape, said so

@@ -61,6 +61,8 @@ export interface Visit {
 export interface RunConfig {
   facts: FileFacts;
   block: [number, number, number];
+  /** the launch's grid per axis (null where it is not known) and the assumption that says where it comes from. */
+  grid?: { dims: (number | null)[]; source: string };
   /** template parameter bindings: values and types. */
   values: Map<string, Value>;
   types: Map<string, CType>;
@@ -386,12 +388,17 @@ export class Interp {
       const cs = named(node);
       for (let i = 0; i < cs.length; i++) {
         const c = cs[i];
-        // `SIMPLE_LOOP(k, 256) { ... }`: a macro call with no `;`, then the statement it heads
-        const call = c.type === 'expression_statement' && cs[i + 1] && c.lastChild?.isMissing ? named(c)[0] : null;
-        const fn = call?.type === 'call_expression' ? call.childForFieldName('function') : null;
-        if (call && fn?.type === 'identifier' && this.cfg.facts.macros.get(fn.text)?.params) {
-          const args = call.childForFieldName('arguments');
-          if (this.anyActive(this.active()) && this.execMacroHeader(cs[i + 1], fn.text, args ? args.text : '()', cs[i + 1], false)) {
+        // `SIMPLE_LOOP(k, 256) { ... }`: a macro call with no `;`, then the statement it heads; or a macro whose body
+        // ends with the brace of the block it heads, spelled `FOR_ROWS;{` (see spellBraceMacros), object-like or not
+        const first = c.type === 'expression_statement' && cs[i + 1] ? named(c)[0] : null;
+        const callee = first?.type === 'call_expression' ? first.childForFieldName('function') : first?.type === 'identifier' ? first : null;
+        const mac = callee?.type === 'identifier' ? this.cfg.facts.macros.get(callee.text) : undefined;
+        const opener = !!mac && /\{\s*$/.test(mac.body) && cs[i + 1].type === 'compound_statement';
+        const call = first && (c.lastChild?.isMissing || opener) ? first : null;
+        const fn = call ? callee : null;
+        if (call && fn && mac && (mac.params || opener)) {
+          const args = call.type === 'call_expression' ? call.childForFieldName('arguments') : null;
+          if (this.anyActive(this.active()) && this.execMacroHeader(cs[i + 1], fn.text, args ? args.text : mac.params ? '()' : '', cs[i + 1], false)) {
             i++;
             continue;
           }
@@ -1135,8 +1142,9 @@ export class Interp {
       }
       return true;
     };
-    if (!macros.get(name)?.params) return skip(`\`${name}\` is not a function-like macro of this file`);
-    let text = `${name}${argsText}`;
+    const own = macros.get(name);
+    if (!own || (!own.params && argsText)) return skip(`\`${name}\` is not a function-like macro of this file`);
+    let text = own.params ? `${name}${argsText}` : own.body;
     for (let depth = 0; depth < this.cfg.caps.macroDepth; depth++) {
       const m = /^\s*([A-Za-z_]\w*)\s*\(/.exec(text);
       const inner = m ? macros.get(m[1]) : undefined;
@@ -1153,6 +1161,9 @@ export class Interp {
       });
       text = expanded + text.slice(j + 1);
     }
+    // a macro whose body ends with the brace of the block it heads (`#define FOR_ROWS for (...) {`, its `}` in another
+    // macro; see spellBraceMacros): that brace is the block's own
+    if (/\{\s*$/.test(text) && (text.match(/\{/g) ?? []).length === (text.match(/\}/g) ?? []).length + 1) text = text.replace(/\{\s*$/, '');
     const parsed = /^\s*(?:for|while|if)\b|;/.test(text) ? parseStatements(`${text} {}`) : null;
     const stmts = parsed?.stmts ?? [];
     const head = stmts[stmts.length - 1];
@@ -1949,6 +1960,13 @@ export class Interp {
     if (v.k === 'ptr') {
       const p = t.kind === 'pointer' && t.to.kind !== 'unknown' && t.to.kind !== 'void' ? this.castPtr(v, t.to, at) : v;
       return { ...p, name };
+    }
+    if (v.k === 'obj' && t.kind === 'pointer') {
+      // `SharedMemory<T> smem; T *s = smem;`: the object's conversion operator returns its `extern __shared__` array,
+      // as a construction (`T *s = SharedMemory<T>()`) does; a pointer made from any other object is not followed
+      const holder = v.t.kind === 'struct' ? this.sharedHolder(v.t.name.replace(/\s*<.*$/, '').replace(/^.*::/, '')) : null;
+      if (holder) return this.asVariable(holder, t, name, at);
+      return unk(`\`${name}\` is made from an object of \`${typeName(v.t)}\`, a conversion the analysis does not follow`);
     }
     if (v.k === 'obj') return copyObj(v, name);
     return v;
@@ -3307,6 +3325,12 @@ export class Interp {
       if (axis > 0 && this.cfg.block[axis] === 1) return num(0, UINT);
       return num([this.tx, this.ty, this.tz][axis], UINT);
     }
+    // the grid the launch gives (`k<<<4, 64>>>`), said in the assumptions where a run reads it
+    const g = which === 'gridDim' && !this.cfg.host ? this.cfg.grid?.dims[axis] : null;
+    if (g) {
+      this.notes.add(this.cfg.grid!.source);
+      return num(g, UINT);
+    }
     return atom(`${which}.${c}`, UINT);
   }
 
@@ -3438,6 +3462,15 @@ export class Interp {
     if (op === '+' || op === '-') {
       a = this.uniformTerm(a, b, left);
       b = this.uniformTerm(b, a, right);
+    }
+    // an operator the file defines for a struct or vector type (helper_math.h's `int3 operator+(int3 a, int3 b)`): run
+    // as the function it is, as a call `operator+(a, b)` would be
+    if (a.k === 'obj' || b.k === 'obj') {
+      const defs = [...this.cfg.facts.functions].filter(([n]) => n.replace(/\s+/g, '') === `operator${op}`).flatMap(([, d]) => d);
+      // the one whose parameters take these types (`float3 operator*(float3, float)` beside `(float, float3)`)
+      const takes = (v: Value, t: CType) => (v.k === 'obj' ? typeName(t) === typeName(v.t) : v.k === 'num' && (t.kind === 'int' || t.kind === 'float'));
+      const def = defs.find((d) => !d.isKernel && d.params.length === 2 && takes(a, this.declType(d.params[0].node)) && takes(b, this.declType(d.params[1].node)));
+      if (def) return this.inline(def, [{ value: a }, { value: b }], node, node);
     }
     if (a.k === 'ptr' || b.k === 'ptr') {
       const p = (a.k === 'ptr' ? a : b) as Ptr;
@@ -3863,7 +3896,15 @@ export class Interp {
       // evaluate the arguments where they stand (their accesses are real sites), then the expansion
       if (this.macroDepth >= this.cfg.caps.macroDepth) return this.tooDeep(name);
       const text = substitute(mac, argNodes.map((a) => a.text));
-      const touchesShared = argNodes.some((a) => this.mentionsShared(a));
+      // an argument the body never names is never evaluated (`#define DEBUG_PRINT(x)` of `DEBUG_PRINT(s[0])`: no load)
+      const params = mac.params;
+      const usedArg = (i: number) => {
+        const p = i < params.length ? params[i] : params[params.length - 1];
+        if (p === undefined) return false;
+        const name = p === '...' || (i >= params.length - 1 && p.endsWith('...')) ? (p === '...' ? '__VA_ARGS__' : p.slice(0, -3)) : p;
+        return new RegExp(`(^|[^\\w])${name}($|[^\\w])`).test(mac.body);
+      };
+      const touchesShared = argNodes.some((a, i) => usedArg(i) && this.mentionsShared(a));
       if (touchesShared) {
         const v = this.sharedMacro(mac, name, argNodes, node);
         if (v) return v;

@@ -37,15 +37,19 @@ const QUALIFIER_MACRO_G = new RegExp(QUALIFIER_MACRO_SRC, 'g');
  * chain is decided true. A chain whose branches are all
  * decided loses its directive lines too; a chain with an undecided branch keeps them, and all its undecided branches.
  * The line of the first undecided condition on `__CUDA_ARCH__` of each chain goes to `archUndecided` (0-based).
+ * The offset of each use of a macro that opens or closes a block whose expansion does not fit in place goes to
+ * `braceUnfit` (see spellBraceMacros).
  * `#pragma` lines (`#pragma unroll`) are blanked too: nothing in them changes an address, and the grammar reads one
  * between a `for (...)` and its body as the end of the loop (an empty body), leaving the body outside it.
  */
-export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinity }, archUndecided?: number[], defines?: Record<string, string>): string {
+export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinity }, archUndecided?: number[], defines?: Record<string, string>, braceUnfit?: { at: number; name: string }[]): string {
   // control characters are no C; the evaluator marks its own texts with \u0000 and \u0002 (values.ts THREAD, the
   // interpreter's UNKNOWN): a source that holds them must not pass for such a mark
   if (/[\u0000-\u0008]/.test(text)) text = text.replace(/[\u0000-\u0008]/g, ' ');
   if (text.includes('__launch_bounds__')) text = spellLaunchBoundsMacros(text);
   if (/^[ \t]*#[ \t]*define\b/m.test(text) || defines) text = spellKeywordMacros(text, defines);
+  // a macro that opens or closes a block (`#define BEGIN_GUARD(c) if (c) {`): as its expansion, where that fits
+  if (/^[ \t]*#[ \t]*define\b/m.test(text)) text = spellBraceMacros(text, braceUnfit);
   // a function-like macro, or an object-like one whose body (continued over `\` lines: GVDB's `#define GVDB_COPY_SMEM_F
   // \` ... `__syncthreads ();`) ends in `;`; a continued one was missed, its use and the next statement were lost
   if (/^[ \t]*#[ \t]*define[ \t]+\w+(?:\(|(?:[^\n\\]|\\\r?\n|\\)*;[ \t]*$)/m.test(text)) text = terminateStatementMacros(text);
@@ -223,6 +227,15 @@ function spellLaunchBoundsMacros(text: string): string {
     const params = m[2] === undefined ? null : m[3].split(',').map((p) => p.trim()).filter((p) => p);
     defs.set(m[1], { params, body: m[4].replace(/\/\/.*$|\/\*.*?\*\//g, '').trim() });
   }
+  return spellInPlace(text, defs, true);
+}
+
+/**
+ * Each use (outside `#` lines) of the macros `defs` rewritten in place as its expansion (the arguments substituted,
+ * parenthesised), padded with spaces, where that fits in the use's own length on its line. A use whose expansion
+ * does not fit is blanked (`blankUnfit`) or left as it is; its offset goes to `unfit`. Offsets and lines are kept.
+ */
+function spellInPlace(text: string, defs: Map<string, { params: string[] | null; body: string }>, blankUnfit: boolean, unfit?: { at: number; end: number; name: string }[]): string {
   if (defs.size === 0) return text;
   const names = [...defs.keys()].map((n) => n.replace(/\$/g, '\\$')).join('|');
   const useRe = new RegExp(`\\b(${names})\\b`, 'g');
@@ -246,11 +259,69 @@ function spellLaunchBoundsMacros(text: string): string {
     const expansion = def.body.replace(/\b[A-Za-z_]\w*\b/g, (tok) => (map.has(tok) ? `(${map.get(tok)})` : tok)).replace(/\s+/g, ' ');
     const span = text.slice(m.index, end);
     const fits = expansion.length <= span.length && !span.includes('\n');
-    for (let k = m.index; k < end; k++) {
-      const r = k - m.index;
-      out[k] = fits ? (expansion[r] ?? ' ') : /\s/.test(text[k]) ? text[k] : ' ';
-    }
+    if (!fits) unfit?.push({ at: m.index, end, name: m[1] });
+    if (fits || blankUnfit)
+      for (let k = m.index; k < end; k++) {
+        const r = k - m.index;
+        out[k] = fits ? (expansion[r] ?? ' ') : /\s/.test(text[k]) ? text[k] : ' ';
+      }
     useRe.lastIndex = end;
+  }
+  return out.join('');
+}
+
+/**
+ * A macro whose body opens or closes a brace it does not close or open (`#define BEGIN_GUARD(c) if (c) {`,
+ * `#define END_GUARD }`, `#define FOR_ROWS for (int r = 0; r < 4; ++r) {`): the grammar reads neither use as a
+ * statement, and the code between them (its accesses, and the rest of the kernel) was lost without a word. Each
+ * use is spelled as its expansion where that fits in the use's length (see spellInPlace). A use whose expansion is
+ * longer, of a macro whose body ends with the one brace it opens, keeps its text and gets that `{` in the blanks just
+ * after it or at the start of the next line, after a `;`: the grammar reads `FOR_ROWS;{`, a macro then a block,
+ * which the interpreter runs as the block the macro heads (execMacroHeader). Where any other use does not fit, no
+ * use is spelled (their braces must stay balanced) and the offsets of those that do not fit go to `unfit`, for a notice.
+ */
+function spellBraceMacros(text: string, unfit?: { at: number; name: string }[]): string {
+  const defs = new Map<string, { params: string[] | null; body: string }>();
+  const defRe = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\(([^)\n]*)\))?((?:[^\n\\]|\\\r?\n|\\)*)$/gm;
+  const count = (body: string, c: RegExp) => (body.match(c) ?? []).length;
+  const seen = new Set<string>();
+  for (let m; (m = defRe.exec(text)); ) {
+    const body = m[4].replace(/\\\r?\n/g, ' ').replace(/\/\/.*$|\/\*[\s\S]*?\*\//g, '').trim();
+    const opens = count(body, /\{/g), closes = count(body, /\}/g);
+    const again = seen.has(m[1]);
+    seen.add(m[1]);
+    // a string or character literal holding a brace is no block
+    if ((opens === closes && !defs.has(m[1])) || /["']/.test(body)) continue;
+    // defined again (`#ifdef CUDA_CODE` ... `#else` with a CPU loop instead): which one holds is not decided here
+    if (again) return text;
+    // a macro that opens anything but a statement's block (`#define NS_BEGIN namespace lib {`, `extern "C" {`): its
+    // closing macro cannot be told from a statement's, so none of the file's brace macros is spelled (as before)
+    if (opens > closes && !/\b(?:if|for|while|switch|do)\b/.test(body)) return text;
+    const params = m[2] === undefined ? null : m[3].split(',').map((p) => p.trim()).filter((p) => p);
+    defs.set(m[1], { params, body });
+  }
+  const left: { at: number; end: number; name: string }[] = [];
+  const out = spellInPlace(text, defs, false, left).split('');
+  const missed: { at: number; name: string }[] = [];
+  for (const u of left) {
+    const body = defs.get(u.name)!.body;
+    const opener = body.endsWith('{') && count(body, /\{/g) === count(body, /\}/g) + 1;
+    const nl = text.indexOf('\n', u.end);
+    const rest = text.slice(u.end, nl < 0 ? text.length : nl);
+    // only blanks (or a comment) after the use on its line: the block it opens starts on the next line
+    const blank = (i: number) => text[i] === ' ' || text[i] === '\t';
+    const at = !opener || !/^[ \t]*(?:\/\/.*|\/\*.*\*\/[ \t]*)?\r?$/.test(rest) ? -1
+      : blank(u.end) && blank(u.end + 1) ? u.end
+      : nl >= 0 && blank(nl + 1) && blank(nl + 2) ? nl + 1 : -1;
+    if (at >= 0) {
+      out[at] = ';';
+      out[at + 1] = '{';
+    } else missed.push({ at: u.at, name: u.name });
+  }
+  // one use left as it is would leave the braces of the others unbalanced: then none is spelled, and each use left is said
+  if (missed.length) {
+    unfit?.push(...missed);
+    return text;
   }
   return out.join('');
 }
