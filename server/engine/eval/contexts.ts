@@ -1554,7 +1554,8 @@ function dispatchWays(call: Node, inner: Node, caller: FunctionFact, facts: File
           }
           types.set(name, t);
           said.push(`\`${name}\` = ${typeName(t)}`);
-        } else if (s.type === 'declaration' && (hasToken(s, 'constexpr') || hasToken(s, 'const'))) {
+        } else if (s.type === 'declaration' && (hasToken(s, 'constexpr') || (hasToken(s, 'static') && hasToken(s, 'const')))) {
+          // a compile-time constant (`constexpr static bool NAME = true;`), not a local the macro keeps (`const auto t0 = clock();`)
           for (const d of s.childrenForFieldName('declarator')) {
             const name = d?.type === 'init_declarator' ? declaratorName(d)?.text : undefined;
             if (!name || types.has(name) || values.has(name)) continue;
