@@ -1589,7 +1589,8 @@ function dispatchWays(call: Node, inner: Node, caller: FunctionFact, facts: File
           }
           types.set(name, t);
           said.push(`\`${name}\` = ${typeName(t)}`);
-        } else if (s.type === 'declaration' && (hasToken(s, 'constexpr') || hasToken(s, 'const'))) {
+        } else if (s.type === 'declaration' && (hasToken(s, 'constexpr') || (hasToken(s, 'static') && hasToken(s, 'const')))) {
+          // a compile-time constant (`constexpr static bool NAME = true;`), not a local the macro keeps (`const auto t0 = clock();`)
           for (const d of s.childrenForFieldName('declarator')) {
             const name = d?.type === 'init_declarator' ? declaratorName(d)?.text : undefined;
             if (!name || types.has(name) || values.has(name)) continue;
@@ -1724,9 +1725,9 @@ function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, ca
     if (f?.type !== 'identifier' || f.text !== fn.name) continue;
     const args = argumentNodes(n);
     if (args.length > fn.params.length) continue;
-    // the parameters a call leaves out take their default arguments (`run(o)` of `void run(float *o, int threads = 128)`)
+    // the parameters a call leaves out take their default arguments (`run(o)` of `void run(float *o, int threads = 128)`;
+    // one written in a header this file does not hold is not known)
     const defaults = fn.params.slice(args.length).map((_, j) => defaultArgument(fn, args.length + j));
-    if (defaults.some((d) => !d)) continue;
     const ups: (CallerBinding | null)[] & { truncated?: boolean } = depth > 0 ? callerBindings(site, facts, deadline, caps, depth - 1) : [];
     if (ups.truncated) out.truncated = true;
     for (const up of ups.length ? ups : [null]) {
@@ -1745,8 +1746,9 @@ function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, ca
           vals.set(fn.params[i].name, known(v) ? uniformValue(v) ?? -1 : null);
         });
         defaults.forEach((d, j) => {
+          if (!d) return;
           const p = fn.params[args.length + j];
-          const v = hostInterp(facts, fn, fn.body.startIndex, deadline, caps).rvalue(d!);
+          const v = hostInterp(facts, fn, fn.body.startIndex, deadline, caps).rvalue(d);
           if (known(v)) params.set(p.name, v);
           vals.set(p.name, known(v) ? uniformValue(v) ?? -1 : null);
         });
