@@ -3454,7 +3454,21 @@ export class Interp {
         if (es === null) return unk(`the size of \`${typeName(a.to)}\` is not known`);
         return binary('/', binary('-', a.off, b.off, () => node.text, null), num(es), () => node.text, null);
       }
-      if (a.k === 'ptr' && o.k === 'num' && (op === '^' || op === '|' || op === '&')) return this.ptrStep(p, o, op, node);
+      if (op === '^' || op === '|' || op === '&') {
+        // `addr ^ (row << 4)` of a shared address (`__cvta_generic_to_shared`), written either way round: a constant
+        // below the array's alignment changes bits of the offset only (ptrBits); a value not known leaves an address
+        // into the same array, at a place not known (the access is reported unknown with this reason, not dropped)
+        if (o.k === 'num' && a.k !== b.k) return this.ptrStep(p, o, op, node);
+        if (o.k === 'unk') {
+          const real = this.realNode(node);
+          return unknownPointer(p, `\`${real.text}\` at line ${real.startPosition.row + 1} changes the bits of an address in \`${p.base.name}\` by a value not known: ${o.reason}`);
+        }
+      }
+      // `addr / 256 % 8` of a shared address: its bits above the offset's depend on where the array is placed
+      if ((op === '/' || op === '%' || op === '>>') && a.k === 'ptr' && b.k === 'num') {
+        const real = this.realNode(node);
+        return unk(`\`${real.text}\` at line ${real.startPosition.row + 1} reads the bits of an address in \`${p.base.name}\`: the result depends on where \`${p.base.name}\` is placed`);
+      }
       return unk(`\`${node.text}\` compares or combines pointers`);
     }
     return this.bin(node, 0, op, a, b, () => node.text, this.active());
@@ -3603,15 +3617,37 @@ export class Interp {
   private ptrBits(p: Ptr, node: Node, op?: string, by?: Num): Ptr {
     // `^` or `|` of a constant below the array's alignment (`__shared__ __align__(16 * 1024) char smem[...]`,
     // `addr ^= 0x2000`) changes only bits of the offset: the start's low bits are zero
+    // The same holds lane by lane for a value that differs per lane (`addr ^ ((lane % 8) << 4)`, an XOR swizzle of
+    // 16-byte chunks): every lane's value below the alignment
     const c = by ? uniformValue(by) : null;
-    const align = (op === '^' || op === '|') && c !== null && Number.isInteger(c) && c >= 0 ? this.alignmentOf(p.base) : 0;
-    if (c !== null && c < align) {
+    const ok = (x: number) => Number.isInteger(x) && x >= 0 && x <= 0x7fffffff;
+    if (by && c === null && by.sym && hasThread(by.sym) && (op === '^' || op === '|')) throw NEEDS_FULL_BLOCK;
+    const bits = by && !by.sym && (c !== null || typeof by.v !== 'number') ? (c !== null ? [c] : (by.v as Float64Array)) : null;
+    // the largest value among the active lanes (an inactive lane's value is never used), -1 where one is not a
+    // non-negative integer
+    const act = c === null && bits ? this.active() : null;
+    let top = bits && bits.length ? 0 : -1;
+    for (let i = 0; bits && i < bits.length; i++) {
+      if (act && !act[i]) continue;
+      if (!ok(bits[i])) {
+        top = -1;
+        break;
+      }
+      top = Math.max(top, bits[i]);
+    }
+    const align = (op === '^' || op === '|') && top >= 0 ? this.alignmentOf(p.base) : 0;
+    if (top >= 0 && top < align) {
       if (hasThread(p.off.sym)) throw NEEDS_FULL_BLOCK;
       const v = p.off.v;
-      const lane = (x: number) => (op === '^' ? (x ^ c) >>> 0 : (x | c) >>> 0);
-      const ok = (x: number) => Number.isInteger(x) && x >= 0 && x <= 0x7fffffff;
-      if (!p.off.sym && (typeof v === 'number' ? ok(v) : v.every(ok)))
-        return { ...p, off: { ...p.off, v: typeof v === 'number' ? lane(v) : v.map(lane) } };
+      const per = c === null ? (by!.v as Float64Array) : null;
+      const lane = (x: number, i: number) => {
+        const y = per ? per[i] : c!;
+        return op === '^' ? (x ^ y) >>> 0 : (x | y) >>> 0;
+      };
+      if (!p.off.sym && (typeof v === 'number' ? ok(v) : v.every(ok))) {
+        if (per) return { ...p, off: { ...p.off, v: Float64Array.from(per, (_y, i) => lane(typeof v === 'number' ? v : v[i], i)) } };
+        return { ...p, off: { ...p.off, v: typeof v === 'number' ? lane(v, 0) : v.map((x, i) => lane(x, i)) } };
+      }
     }
     const real = this.realNode(node);
     const why = `\`${real.text}\` at line ${real.startPosition.row + 1} changes the bits of an address in \`${p.base.name}\`: the result depends on where \`${p.base.name}\` is placed`;
