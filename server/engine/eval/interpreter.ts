@@ -4013,16 +4013,32 @@ export class Interp {
    * (`__cvta_generic_to_shared(&s[i])`): `ld.shared` / `st.shared` (`.v2`/`.v4`, 8 to 64 bits), `ldmatrix` /
    * `stmatrix` (`.x1`/`.x2`/`.x4`: lanes 0-7, 0-15 or all 32 each give the address of one 16-byte row, counted as a
    * 16-byte access of those lanes, as the bank model says; without `.shared` the address is generic, and counts where
-   * it points into a shared array) and `cp.async ... .shared.global [dst], [src], 4/8/16`
-   * (a store, said to be uncertain). Other instructions are not read.
+   * it points into a shared array), `cp.async ... .shared.global [dst], [src], 4/8/16`
+   * (a store, said to be uncertain), `atom.shared` / `red.shared` (an atomic of the instruction's type, as
+   * `atomicAdd` is), and the bulk copies of the tensor memory accelerator (`cp.async.bulk[.tensor.Nd]` into or out
+   * of shared memory: done by the copy engine, not as a warp's request, so reported unknown, with that reason).
+   * Other instructions are not read.
    */
   private asmAccesses(node: Node, operands: Node[]): void {
     const code = ptxText(node.childForFieldName('assembly_code'));
-    const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)(?![\w.])[^;]*?\[\s*%(\d+)\s*\]|\b(ld|st)matrix\.sync\.aligned(?=(?:\.(?:x[124]|trans))*\.m8n8)(?:\.(?:m8n8|trans))*\.x([124])(?:\.(?:m8n8|trans))*(?:\.shared(?:::cta)?)?\.b16(?![\w.])[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+(?:::\w+)?)*\s*\[\s*%(\d+)\s*\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+|%\d+)/g;
+    const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)(?![\w.])[^;]*?\[\s*%(\d+)\s*\]|\b(ld|st)matrix\.sync\.aligned(?=(?:\.(?:x[124]|trans))*\.m8n8)(?:\.(?:m8n8|trans))*\.x([124])(?:\.(?:m8n8|trans))*(?:\.shared(?:::cta)?)?\.b16(?![\w.])[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+(?:::\w+)?)*\s*\[\s*%(\d+)\s*\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+|%\d+)|\b(atom|red)(?:\.(?:relaxed|acquire|release|acq_rel|sc|cta|cluster|gpu|sys))*\.shared(?:::cta)?((?:\.\w+)+)\s[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.bulk(?:\.tensor\.[1-5]d)?\.shared::(?:cluster|cta)\.global[^;]*?\[\s*%(\d+)\s*\]|\bcp(?:\.reduce)?\.async\.bulk(?:\.tensor\.[1-5]d)?\.global\.shared::cta[^;]*?\[[^\]]*\]\s*,\s*\[\s*%(\d+)\s*\]/g;
     let index = 0;
     for (let m = INSN.exec(code); m; m = INSN.exec(code), index++) {
       let kind: AccessKind, bytes: number, operand: number, lanes = 32, note: string | null = null, asyncCopy = false;
-      if (m[1]) {
+      let why: string | null = null;
+      if (m[13] || m[14]) {
+        // a bulk copy (TMA): the copy engine reads or writes the shared bytes, not the lanes of a warp request
+        kind = m[13] ? 'store' : 'load';
+        bytes = NaN;
+        operand = Number(m[13] ?? m[14]);
+        why = `\`${m[0].split(/\s/)[0]}\` at line ${this.realNode(node).startPosition.row + 1} is a bulk copy done by the tensor memory accelerator, not a warp's request: the bank model has no rule for it`;
+      } else if (m[10]) {
+        kind = 'atomic';
+        // the last type of the qualifiers (`.add.f32`, `.cas.b64`, `.add.noftz.f16x2`): its width per lane
+        const ty = [...m[11].matchAll(/\.(?:[bsuf](16|32|64)|bf16)(x2)?(?!\w)/g)].pop();
+        bytes = !ty ? NaN : ty[2] ? 4 : ty[1] ? Number(ty[1]) / 8 : 2;
+        operand = Number(m[12]);
+      } else if (m[1]) {
         kind = m[1] === 'ld' ? 'load' : 'store';
         bytes = (m[2] ? Number(m[2].slice(2)) : 1) * (Number(m[3]) / 8);
         operand = Number(m[4]);
@@ -4059,7 +4075,7 @@ export class Interp {
       const ref = r;
       const mask = new Uint8Array(this.n);
       for (let i = 0; i < this.n; i++) mask[i] = i % 32 < lanes ? 1 : 0;
-      const run = () => this.access(t ? { ...ref, t } : this.unknownRef(ref, ref.t, Number.isNaN(bytes) ? `the size of the copy in the inline PTX at line ${this.realNode(node).startPosition.row + 1} could not be evaluated` : `a ${bytes}-byte shared access in inline PTX is not evaluated`), kind, node, asyncCopy);
+      const run = () => this.access(t && !why ? { ...ref, t } : this.unknownRef(ref, why ? { kind: 'unknown', name: 'a bulk copy' } : ref.t, why ?? (Number.isNaN(bytes) ? `the size of the ${kind === 'atomic' ? 'atomic' : 'copy'} in the inline PTX at line ${this.realNode(node).startPosition.row + 1} could not be evaluated` : `a ${bytes}-byte shared access in inline PTX is not evaluated`)), kind, node, asyncCopy);
       this.withAssumption(note, () => (lanes < 32 ? this.withMask(this.and(mask), run) : run()));
     }
   }
