@@ -2775,6 +2775,13 @@ export class Interp {
         }
         return unk('sizeof');
       }
+      case 'alignof_expression': {
+        // `alignof(float4)` (as in `cuda::aligned_size_t<alignof(float4)>(sizeof(float4))`): a type whose size is
+        // not known has no alignment the analysis knows either
+        const tn = node.childForFieldName('type');
+        const t = tn ? this.typeDescriptor(tn) : null;
+        return t && sizeOf(t) !== null ? num(alignOf(t), { kind: 'int', bytes: 8, signed: false, name: 'size_t' }) : unk(`alignment of \`${tn?.text ?? node.text}\` is not known`);
+      }
       case 'call_expression':
         return this.call(node);
       case 'gnu_asm_expression':
