@@ -85,3 +85,15 @@ test('a kernel instance held in a local variable and passed to a variadic launch
   figures(s, 'conflict', 4, 4, 32, 32);
   assert.ok(s.assumptions.some((a) => /block 128x1x1 from the launch at line \d+ through `kernel` of `launch_with`/.test(a)), s.assumptions.join('\n'));
 });
+
+test('a PTX address with a displacement (`[%1+256]`, `[%2 + 0x100]`) is the register plus those bytes (was: not reported)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // vals[2t] + 256 bytes: stride 2 words, two per bank in 16 banks
+  const a = accessAt(result, text, 'asm volatile("ld.shared.f32 %0, [%1+256];\\n" : "=f"(x) : "r"(a));', 'load');
+  assert.equal(a.sharedArray, 'vals');
+  warpFigures(a, 'conflict', 2, 2, 32, 32);
+  // 8 bytes a lane, contiguous: each half-warp's 32 words in 32 banks
+  const v = accessAt(result, text, 'asm volatile("ld.shared.v2.f32 {%0, %1}, [%2 + 0x100];\\n"', 'load');
+  assert.equal(v.elementBytes, 8);
+  warpFigures(v, 'conflict-free', 1, 2, 64, 32);
+});

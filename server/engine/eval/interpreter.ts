@@ -4028,43 +4028,46 @@ export class Interp {
    */
   private asmAccesses(node: Node, operands: Node[]): void {
     const code = ptxText(node.childForFieldName('assembly_code'));
-    const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)(?![\w.])[^;]*?\[\s*%(\d+)\s*\]|\b(ld|st)matrix\.sync\.aligned(?=(?:\.(?:x[124]|trans))*\.m8n8)(?:\.(?:m8n8|trans))*\.x([124])(?:\.(?:m8n8|trans))*(?:\.shared(?:::cta)?)?\.b16(?![\w.])[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+(?:::\w+)?)*\s*\[\s*%(\d+)\s*\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+|%\d+)|\b(atom|red)(?:\.(?:relaxed|acquire|release|acq_rel|sc|cta|cluster|gpu|sys))*\.shared(?:::cta)?((?:\.\w+)+)\s[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.bulk(?:\.tensor\.[1-5]d)?\.shared::(?:cluster|cta)\.global[^;]*?\[\s*%(\d+)\s*\]|\bcp(?:\.reduce)?\.async\.bulk(?:\.tensor\.[1-5]d)?\.global\.shared::cta[^;]*?\[[^\]]*\]\s*,\s*\[\s*%(\d+)\s*\]/g;
+    const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)(?![\w.])[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\b(ld|st)matrix\.sync\.aligned(?=(?:\.(?:x[124]|trans))*\.m8n8)(?:\.(?:m8n8|trans))*\.x([124])(?:\.(?:m8n8|trans))*(?:\.shared(?:::cta)?)?\.b16(?![\w.])[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+(?:::\w+)?)*\s*\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+|%\d+)|\b(atom|red)(?:\.(?:relaxed|acquire|release|acq_rel|sc|cta|cluster|gpu|sys))*\.shared(?:::cta)?((?:\.\w+)+)\s[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\bcp\.async\.bulk(?:\.tensor\.[1-5]d)?\.shared::(?:cluster|cta)\.global[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\bcp(?:\.reduce)?\.async\.bulk(?:\.tensor\.[1-5]d)?\.global\.shared::cta[^;]*?\[[^\]]*\]\s*,\s*\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]/g;
     let index = 0;
     for (let m = INSN.exec(code); m; m = INSN.exec(code), index++) {
-      let kind: AccessKind, bytes: number, operand: number, lanes = 32, note: string | null = null, asyncCopy = false;
+      let kind: AccessKind, bytes: number, operand: string, lanes = 32, note: string | null = null, asyncCopy = false;
       let why: string | null = null;
       if (m[13] || m[14]) {
         // a bulk copy (TMA): the copy engine reads or writes the shared bytes, not the lanes of a warp request
         kind = m[13] ? 'store' : 'load';
         bytes = NaN;
-        operand = Number(m[13] ?? m[14]);
+        operand = m[13] ?? m[14];
         why = `\`${m[0].split(/\s/)[0]}\` at line ${this.realNode(node).startPosition.row + 1} is a bulk copy done by the tensor memory accelerator, not a warp's request: the bank model has no rule for it`;
       } else if (m[10]) {
         kind = 'atomic';
         // the last type of the qualifiers (`.add.f32`, `.cas.b64`, `.add.noftz.f16x2`): its width per lane
         const ty = [...m[11].matchAll(/\.(?:[bsuf](16|32|64)|bf16)(x2)?(?!\w)/g)].pop();
         bytes = !ty ? NaN : ty[2] ? 4 : ty[1] ? Number(ty[1]) / 8 : 2;
-        operand = Number(m[12]);
+        operand = m[12];
       } else if (m[1]) {
         kind = m[1] === 'ld' ? 'load' : 'store';
         bytes = (m[2] ? Number(m[2].slice(2)) : 1) * (Number(m[3]) / 8);
-        operand = Number(m[4]);
+        operand = m[4];
       } else if (m[5]) {
         kind = m[5] === 'ld' ? 'load' : 'store';
         bytes = 16;
         lanes = 8 * Number(m[6]);
-        operand = Number(m[7]);
+        operand = m[7];
         note = `\`${m[5]}matrix .x${m[6]}\` at line ${this.realNode(node).startPosition.row + 1}: lanes 0-${lanes - 1} each give the address of one 16-byte row, counted as a 16-byte access by those lanes (the bank model's rule; its cost model is inferred)`;
       } else {
         kind = 'store';
         // the copy size, written in the PTX or passed as an immediate operand (`%2` with `"n"(16)`)
         const size = m[9].startsWith('%') ? (operands[Number(m[9].slice(1))] ? uniformValue(this.rvalue(operands[Number(m[9].slice(1))])) : null) : Number(m[9]);
         bytes = size ?? NaN;
-        operand = Number(m[8]);
+        operand = m[8];
         asyncCopy = true;
       }
-      const at = operands[operand];
-      const p = at ? this.rvalue(at) : null;
+      // `[%1]`, or `[%1+512]` with a displacement in bytes
+      const [reg, sign, disp] = /^(\d+)\s*(?:([+-])\s*(\S+?)\s*)?$/.exec(operand)!.slice(1);
+      const at = operands[Number(reg)];
+      let p = at ? this.rvalue(at) : null;
+      if (p?.k === 'ptr' && disp) p = { ...p, off: binary('+', p.off, num((sign === '-' ? -1 : 1) * Number(disp), LONGT), () => at!.text, null) as Num };
       const key = `${node.id}:${index}:${this.ctx.call ?? ''}`;
       const t = accessType(bytes);
       let r: Value;
