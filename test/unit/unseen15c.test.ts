@@ -97,3 +97,16 @@ test('a PTX address with a displacement (`[%1+256]`, `[%2 + 0x100]`) is the regi
   assert.equal(v.elementBytes, 8);
   warpFigures(v, 'conflict-free', 1, 2, 64, 32);
 });
+
+test('`cuda::device::memcpy_async_tx` (a bulk copy through libcu++) is unknown with the TMA reason; the plain loads of the tile stay exact (its write was not reported)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const w = accessAt(result, text, 'cuda::device::memcpy_async_tx(landed, in, cuda::aligned_size_t<16>(sizeof(landed)), ready);', 'store');
+  assert.equal(w.array, 'landed');
+  assert.equal(w.status, 'unknown');
+  assert.match(w.reason!, /^`cuda::device::memcpy_async_tx` at line \d+ is a bulk copy done by the tensor memory accelerator, not a warp's request/);
+  const bar = accessAt(result, text, 'cuda::device::memcpy_async_tx(landed, in, cuda::aligned_size_t<16>(sizeof(landed)), ready);', 'atomic');
+  assert.equal(bar.array, 'ready');
+  assert.equal(bar.status, 'unknown');
+  // landed[t].x: 16-byte elements, stride 4 words
+  figures(accessAt(result, text, 'out[threadIdx.x] = landed[threadIdx.x].x;', 'load'), 'conflict', 4, 4, 32, 32);
+});

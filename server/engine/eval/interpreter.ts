@@ -3898,6 +3898,7 @@ export class Interp {
     }
     if (name === '__pipeline_memcpy_async') return this.asyncCopy(argNodes, node);
     if (name === 'memcpy_async' && !this.cfg.facts.functions.has(name)) return this.memcpyAsync(argNodes, node);
+    if (BULK_COPIES.has(name) && !this.cfg.facts.functions.has(name)) return this.bulkCopy(name, argNodes, node);
     // `cuda::aligned_size_t<16>(sizeof(float4))`: the size it wraps
     if (name === 'aligned_size_t' && argNodes.length === 1 && !this.cfg.facts.functions.has(name)) return this.rvalue(argNodes[0]);
     if ((name === 'load_matrix_sync' || name === 'store_matrix_sync') && !this.cfg.facts.functions.has(name)) return this.wmmaCopy(name, argNodes, node);
@@ -4233,6 +4234,26 @@ export class Interp {
     if (value.k !== 'ref') return;
     const reason = `\`${this.realNode(node).text.split('(')[0]}\` signals its completion on \`${a.text}\`, an object of type \`${typeName(value.t)}\` in shared memory: what it reads or writes there is not known`;
     this.access(this.unknownRef(value, value.t, reason), 'atomic', node, true);
+  }
+
+  /**
+   * A bulk copy of the tensor memory accelerator through libcu++ (`cuda::device::memcpy_async_tx(dst, src, size, bar)`,
+   * `cuda::ptx::cp_async_bulk(space_cluster, space_global, dst, src, size, mbar)`, `cp_async_bulk_tensor`): the copy
+   * engine reads or writes the shared bytes, not the lanes of a warp request, so the access is unknown, as the inline
+   * PTX `cp.async.bulk` is. The shared pointer among the arguments after the state-space tags: the first (the
+   * destination) is written, a later one (the source) read; the barrier is where the copy signals its completion.
+   */
+  private bulkCopy(name: string, argNodes: Node[], node: Node): Value {
+    const args = argNodes.filter((a) => !/\bspace_\w+$/.test(a.text));
+    args.forEach((a, i) => {
+      if (name === 'memcpy_async_tx' && i === 3) return this.completesOn(a, node);
+      const v = this.rvalue(a);
+      if (v.k !== 'ptr' || i > 1) return;
+      const r = this.deref(v, num(0), node, a);
+      const why = `\`${this.realNode(node).text.split('(')[0]}\` at line ${this.realNode(node).startPosition.row + 1} is a bulk copy done by the tensor memory accelerator, not a warp's request: the bank model has no rule for it`;
+      if (r.k === 'ref') this.access(this.unknownRef(r, { kind: 'unknown', name: 'a bulk copy' }, why), i === 0 ? 'store' : 'load', node);
+    });
+    return { k: 'other', what: name };
   }
 
   /** the alignment `N` of the `cuda::aligned_size_t<N>` written in `n`, where `N` is a known constant; else null. */
@@ -5036,6 +5057,9 @@ function copyPiece(width: number, align: number, baseAlign: number, off: Num, ac
   for (let q = known; q > align; q /= 2) if (width % q === 0) return q;
   return align;
 }
+
+/** libcu++'s bulk copies (TMA): `cuda::device::memcpy_async_tx`, `cuda::ptx::cp_async_bulk[_tensor]`. */
+const BULK_COPIES = new Set(['memcpy_async_tx', 'cp_async_bulk', 'cp_async_bulk_tensor']);
 
 function accessType(bytes: number): CType | null {
   return bytes === 1 ? BUILTINS.char : bytes === 2 ? BUILTINS.short : bytes === 4 ? BUILTINS.int : bytes === 8 ? BUILTINS.int2 : bytes === 16 ? BUILTINS.int4 : null;
