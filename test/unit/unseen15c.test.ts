@@ -110,3 +110,14 @@ test('`cuda::device::memcpy_async_tx` (a bulk copy through libcu++) is unknown w
   // landed[t].x: 16-byte elements, stride 4 words
   figures(accessAt(result, text, 'out[threadIdx.x] = landed[threadIdx.x].x;', 'load'), 'conflict', 4, 4, 32, 32);
 });
+
+test('PTX loads and stores with qualifiers before the state space (`ld.volatile.shared`, `st.relaxed.cta.shared`) are shared accesses (were: not reported)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const l = accessAt(result, text, 'asm volatile("ld.volatile.shared.f32 %0, [%1];\\n"', 'load');
+  assert.equal(l.sharedArray, 'partial');
+  warpFigures(l, 'conflict-free', 1, 1, 32, 32);
+  // flags[2 * t]: stride 2 words
+  const s = accessAt(result, text, 'asm volatile("st.relaxed.cta.shared.u32 [%0], %1;\\n"', 'store');
+  assert.equal(s.sharedArray, 'flags');
+  warpFigures(s, 'conflict', 2, 2, 32, 32);
+});

@@ -4018,7 +4018,8 @@ export class Interp {
 
   /**
    * Inline PTX that touches shared memory through an operand holding a shared address
-   * (`__cvta_generic_to_shared(&s[i])`): `ld.shared` / `st.shared` (`.v2`/`.v4`, 8 to 64 bits), `ldmatrix` /
+   * (`__cvta_generic_to_shared(&s[i])`): `ld.shared` / `st.shared` (`.v2`/`.v4`, 8 to 64 bits; also `ld.volatile.shared`,
+   * `st.relaxed.cta.shared`), `ldmatrix` /
    * `stmatrix` (`.x1`/`.x2`/`.x4`: lanes 0-7, 0-15 or all 32 each give the address of one 16-byte row, counted as a
    * 16-byte access of those lanes, as the bank model says; without `.shared` the address is generic, and counts where
    * it points into a shared array), `cp.async ... .shared.global [dst], [src], 4/8/16`
@@ -4029,7 +4030,7 @@ export class Interp {
    */
   private asmAccesses(node: Node, operands: Node[]): void {
     const code = ptxText(node.childForFieldName('assembly_code'));
-    const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)(?![\w.])[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\b(ld|st)matrix\.sync\.aligned(?=(?:\.(?:x[124]|trans))*\.m8n8)(?:\.(?:m8n8|trans))*\.x([124])(?:\.(?:m8n8|trans))*(?:\.shared(?:::cta)?)?\.b16(?![\w.])[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+(?:::\w+)?)*\s*\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+|%\d+)|\b(atom|red)(?:\.(?:relaxed|acquire|release|acq_rel|sc|cta|cluster|gpu|sys))*\.shared(?:::cta)?((?:\.\w+)+)\s[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\bcp\.async\.bulk(?:\.tensor\.[1-5]d)?\.shared::(?:cluster|cta)\.global[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\bcp(?:\.reduce)?\.async\.bulk(?:\.tensor\.[1-5]d)?\.global\.shared::cta[^;]*?\[[^\]]*\]\s*,\s*\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]/g;
+    const INSN = /\b(ld|st)(?:\.(?:volatile|relaxed|acquire|release|weak|mmio|cta|cluster|gpu|sys))*\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)(?![\w.])[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\b(ld|st)matrix\.sync\.aligned(?=(?:\.(?:x[124]|trans))*\.m8n8)(?:\.(?:m8n8|trans))*\.x([124])(?:\.(?:m8n8|trans))*(?:\.shared(?:::cta)?)?\.b16(?![\w.])[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+(?:::\w+)?)*\s*\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+|%\d+)|\b(atom|red)(?:\.(?:relaxed|acquire|release|acq_rel|sc|cta|cluster|gpu|sys))*\.shared(?:::cta)?((?:\.\w+)+)\s[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\bcp\.async\.bulk(?:\.tensor\.[1-5]d)?\.shared::(?:cluster|cta)\.global[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\bcp(?:\.reduce)?\.async\.bulk(?:\.tensor\.[1-5]d)?\.global\.shared::cta[^;]*?\[[^\]]*\]\s*,\s*\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]/g;
     let index = 0;
     for (let m = INSN.exec(code); m; m = INSN.exec(code), index++) {
       let kind: AccessKind, bytes: number, operand: string, lanes = 32, note: string | null = null, asyncCopy = false;
