@@ -2,7 +2,7 @@
 // code: hand-written HGEMMs with ldmatrix / cp.async, flash-attention kernels in plain CUDA, wmma pipelines): a copy
 // shape spelled `cuda::aligned_size_t<alignof(float4)>(sizeof(float4))`, XOR swizzles computed per lane on a 32-bit
 // shared address, a swizzle whose value is not known (its accesses were dropped), shared atomics and bulk copies
-// (TMA) written in inline PTX (dropped), and a kernel instance held in a local variable and launched by a variadic
+// (TMA) and mbarrier operations written in inline PTX (dropped), and a kernel instance held in a local variable and launched by a variadic
 // launcher template (its block shape was lost). Figures from a brute-force lane oracle of the bank model
 // (scratch/unseen15c/oracle.py, not shipped).
 import { test, before } from 'node:test';
@@ -74,6 +74,15 @@ test('a bulk copy of the tensor memory accelerator, into or out of shared memory
   }
   assert.match(into.reason!, /^`cp\.async\.bulk\.shared::cluster\.global/);
   assert.match(out.reason!, /^`cp\.async\.bulk\.global\.shared::cta/);
+  // the mbarrier the copy completes on: its init and its waits are not requests the bank model describes either
+  const init = accessAt(result, text, 'asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\\n" :: "r"(bar), "r"(1));', 'atomic');
+  const wait = accessAt(result, text, ': "=r"(done) : "r"(bar), "r"(0));', 'atomic');
+  for (const b of [init, wait]) {
+    assert.equal(b.sharedArray, 'barrier');
+    assert.equal(b.status, 'unknown');
+    assert.match(b.reason!, /is an mbarrier operation: the bank model has no rule for it/);
+  }
+  assert.match(wait.reason!, /^`mbarrier\.try_wait\.parity\.shared::cta\.b64`/);
 });
 
 test('a kernel instance held in a local variable and passed to a variadic launcher template gets the block the launcher is called with (was: 32 threads, the access never reached)', () => {

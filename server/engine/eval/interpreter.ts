@@ -4025,17 +4025,24 @@ export class Interp {
    * it points into a shared array), `cp.async ... .shared.global [dst], [src], 4/8/16`
    * (a store, said to be uncertain), `atom.shared` / `red.shared` (an atomic of the instruction's type, as
    * `atomicAdd` is), and the bulk copies of the tensor memory accelerator (`cp.async.bulk[.tensor.Nd]` into or out
-   * of shared memory: done by the copy engine, not as a warp's request, so reported unknown, with that reason).
+   * of shared memory: done by the copy engine, not as a warp's request, so reported unknown, with that reason) and
+   * `mbarrier` operations on a barrier in shared memory (unknown too: the bank model has no rule for them).
    * Other instructions are not read.
    */
   private asmAccesses(node: Node, operands: Node[]): void {
     const code = ptxText(node.childForFieldName('assembly_code'));
-    const INSN = /\b(ld|st)(?:\.(?:volatile|relaxed|acquire|release|weak|mmio|cta|cluster|gpu|sys))*\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)(?![\w.])[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\b(ld|st)matrix\.sync\.aligned(?=(?:\.(?:x[124]|trans))*\.m8n8)(?:\.(?:m8n8|trans))*\.x([124])(?:\.(?:m8n8|trans))*(?:\.shared(?:::cta)?)?\.b16(?![\w.])[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+(?:::\w+)?)*\s*\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+|%\d+)|\b(atom|red)(?:\.(?:relaxed|acquire|release|acq_rel|sc|cta|cluster|gpu|sys))*\.shared(?:::cta)?((?:\.\w+)+)\s[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\bcp\.async\.bulk(?:\.tensor\.[1-5]d)?\.shared::(?:cluster|cta)\.global[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\bcp(?:\.reduce)?\.async\.bulk(?:\.tensor\.[1-5]d)?\.global\.shared::cta[^;]*?\[[^\]]*\]\s*,\s*\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]/g;
+    const INSN = /\b(ld|st)(?:\.(?:volatile|relaxed|acquire|release|weak|mmio|cta|cluster|gpu|sys))*\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)(?![\w.])[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\b(ld|st)matrix\.sync\.aligned(?=(?:\.(?:x[124]|trans))*\.m8n8)(?:\.(?:m8n8|trans))*\.x([124])(?:\.(?:m8n8|trans))*(?:\.shared(?:::cta)?)?\.b16(?![\w.])[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+(?:::\w+)?)*\s*\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+|%\d+)|\b(atom|red)(?:\.(?:relaxed|acquire|release|acq_rel|sc|cta|cluster|gpu|sys))*\.shared(?:::cta)?((?:\.\w+)+)\s[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\bcp\.async\.bulk(?:\.tensor\.[1-5]d)?\.shared::(?:cluster|cta)\.global[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\bcp(?:\.reduce)?\.async\.bulk(?:\.tensor\.[1-5]d)?\.global\.shared::cta[^;]*?\[[^\]]*\]\s*,\s*\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\bmbarrier(?:\.[\w:]+)*?\.shared(?:::cta|::cluster)?(?:\.\w+)*\s[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]/g;
     let index = 0;
     for (let m = INSN.exec(code); m; m = INSN.exec(code), index++) {
       let kind: AccessKind, bytes: number, operand: string, lanes = 32, note: string | null = null, asyncCopy = false;
       let why: string | null = null;
-      if (m[13] || m[14]) {
+      if (m[15]) {
+        // `mbarrier.init` / `.arrive` / `.try_wait` on a barrier object in shared memory: no warp request of the bank model
+        kind = 'atomic';
+        bytes = NaN;
+        operand = m[15];
+        why = `\`${m[0].split(/\s/)[0]}\` at line ${this.realNode(node).startPosition.row + 1} is an mbarrier operation: the bank model has no rule for it`;
+      } else if (m[13] || m[14]) {
         // a bulk copy (TMA): the copy engine reads or writes the shared bytes, not the lanes of a warp request
         kind = m[13] ? 'store' : 'load';
         bytes = NaN;
@@ -4087,7 +4094,7 @@ export class Interp {
       const ref = r;
       const mask = new Uint8Array(this.n);
       for (let i = 0; i < this.n; i++) mask[i] = i % 32 < lanes ? 1 : 0;
-      const run = () => this.access(t && !why ? { ...ref, t } : this.unknownRef(ref, why ? { kind: 'unknown', name: 'a bulk copy' } : ref.t, why ?? (Number.isNaN(bytes) ? `the size of the ${kind === 'atomic' ? 'atomic' : 'copy'} in the inline PTX at line ${this.realNode(node).startPosition.row + 1} could not be evaluated` : `a ${bytes}-byte shared access in inline PTX is not evaluated`)), kind, node, asyncCopy);
+      const run = () => this.access(t && !why ? { ...ref, t } : this.unknownRef(ref, why ? { kind: 'unknown', name: 'a bulk copy or mbarrier' } : ref.t, why ?? (Number.isNaN(bytes) ? `the size of the ${kind === 'atomic' ? 'atomic' : 'copy'} in the inline PTX at line ${this.realNode(node).startPosition.row + 1} could not be evaluated` : `a ${bytes}-byte shared access in inline PTX is not evaluated`)), kind, node, asyncCopy);
       this.withAssumption(note, () => (lanes < 32 ? this.withMask(this.and(mask), run) : run()));
     }
   }
