@@ -955,12 +955,33 @@ function indirectLaunches(kernel: FunctionFact, facts: FileFacts): { l: LaunchFa
       if (f?.text !== host.name) continue;
       let a: Node | undefined = argumentNodes(n)[index];
       if (a?.type === 'pointer_expression') a = a.childForFieldName('argument') ?? undefined;
-      if (a?.type === 'identifier' && a.text === kernel.name) out.push({ l, index, call: n, site, targs: null });
+      // `auto kernel = attention_kernel<64, 128>; launch_kernel(kernel, ...)`: a local variable of the calling function
+      // that its declaration sets to the kernel and nothing assigns again
+      const held = a?.type === 'identifier' && a.text !== kernel.name ? heldKernel(site, a.text, n.startIndex) : null;
+      if (held) {
+        if (held.name === kernel.name) out.push({ l, index, call: n, site, targs: held.targs });
+      } else if (a?.type === 'identifier' && a.text === kernel.name) out.push({ l, index, call: n, site, targs: null });
       else if (a?.type === 'template_function' && a.childForFieldName('name')?.text === kernel.name)
         out.push({ l, index, call: n, site, targs: argumentNodes(a) });
     }
   }
   return out;
+}
+
+/** The kernel a local variable of `fn` holds at `at`: set by its declaration (`auto k = f<64>;`, `= &f`), never assigned after. */
+function heldKernel(fn: FunctionFact, name: string, at: number): { name: string; targs: Node[] | null } | null {
+  const decl = fn.body ? findDeclaration(fn.body, name, at) : null;
+  const d = decl?.childrenForFieldName('declarator').find((x) => x?.type === 'init_declarator' && declaratorName(x)?.text === name);
+  const init = d?.childForFieldName('value');
+  if (!init || !fn.body) return null;
+  const stack: Node[] = [fn.body];
+  while (stack.length) {
+    const n = stack.pop()!;
+    const target = n.type === 'assignment_expression' ? n.childForFieldName('left') : null;
+    if (target?.type === 'identifier' && target.text === name) return null;
+    for (const c of named(n)) stack.push(c);
+  }
+  return kernelRef(init);
 }
 
 /** A value known for every thread: a number, or a dim3 of numbers. */

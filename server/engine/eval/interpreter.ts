@@ -2793,6 +2793,13 @@ export class Interp {
         }
         return unk('sizeof');
       }
+      case 'alignof_expression': {
+        // `alignof(float4)` (as in `cuda::aligned_size_t<alignof(float4)>(sizeof(float4))`): a type whose size is
+        // not known has no alignment the analysis knows either
+        const tn = node.childForFieldName('type');
+        const t = tn ? this.typeDescriptor(tn) : null;
+        return t && sizeOf(t) !== null ? num(alignOf(t), { kind: 'int', bytes: 8, signed: false, name: 'size_t' }) : unk(`alignment of \`${tn?.text ?? node.text}\` is not known`);
+      }
       case 'call_expression':
         return this.call(node);
       case 'gnu_asm_expression':
@@ -3487,7 +3494,21 @@ export class Interp {
         if (es === null) return unk(`the size of \`${typeName(a.to)}\` is not known`);
         return binary('/', binary('-', a.off, b.off, () => node.text, null), num(es), () => node.text, null);
       }
-      if (a.k === 'ptr' && o.k === 'num' && (op === '^' || op === '|' || op === '&')) return this.ptrStep(p, o, op, node);
+      if (op === '^' || op === '|' || op === '&') {
+        // `addr ^ (row << 4)` of a shared address (`__cvta_generic_to_shared`), written either way round: a constant
+        // below the array's alignment changes bits of the offset only (ptrBits); a value not known leaves an address
+        // into the same array, at a place not known (the access is reported unknown with this reason, not dropped)
+        if (o.k === 'num' && a.k !== b.k) return this.ptrStep(p, o, op, node);
+        if (o.k === 'unk') {
+          const real = this.realNode(node);
+          return unknownPointer(p, `\`${real.text}\` at line ${real.startPosition.row + 1} changes the bits of an address in \`${p.base.name}\` by a value not known: ${o.reason}`);
+        }
+      }
+      // `addr / 256 % 8` of a shared address: its bits above the offset's depend on where the array is placed
+      if ((op === '/' || op === '%' || op === '>>') && a.k === 'ptr' && b.k === 'num') {
+        const real = this.realNode(node);
+        return unk(`\`${real.text}\` at line ${real.startPosition.row + 1} reads the bits of an address in \`${p.base.name}\`: the result depends on where \`${p.base.name}\` is placed`);
+      }
       return unk(`\`${node.text}\` compares or combines pointers`);
     }
     return this.bin(node, 0, op, a, b, () => node.text, this.active());
@@ -3636,15 +3657,37 @@ export class Interp {
   private ptrBits(p: Ptr, node: Node, op?: string, by?: Num): Ptr {
     // `^` or `|` of a constant below the array's alignment (`__shared__ __align__(16 * 1024) char smem[...]`,
     // `addr ^= 0x2000`) changes only bits of the offset: the start's low bits are zero
+    // The same holds lane by lane for a value that differs per lane (`addr ^ ((lane % 8) << 4)`, an XOR swizzle of
+    // 16-byte chunks): every lane's value below the alignment
     const c = by ? uniformValue(by) : null;
-    const align = (op === '^' || op === '|') && c !== null && Number.isInteger(c) && c >= 0 ? this.alignmentOf(p.base) : 0;
-    if (c !== null && c < align) {
+    const ok = (x: number) => Number.isInteger(x) && x >= 0 && x <= 0x7fffffff;
+    if (by && c === null && by.sym && hasThread(by.sym) && (op === '^' || op === '|')) throw NEEDS_FULL_BLOCK;
+    const bits = by && !by.sym && (c !== null || typeof by.v !== 'number') ? (c !== null ? [c] : (by.v as Float64Array)) : null;
+    // the largest value among the active lanes (an inactive lane's value is never used), -1 where one is not a
+    // non-negative integer
+    const act = c === null && bits ? this.active() : null;
+    let top = bits && bits.length ? 0 : -1;
+    for (let i = 0; bits && i < bits.length; i++) {
+      if (act && !act[i]) continue;
+      if (!ok(bits[i])) {
+        top = -1;
+        break;
+      }
+      top = Math.max(top, bits[i]);
+    }
+    const align = (op === '^' || op === '|') && top >= 0 ? this.alignmentOf(p.base) : 0;
+    if (top >= 0 && top < align) {
       if (hasThread(p.off.sym)) throw NEEDS_FULL_BLOCK;
       const v = p.off.v;
-      const lane = (x: number) => (op === '^' ? (x ^ c) >>> 0 : (x | c) >>> 0);
-      const ok = (x: number) => Number.isInteger(x) && x >= 0 && x <= 0x7fffffff;
-      if (!p.off.sym && (typeof v === 'number' ? ok(v) : v.every(ok)))
-        return { ...p, off: { ...p.off, v: typeof v === 'number' ? lane(v) : v.map(lane) } };
+      const per = c === null ? (by!.v as Float64Array) : null;
+      const lane = (x: number, i: number) => {
+        const y = per ? per[i] : c!;
+        return op === '^' ? (x ^ y) >>> 0 : (x | y) >>> 0;
+      };
+      if (!p.off.sym && (typeof v === 'number' ? ok(v) : v.every(ok))) {
+        if (per) return { ...p, off: { ...p.off, v: Float64Array.from(per, (_y, i) => lane(typeof v === 'number' ? v : v[i], i)) } };
+        return { ...p, off: { ...p.off, v: typeof v === 'number' ? lane(v, 0) : v.map((x, i) => lane(x, i)) } };
+      }
     }
     const real = this.realNode(node);
     const why = `\`${real.text}\` at line ${real.startPosition.row + 1} changes the bits of an address in \`${p.base.name}\`: the result depends on where \`${p.base.name}\` is placed`;
@@ -3888,6 +3931,7 @@ export class Interp {
     }
     if (name === '__pipeline_memcpy_async') return this.asyncCopy(argNodes, node);
     if (name === 'memcpy_async' && !this.cfg.facts.functions.has(name)) return this.memcpyAsync(argNodes, node);
+    if (BULK_COPIES.has(name) && !this.cfg.facts.functions.has(name)) return this.bulkCopy(name, argNodes, node);
     // `cuda::aligned_size_t<16>(sizeof(float4))`: the size it wraps
     if (name === 'aligned_size_t' && argNodes.length === 1 && !this.cfg.facts.functions.has(name)) return this.rvalue(argNodes[0]);
     if ((name === 'load_matrix_sync' || name === 'store_matrix_sync') && !this.cfg.facts.functions.has(name)) return this.wmmaCopy(name, argNodes, node);
@@ -4015,38 +4059,65 @@ export class Interp {
 
   /**
    * Inline PTX that touches shared memory through an operand holding a shared address
-   * (`__cvta_generic_to_shared(&s[i])`): `ld.shared` / `st.shared` (`.v2`/`.v4`, 8 to 64 bits), `ldmatrix` /
+   * (`__cvta_generic_to_shared(&s[i])`): `ld.shared` / `st.shared` (`.v2`/`.v4`, 8 to 64 bits; also `ld.volatile.shared`,
+   * `st.relaxed.cta.shared`), `ldmatrix` /
    * `stmatrix` (`.x1`/`.x2`/`.x4`: lanes 0-7, 0-15 or all 32 each give the address of one 16-byte row, counted as a
    * 16-byte access of those lanes, as the bank model says; without `.shared` the address is generic, and counts where
-   * it points into a shared array) and `cp.async ... .shared.global [dst], [src], 4/8/16`
-   * (a store, said to be uncertain). Other instructions are not read.
+   * it points into a shared array), `cp.async ... .shared.global [dst], [src], 4/8/16`
+   * (a store, said to be uncertain), `atom.shared` / `red.shared` (an atomic of the instruction's type, as
+   * `atomicAdd` is), and the bulk copies of the tensor memory accelerator (`cp.async.bulk[.tensor.Nd]` into or out
+   * of shared memory: done by the copy engine, not as a warp's request, so reported unknown, with that reason) and
+   * `mbarrier` operations on a barrier in shared memory (unknown too: the bank model has no rule for them).
+   * Other instructions are not read.
    */
   private asmAccesses(node: Node, operands: Node[]): void {
     const code = ptxText(node.childForFieldName('assembly_code'));
-    const INSN = /\b(ld|st)\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)(?![\w.])[^;]*?\[\s*%(\d+)\s*\]|\b(ld|st)matrix\.sync\.aligned(?=(?:\.(?:x[124]|trans))*\.m8n8)(?:\.(?:m8n8|trans))*\.x([124])(?:\.(?:m8n8|trans))*(?:\.shared(?:::cta)?)?\.b16(?![\w.])[^;]*?\[\s*%(\d+)\s*\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+(?:::\w+)?)*\s*\[\s*%(\d+)\s*\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+|%\d+)/g;
+    const INSN = /\b(ld|st)(?:\.(?:volatile|relaxed|acquire|release|weak|mmio|cta|cluster|gpu|sys))*\.shared(?:::cta)?((?:\.v[24])?)\.[bsuf](8|16|32|64)(?![\w.])[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\b(ld|st)matrix\.sync\.aligned(?=(?:\.(?:x[124]|trans))*\.m8n8)(?:\.(?:m8n8|trans))*\.x([124])(?:\.(?:m8n8|trans))*(?:\.shared(?:::cta)?)?\.b16(?![\w.])[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\bcp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+(?:::\w+)?)*\s*\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]\s*,\s*\[[^\]]*\]\s*,\s*(\d+|%\d+)|\b(atom|red)(?:\.(?:relaxed|acquire|release|acq_rel|sc|cta|cluster|gpu|sys))*\.shared(?:::cta)?((?:\.\w+)+)\s[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\bcp\.async\.bulk(?:\.tensor\.[1-5]d)?\.shared::(?:cluster|cta)\.global[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\bcp(?:\.reduce)?\.async\.bulk(?:\.tensor\.[1-5]d)?\.global\.shared::cta[^;]*?\[[^\]]*\]\s*,\s*\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]|\bmbarrier(?:\.[\w:]+)*?\.shared(?:::cta|::cluster)?(?:\.\w+)*\s[^;]*?\[\s*%(\d+\s*(?:[+-]\s*(?:0x[0-9a-fA-F]+|\d+)\s*)?)\]/g;
     let index = 0;
     for (let m = INSN.exec(code); m; m = INSN.exec(code), index++) {
-      let kind: AccessKind, bytes: number, operand: number, lanes = 32, note: string | null = null, asyncCopy = false;
-      if (m[1]) {
+      let kind: AccessKind, bytes: number, operand: string, lanes = 32, note: string | null = null, asyncCopy = false;
+      let why: string | null = null;
+      if (m[15]) {
+        // `mbarrier.init` / `.arrive` / `.try_wait` on a barrier object in shared memory: no warp request of the bank model
+        kind = 'atomic';
+        bytes = NaN;
+        operand = m[15];
+        why = `\`${m[0].split(/\s/)[0]}\` at line ${this.realNode(node).startPosition.row + 1} is an mbarrier operation: the bank model has no rule for it`;
+      } else if (m[13] || m[14]) {
+        // a bulk copy (TMA): the copy engine reads or writes the shared bytes, not the lanes of a warp request
+        kind = m[13] ? 'store' : 'load';
+        bytes = NaN;
+        operand = m[13] ?? m[14];
+        why = `\`${m[0].split(/\s/)[0]}\` at line ${this.realNode(node).startPosition.row + 1} is a bulk copy done by the tensor memory accelerator, not a warp's request: the bank model has no rule for it`;
+      } else if (m[10]) {
+        kind = 'atomic';
+        // the last type of the qualifiers (`.add.f32`, `.cas.b64`, `.add.noftz.f16x2`): its width per lane
+        const ty = [...m[11].matchAll(/\.(?:[bsuf](16|32|64)|bf16)(x2)?(?!\w)/g)].pop();
+        bytes = !ty ? NaN : ty[2] ? 4 : ty[1] ? Number(ty[1]) / 8 : 2;
+        operand = m[12];
+      } else if (m[1]) {
         kind = m[1] === 'ld' ? 'load' : 'store';
         bytes = (m[2] ? Number(m[2].slice(2)) : 1) * (Number(m[3]) / 8);
-        operand = Number(m[4]);
+        operand = m[4];
       } else if (m[5]) {
         kind = m[5] === 'ld' ? 'load' : 'store';
         bytes = 16;
         lanes = 8 * Number(m[6]);
-        operand = Number(m[7]);
+        operand = m[7];
         note = `\`${m[5]}matrix .x${m[6]}\` at line ${this.realNode(node).startPosition.row + 1}: lanes 0-${lanes - 1} each give the address of one 16-byte row, counted as a 16-byte access by those lanes (the bank model's rule; its cost model is inferred)`;
       } else {
         kind = 'store';
         // the copy size, written in the PTX or passed as an immediate operand (`%2` with `"n"(16)`)
         const size = m[9].startsWith('%') ? (operands[Number(m[9].slice(1))] ? uniformValue(this.rvalue(operands[Number(m[9].slice(1))])) : null) : Number(m[9]);
         bytes = size ?? NaN;
-        operand = Number(m[8]);
+        operand = m[8];
         asyncCopy = true;
       }
-      const at = operands[operand];
-      const p = at ? this.rvalue(at) : null;
+      // `[%1]`, or `[%1+512]` with a displacement in bytes
+      const [reg, sign, disp] = /^(\d+)\s*(?:([+-])\s*(\S+?)\s*)?$/.exec(operand)!.slice(1);
+      const at = operands[Number(reg)];
+      let p = at ? this.rvalue(at) : null;
+      if (p?.k === 'ptr' && disp) p = { ...p, off: binary('+', p.off, num((sign === '-' ? -1 : 1) * Number(disp), LONGT), () => at!.text, null) as Num };
       const key = `${node.id}:${index}:${this.ctx.call ?? ''}`;
       const t = accessType(bytes);
       let r: Value;
@@ -4064,7 +4135,7 @@ export class Interp {
       const ref = r;
       const mask = new Uint8Array(this.n);
       for (let i = 0; i < this.n; i++) mask[i] = i % 32 < lanes ? 1 : 0;
-      const run = () => this.access(t ? { ...ref, t } : this.unknownRef(ref, ref.t, Number.isNaN(bytes) ? `the size of the copy in the inline PTX at line ${this.realNode(node).startPosition.row + 1} could not be evaluated` : `a ${bytes}-byte shared access in inline PTX is not evaluated`), kind, node, asyncCopy);
+      const run = () => this.access(t && !why ? { ...ref, t } : this.unknownRef(ref, why ? { kind: 'unknown', name: 'a bulk copy or mbarrier' } : ref.t, why ?? (Number.isNaN(bytes) ? `the size of the ${kind === 'atomic' ? 'atomic' : 'copy'} in the inline PTX at line ${this.realNode(node).startPosition.row + 1} could not be evaluated` : `a ${bytes}-byte shared access in inline PTX is not evaluated`)), kind, node, asyncCopy);
       this.withAssumption(note, () => (lanes < 32 ? this.withMask(this.and(mask), run) : run()));
     }
   }
@@ -4212,6 +4283,26 @@ export class Interp {
     if (value.k !== 'ref') return;
     const reason = `\`${this.realNode(node).text.split('(')[0]}\` signals its completion on \`${a.text}\`, an object of type \`${typeName(value.t)}\` in shared memory: what it reads or writes there is not known`;
     this.access(this.unknownRef(value, value.t, reason), 'atomic', node, true);
+  }
+
+  /**
+   * A bulk copy of the tensor memory accelerator through libcu++ (`cuda::device::memcpy_async_tx(dst, src, size, bar)`,
+   * `cuda::ptx::cp_async_bulk(space_cluster, space_global, dst, src, size, mbar)`, `cp_async_bulk_tensor`): the copy
+   * engine reads or writes the shared bytes, not the lanes of a warp request, so the access is unknown, as the inline
+   * PTX `cp.async.bulk` is. The shared pointer among the arguments after the state-space tags: the first (the
+   * destination) is written, a later one (the source) read; the barrier is where the copy signals its completion.
+   */
+  private bulkCopy(name: string, argNodes: Node[], node: Node): Value {
+    const args = argNodes.filter((a) => !/\bspace_\w+$/.test(a.text));
+    args.forEach((a, i) => {
+      if (name === 'memcpy_async_tx' && i === 3) return this.completesOn(a, node);
+      const v = this.rvalue(a);
+      if (v.k !== 'ptr' || i > 1) return;
+      const r = this.deref(v, num(0), node, a);
+      const why = `\`${this.realNode(node).text.split('(')[0]}\` at line ${this.realNode(node).startPosition.row + 1} is a bulk copy done by the tensor memory accelerator, not a warp's request: the bank model has no rule for it`;
+      if (r.k === 'ref') this.access(this.unknownRef(r, { kind: 'unknown', name: 'a bulk copy' }, why), i === 0 ? 'store' : 'load', node);
+    });
+    return { k: 'other', what: name };
   }
 
   /** the alignment `N` of the `cuda::aligned_size_t<N>` written in `n`, where `N` is a known constant; else null. */
@@ -5015,6 +5106,9 @@ function copyPiece(width: number, align: number, baseAlign: number, off: Num, ac
   for (let q = known; q > align; q /= 2) if (width % q === 0) return q;
   return align;
 }
+
+/** libcu++'s bulk copies (TMA): `cuda::device::memcpy_async_tx`, `cuda::ptx::cp_async_bulk[_tensor]`. */
+const BULK_COPIES = new Set(['memcpy_async_tx', 'cp_async_bulk', 'cp_async_bulk_tensor']);
 
 function accessType(bytes: number): CType | null {
   return bytes === 1 ? BUILTINS.char : bytes === 2 ? BUILTINS.short : bytes === 4 ? BUILTINS.int : bytes === 8 ? BUILTINS.int2 : bytes === 16 ? BUILTINS.int4 : null;
