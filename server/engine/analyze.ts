@@ -111,7 +111,8 @@ function argsNeeded(inst: Instance, run: (args: Map<string, Value>, longLoop?: n
   const args = new Map(keep.map((n) => [n, inst.args.get(n)!]));
   if (!nest) return { given: { args, sources: sourcesOf(keep) }, it: run(args) };
   // a nest made long again by the arguments given back (`N` in a guard the block index decides anyway, and a bound
-  // of the outer loop): the run without any
+  // of the outer loop): the run without any. All of them given back is the run that was long
+  if (keep.length === inst.args.size) return { given: { args: new Map(), sources: sourcesOf([]) }, it: first };
   try {
     return { given: { args, sources: sourcesOf(keep) }, it: run(args, LONG_LOOP) };
   } catch (e) {
