@@ -83,10 +83,12 @@ const givenArgs = new WeakMap<Instance, { args: Map<string, Value>; sources: str
 function argsNeeded(inst: Instance, run: (args: Map<string, Value>, longLoop?: number) => Interp): { given: { args: Map<string, Value>; sources: string[] }; it: Interp } {
   const all = { args: inst.args, sources: inst.argSources };
   if (!inst.args.size) return { given: all, it: run(all.args) };
+  let nest = false;
   try {
     return { given: all, it: run(all.args, LONG_LOOP) };
   } catch (e) {
     if (!(e instanceof LongLoop)) throw e;
+    nest = e.nest;
   }
   const first = run(new Map());
   const texts: string[] = [...first.notes, ...first.capped.map((c) => c.message)];
@@ -102,11 +104,21 @@ function argsNeeded(inst: Instance, run: (args: Map<string, Value>, longLoop?: n
     const re = new RegExp(`(^|[^\\w])${name}($|[^\\w])`);
     return texts.some((t) => re.test(t) && !/^the loop at line \d+ has a trip count that cannot be computed/.test(t));
   });
-  const kept = (s: string) => keep.some((n) => s.startsWith(`\`${n}\` = `));
-  const sources = inst.argSources.map((s) => (kept(s) ? s : `${s} is not given: with it a loop runs ${LONG_LOOP} iterations or more; without it, a loop it bounds is taken in one pass, as one of unknown trip count`));
-  if (!keep.length) return { given: { args: new Map(), sources }, it: first };
+  const long = nest ? `the body of a loop nest runs ${(LONG_LOOP * LONG_LOOP).toLocaleString('en-US')} times or more` : `a loop runs ${LONG_LOOP} iterations or more`;
+  const sourcesOf = (keep: string[]) => inst.argSources.map((s) => (keep.some((n) => s.startsWith(`\`${n}\` = `)) ? s
+    : `${s} is not given: with it ${long}; without it, a loop it bounds is taken in one pass, as one of unknown trip count`));
+  if (!keep.length) return { given: { args: new Map(), sources: sourcesOf([]) }, it: first };
   const args = new Map(keep.map((n) => [n, inst.args.get(n)!]));
-  return { given: { args, sources }, it: run(args) };
+  if (!nest) return { given: { args, sources: sourcesOf(keep) }, it: run(args) };
+  // a nest made long again by the arguments given back (`N` in a guard the block index decides anyway, and a bound
+  // of the outer loop): the run without any. All of them given back is the run that was long
+  if (keep.length === inst.args.size) return { given: { args: new Map(), sources: sourcesOf([]) }, it: first };
+  try {
+    return { given: { args, sources: sourcesOf(keep) }, it: run(args, LONG_LOOP) };
+  } catch (e) {
+    if (!(e instanceof LongLoop)) throw e;
+    return { given: { args: new Map(), sources: sourcesOf([]) }, it: first };
+  }
 }
 
 /** Iterations of a loop bounded by a launch's argument past which that argument is not given (see argsNeeded). */
@@ -223,7 +235,7 @@ function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: Ban
     asyncCopy: !!v.asyncCopy,
   };
   const unknown = (reason: string): SiteResult => ({ ...base, summary: null, figures: null, warp: 0, totalWavefronts: 0, idealTotal: 0, maxByte: -1, reason });
-  if (!v.addrs) return unknown(v.reason ?? 'the address could not be evaluated');
+  if (!v.addrs) return v.more ? { ...unknown(v.reason ?? 'the address could not be evaluated'), more: v.more } : unknown(v.reason ?? 'the address could not be evaluated');
   const { sum, top } = summaryOf(v, profile, memo);
   if (!sum) return unknown(unreachedReason([inst]));
   const lanes = warpLanes(v.spread && sum.warp > 0 ? blockAddrs(v)! : v.addrs, sum.warp);
@@ -864,7 +876,7 @@ export class EngineDocument {
         for (const inst of instances) {
           const r = runInstance(kernel, inst, facts, profile, deadline, !options.wholeBlock);
           unreached.push(r.unreached);
-          run.results.push(...r.results);
+          for (const x of r.results) run.results.push(x); // a spread of 100,000 results overflows the stack
           for (const c of r.capped) if (!run.capped.some((x) => x.line === c.line)) run.capped.push(c);
           for (const a of r.arrays) if (!run.arrays.some((x) => x.id === a.id)) run.arrays.push(a);
         }
@@ -904,7 +916,7 @@ export class EngineDocument {
           arrayOf.set(g.finding, g.results[0].arrayId);
         } else {
           const list = merged.get(site);
-          if (list) list.push(...g.results);
+          if (list) for (const x of g.results) list.push(x);
           else merged.set(site, [...g.results]);
         }
       }
@@ -975,7 +987,7 @@ export class EngineDocument {
           const runAll = (dims?: Map<string, number>, consts?: Map<number, number>) => {
             const out: SiteResult[] = [];
             for (const { kernel, run } of involved)
-              for (const inst of run.instances) out.push(...runInstance(kernel, inst, facts!, profile, fixDeadline, !options.wholeBlock, dims, consts).results);
+              for (const inst of run.instances) for (const x of runInstance(kernel, inst, facts!, profile, fixDeadline, !options.wholeBlock, dims, consts).results) out.push(x);
             return out;
           };
           const rerun = (dims?: Map<string, number>, consts?: Map<number, number>) => runAll(dims, consts).filter((x) => x.arrayId === info.id);

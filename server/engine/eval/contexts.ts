@@ -1147,8 +1147,12 @@ function switchSkips(e: PathFacts['sw'][number], it: Interp): boolean {
 }
 
 const MAX_CALLER_BINDINGS = 16;
-/** `assumed`: no call gives these values (a launcher's default arguments where no code of the file calls it). */
-type CallerBinding = { params: Map<string, Value>; where: string; assumed?: boolean };
+/**
+ * `assumed`: no call gives these values (a launcher's default arguments where no code of the file calls it).
+ * `label`: where the called function is a host function template, the template binding the call gives it (its label's
+ * JSON: `launch(d, n, 256)` deduces `{"T":"float"}`), so that a launch read once per binding takes only its own calls.
+ */
+type CallerBinding = { params: Map<string, Value>; where: string; assumed?: boolean; label?: string };
 
 /**
  * The counters of the `for` loops around `call` in `fn` that run a known number of times (`for (int j = 0; j < 4; j++)`,
@@ -1743,7 +1747,9 @@ function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, ca
   if (!fn.params.length || fn.isKernel) return out;
   for (const { fn: site, node: n } of hostNodesMentioning(facts, fn.name, fn)) {
     const f = n.type === 'call_expression' ? n.childForFieldName('function') : null;
-    if (f?.type !== 'identifier' || f.text !== fn.name) continue;
+    // a host function template is called by name (its types deduced) or with its template arguments (`launch<float>(...)`)
+    const named = f?.type === 'template_function' && fn.templateParams.length > 0 && f.childForFieldName('name')?.text === fn.name;
+    if (!named && (f?.type !== 'identifier' || f.text !== fn.name)) continue;
     const args = argumentNodes(n);
     if (args.length > fn.params.length) continue;
     // the parameters a call leaves out take their default arguments (`run(o)` of `void run(float *o, int threads = 128)`;
@@ -1775,8 +1781,14 @@ function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, ca
         });
         // a call that passes nothing known is kept: it is a call under which any branch of the launcher may run
         const where = (branches: string) => `the call at line ${n.startPosition.row + 1}${loop.where}${branches}${up ? `, from ${up.where}` : ''}`;
-        const entry = { params, where: where(loop.branches ?? '') };
-        if (loop.decide) ways.push({ entry, plain: { params, where: where('') }, key: JSON.stringify([...loop.values].map(([k, v]) => [k, uniformValue(v)])), vals });
+        let label: string | undefined;
+        if (fn.templateParams.length) {
+          const targs = named ? argumentNodes(f!) : null;
+          const bind = bindTemplate(fn, targs, it, targs ? trailingDeduced(fn, targs, n, site, it) : deduceTypes(fn, { caller: site, node: n } as LaunchFact, it));
+          if (!bind.unbound) label = JSON.stringify(bind.label);
+        }
+        const entry = { params, where: where(loop.branches ?? ''), ...(label ? { label } : {}) };
+        if (loop.decide) ways.push({ entry, plain: { params, where: where(''), ...(label ? { label } : {}) }, key: JSON.stringify([...loop.values].map(([k, v]) => [k, uniformValue(v)])), vals });
         else out.push(entry);
       }
       out.push(...distinctWays(ways));
@@ -2069,10 +2081,16 @@ export function instancesOf(
         const callerParams = new Set(l.caller?.params.map((p) => p.name));
         const argsFromCaller = callerParams.size > 0 && launchArguments(l).some((a) => identifiersIn(a).some((id) => callerParams.has(id)));
         const blockFromCaller = !!l.block && !blockAt(l, it);
-        if (!host && l.caller && (blockFromCaller || argsFromCaller)) {
+        // (in a host function template, only for a shape its binding leaves unknown: the binding names the instance)
+        if (l.caller && (blockFromCaller || (!host && argsFromCaller))) {
           let any = false;
-          const calls = callersOf(l.caller, facts, deadline, caps);
-          const cut = calls.truncated ? `; only the first ${MAX_CALLER_BINDINGS} calls are read` : '';
+          // a launcher that is a host function template (`template <typename T> void launch(T *d, int n, int block)`,
+          // called `launch(d, n, 256)`): read once per binding, each with the calls that give that binding (a call
+          // whose binding is not known may give any)
+          const own = host ? JSON.stringify(host.bind.label) : undefined;
+          const every = callersOf(l.caller, facts, deadline, caps);
+          const calls = every.filter((c) => !own || !c.label || c.label === own);
+          const cut = every.truncated ? `; only the first ${MAX_CALLER_BINDINGS} calls are read` : '';
           for (const call of calls) {
             if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind, undefined, call.params))) continue;
             if (loop.decide && !decisionsHold(loop.decide, l.caller, facts, deadline, caps, call.params)) continue;

@@ -48,6 +48,8 @@ export interface Visit {
    */
   spread?: { warps: number; shifts: Float64Array | null };
   reason?: string;
+  /** past the visit cap: the number of contexts this one visit stands for (the access is not recorded again). */
+  more?: number;
   assumptions: string[];
   oob?: { thread: number; index: number; extent: number };
   /** the padding fix would be wrong for this access (flattened or pointer arithmetic), with why. */
@@ -82,13 +84,17 @@ export interface RunConfig {
   host?: boolean;
   /** host runs only: the way taken at a `?:` of the host code whose condition is not known, by node id (see contexts' branchChoices). */
   decide?: Map<number, boolean>;
-  /** a loop of warp-uniform condition that reaches this many iterations ends the run with LongLoop (see runInstance). */
+  /**
+   * a loop of warp-uniform condition that reaches this many iterations, or whose body runs its square in all (a nest
+   * of three loops of 32 passes each), ends the run with LongLoop (see runInstance).
+   */
   longLoop?: number;
 }
 
 /** Thrown where a run given RunConfig.longLoop reaches a loop that long. */
 export class LongLoop extends Error {
-  constructor(line: number) {
+  /** `nest`: no one loop runs longLoop iterations, but one's body runs longLoop squared times, nested in others. */
+  constructor(line: number, readonly nest = false) {
     super(`the loop at line ${line} is long`);
   }
 }
@@ -219,6 +225,10 @@ export class Interp {
   private constCache = new Map<string, Value>();
   private scopedCache = new WeakMap<Map<string, Value>, Map<string, Value | null>>();
   private visitCount = new Map<string, number>();
+  /** by loop node: the passes of its body so far, over every time the loop runs (RunConfig.longLoop). */
+  private loopPasses = new Map<number, number>();
+  /** by site: the one visit recorded past the visit cap, and how many contexts it stands for. */
+  private overCap = new Map<string, { visit: Visit; more: number }>();
   /** the value of each scalar `__shared__` variable whose stored value is known, by array id (see remember). */
   private stored = new Map<string, Value>();
   /** inside a branch or a switch case that is assumed to run (its condition is not known per lane): > 0. */
@@ -1225,7 +1235,12 @@ export class Interp {
         const cv = cond.v;
         if (typeof cv === 'number') {
           if (cv === 0) break; // a uniform condition keeps the same threads in the loop
-          if (this.cfg.longLoop !== undefined && iter >= this.cfg.longLoop) throw new LongLoop(line);
+          if (this.cfg.longLoop !== undefined) {
+            if (iter >= this.cfg.longLoop) throw new LongLoop(line);
+            const passes = (this.loopPasses.get(node.id) ?? 0) + 1;
+            this.loopPasses.set(node.id, passes);
+            if (passes >= this.cfg.longLoop * this.cfg.longLoop) throw new LongLoop(line, true);
+          }
         } else {
           const next = new Uint8Array(this.n);
           for (let i = 0; i < this.n; i++) next[i] = alive[i] && cv[i] !== 0 ? 1 : 0;
@@ -1569,7 +1584,8 @@ export class Interp {
     const frames = this.frames.map((f) => ({ f, exited: f.exited.slice(), anyExited: f.anyExited, ret: f.ret, retGuard: f.retGuard }));
     return {
       vars, frames, exits: this.exits, exitNotes: this.exitNotes.length, capped: this.capped.length, truncated: this.truncated,
-      visitCount: new Map(this.visitCount), notes: new Set(this.notes), demoted: new Set<string>(), passes: vars.size + 1,
+      visitCount: new Map(this.visitCount), overCap: new Map([...this.overCap].map(([k, e]) => [k, { ...e }])),
+      notes: new Set(this.notes), demoted: new Set<string>(), passes: vars.size + 1,
       stored: new Map(this.stored),
     };
   }
@@ -1595,6 +1611,9 @@ export class Interp {
     this.truncated = s.truncated;
     this.visitCount = s.visitCount;
     s.visitCount = new Map(s.visitCount);
+    this.overCap = s.overCap;
+    s.overCap = new Map([...s.overCap].map(([k, e]) => [k, { ...e }]));
+    for (const e of this.overCap.values()) e.visit.more = e.more;
     this.stored = new Map(s.stored);
     this.notes = new Set(s.notes);
     this.touch();
@@ -4858,7 +4877,16 @@ export class Interp {
       asyncCopy, reason: undefined, oob: undefined, shift: undefined, spread: undefined,
     };
     if (count > this.cfg.caps.visitsPerAccess) {
+      // one visit stands for all the contexts past the cap: a visit each (a loop nest of 32 x 32 x 32 passes over
+      // two accesses) made 100,000 results, seconds of work for one line of the assumptions
+      const seen = this.overCap.get(site);
+      if (seen) {
+        seen.visit.more = ++seen.more;
+        return;
+      }
       visit.reason = `the access is reached in more than ${this.cfg.caps.visitsPerAccess.toLocaleString('en-US')} contexts`;
+      visit.more = 1;
+      this.overCap.set(site, { visit, more: 1 });
       this.visits.push(visit);
       return;
     }

@@ -29,6 +29,8 @@ export interface SiteResult {
   /** bytes of dynamic shared memory the instance's launch gives; null when not known. */
   dynamicShared: number | null;
   reason?: string;
+  /** the number of contexts an unknown result stands for (past the visit cap); 1 when absent. */
+  more?: number;
   assumptions: string[];
   oob?: { lane: number; warp: number; index: number; extent: number };
   flat: string | null;
@@ -165,7 +167,9 @@ function finding(list: SiteResult[], modelNote: string): AccessFinding {
   if (first.kind === 'atomic' && worst.figures!.activeLanes > worst.figures!.distinctWords) addA(SAME_WORD_ATOMICS);
   addA(modelNote);
   if (byCtx.size > 1) addA(`${byCtx.size} contexts evaluated (${kernels.size > 1 ? 'kernels, ' : ''}${blocks.size > 1 ? 'block shapes, ' : ''}loop iterations, instances, calls and pieces of a copy); the figures are those of the worst`);
-  if (unknown.length) addA(`in ${plural(unknown.length, 'other context')} the access could not be evaluated: ${unknown[0].reason}`);
+  let others = 0;
+  for (const r of unknown) others += r.more ?? 1;
+  if (unknown.length) addA(`in ${plural(others, 'other context')} the access could not be evaluated: ${unknown[0].reason}`);
   const f = worst.figures!;
   const worstCtx = degrees.size > 1 ? contextText({ ...(kernels.size > 1 ? { kernel: worst.kernel } : {}), ...(blocks.size > 1 ? { block: worst.block.join('x') } : {}), ...worst.context }) || null : null;
   return {
