@@ -1742,6 +1742,7 @@ export class Interp {
       }
       let value: Value = unk(`\`${nameNode.text}\` has no initial value`);
       let ctorArgs: Value[] | undefined;
+      let initItems: (Value | Value[])[] | undefined;
       if (d.type === 'function_declarator') {
         // `dim3 threads(BLOCK_SIZE, BLOCK_SIZE);` parses as a function declaration: read it as a constructor call
         const params = named(d.childForFieldName('parameters')).filter((c) => c.type !== 'comment');
@@ -1770,7 +1771,11 @@ export class Interp {
           value = this.rvalue(init);
         }
         else if (init && (init.type === 'argument_list' || init.type === 'initializer_list')) {
-          const args = named(init).filter((c) => c.type !== 'comment').map((a) => this.rvalue(a));
+          // an array's braced rows (`{{1, 2}, {3, 4}}`) are evaluated once here and kept for its elements (cellsOf)
+          const items = named(init).filter((c) => c.type !== 'comment');
+          const rows = isArray && init.type === 'initializer_list' ? items.map((a) => (a.type === 'initializer_list' ? named(a).filter((c) => c.type !== 'comment').map((b) => this.rvalue(b)) : null)) : [];
+          const args = items.map((a, i) => (rows[i] ? ({ k: 'other', what: 'initializer list' } as Value) : this.rvalue(a)));
+          if (isArray && init.type === 'initializer_list') initItems = items.map((a, i) => rows[i] ?? args[i]);
           value = isDim3 ? this.dim3(args) : args.length === 1 && !isArray ? args[0] : { k: 'other', what: 'aggregate' };
         } else if (init) value = this.rvalue(init);
       } else if (isDim3) value = this.dim3([]);
@@ -1795,7 +1800,7 @@ export class Interp {
       const unset = d.type === 'identifier' && t.kind !== 'unknown' && !isArray && !isDim3 ? this.active() : undefined;
       this.notePointer(nameNode.text, value);
       // the extents were met outermost declarator first: innermost extent first
-      const cells = isArray && d.type === 'array_declarator' ? this.cellsOf(node, nameNode.text, t, [...extents].reverse()) : undefined;
+      const cells = isArray && (d.type === 'array_declarator' || initItems) ? this.cellsOf(node, nameNode.text, t, [...extents].reverse(), initItems) : undefined;
       this.scope().set(nameNode.text, { value, type: t, decl: d, ...(unset ? { unset } : {}), ...(cells ? { cells } : {}) });
     }
   }
@@ -4507,17 +4512,50 @@ export class Interp {
    * Var.cells) where it holds integers or floats, its extents are known (at most 1,024 elements) and the rest of its
    * block names it only to index it: never passed, pointed to or given by reference (`&a[i]`), so nothing else writes it.
    */
-  private cellsOf(decl: Node, name: string, elem: CType, sizes: Node[]): Var['cells'] {
-    if ((elem.kind !== 'int' && elem.kind !== 'float') || !sizes.length || decl.childForFieldName('declarator')?.type === 'init_declarator') return undefined;
-    const dims = sizes.map((n) => uniformValue(this.rvalue(n)));
+  private cellsOf(decl: Node, name: string, elem: CType, sizes: Node[], init?: (Value | Value[])[]): Var['cells'] {
+    if (elem.kind !== 'int' && elem.kind !== 'float') return undefined;
+    if (!init && (!sizes.length || decl.childForFieldName('declarator')?.type === 'init_declarator')) return undefined;
+    // `int a[] = {1, 2, 3}`: the initializer gives the extent
+    const dims = sizes.length ? sizes.map((n) => uniformValue(this.rvalue(n))) : init && init.every((v) => !Array.isArray(v)) ? [init.length] : [null];
     if (dims.some((d) => d === null || !Number.isInteger(d) || d < 1) || (dims as number[]).reduce((a, b) => a * b, 1) > 1024) return undefined;
+    const elems = init ? this.initialCells(init, dims as number[], elem) : new Map<number, Var>();
+    if (!elems) return undefined;
     const block = decl.parent;
     if (!block) return undefined;
     const rest = block.text.slice(decl.endIndex - block.startIndex);
     const uses = new RegExp(`(&\\s*)?\\b${name}\\b(\\s*\\[)?`, 'g');
     // a member of the same name (`threadIdx.x` beside a local `x[4]`) is not a use of the array
     for (let m; (m = uses.exec(rest)); ) if (!/(?:\.|->|::)\s*$/.test(rest.slice(0, m.index)) && (m[1] || !m[2])) return undefined;
-    return { dims: dims as number[], elems: new Map() };
+    return { dims: dims as number[], elems };
+  }
+
+  /**
+   * The elements a braced initializer gives a local array of extents `dims`, as C gives them: in order (flat, or one
+   * braced list per row of a two-dimensional array), those it leaves out zero; null for any other shape (more items
+   * than elements, a row longer than its extent, deeper braces).
+   */
+  private initialCells(items: (Value | Value[])[], dims: number[], elem: CType): Map<number, Var> | null {
+    const total = dims.reduce((a, b) => a * b, 1);
+    const flat: (Value | undefined)[] = new Array(total);
+    const rows = items.some((v) => Array.isArray(v));
+    if (rows) {
+      if (dims.length !== 2 || items.length > dims[0]) return null;
+      for (let r = 0; r < items.length; r++) {
+        const row = items[r];
+        if (!Array.isArray(row) || row.length > dims[1]) return null;
+        row.forEach((v, c) => (flat[r * dims[1] + c] = v));
+      }
+    } else {
+      if (items.length > total) return null;
+      items.forEach((v, i) => (flat[i] = v as Value));
+    }
+    const t = elem as Extract<CType, { kind: 'int' } | { kind: 'float' }>;
+    const out = new Map<number, Var>();
+    for (let i = 0; i < total; i++) {
+      const v = flat[i] ?? num(0, t);
+      out.set(i, { value: v.k === 'num' ? convert(v, t) : v, type: elem });
+    }
+    return out;
   }
 
   /**
