@@ -1,0 +1,50 @@
+// Regressions from the fifteenth sweep of unseen kernels, helper E (computer vision beyond filters: FAST/ORB corner
+// tests, libSGM's census transform, CudaSift, Horn-Schunck optical flow): a local table with a braced initializer
+// (`const int offsetX[27] = {...}`) read at an index known on every lane, and a kernel's pixel type deduced from an
+// image's row pointer (`src.ptr<uint8_t>()`). Figures from a brute-force lane oracle of the bank model
+// (scratch/oracle.py, not shipped).
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { ready, analyzeFile, accessAt, figures, warpFigures } from './helpers/engine';
+
+before(() => ready);
+
+const FIXTURE = 'test/fixtures/unseen15e.cu';
+
+test('a local table of circle offsets with a braced initializer is read element by element (was: unknown, `oy[i]` is a value loaded from memory that is not shared)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // bytes 32 * (tx + 3 + ox[i]) + ty + 3 + oy[i]: lanes tx 0..15 eight words apart, 4 banks, two rows of ty per warp
+  const l = accessAt(result, text, 's += tile[tx + R + ox[i]][ty + R + oy[i]];', 'load');
+  figures(l, 'conflict', 4, 4, 32, 32);
+  assert.deepEqual(l.block, [16, 16, 1]);
+  figures(accessAt(result, text, 'tile[tx + R][ty + R] = img[', 'store'), 'conflict', 4, 4, 32, 32);
+});
+
+test('a table whose extent is its initializer\'s, one whose initializer leaves elements out (zero) and one of braced rows are known (was: unknown)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // step[] = {1, 2, 4}: words 40k + (t * step[k]) % 40 for the 32 lanes with t < 32
+  const s = accessAt(result, text, 'ring[k][(t * step[k]) % 40] = s;', 'store');
+  figures(s, 'conflict', 2, 2, 20, 32);
+  const cases = (s.cases ?? []).map((c) => [c.context.k, c.degree, c.wavefronts]);
+  assert.deepEqual(cases, [[0, 1, 1], [1, 2, 2], [2, 2, 2]]);
+  // pad[0] = 5 and pad[3] = 0: one row of 32 words either way
+  figures(accessAt(result, text, 'ring[3][t + pad[0]] = 1.0f;', 'store'), 'conflict-free', 1, 1, 32, 32);
+  figures(accessAt(result, text, 'ring[4][t + pad[3]] = 2.0f;', 'store'), 'conflict-free', 1, 1, 32, 32);
+  // quad[1][0] = 16: words 216 + (t & 7), eight words shared by four lanes each
+  figures(accessAt(result, text, 'ring[5][quad[1][0] + (t & 7)] = 3.0f;', 'store'), 'conflict-free', 1, 1, 8, 32);
+  assert.ok(!result.accesses.some((a) => a.status === 'unknown' && a.kernel === 'ring_score'),
+    result.accesses.filter((a) => a.status === 'unknown').map((a) => a.reason).join('\n'));
+});
+
+test('a kernel launched with an image\'s row pointer (`src.ptr<uint16_t>()`) is bound to that pixel type (was: unknown, the size of `T` is not known)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // bytes 128 r + 4 tid * sizeof(T): uint8_t words tid (conflict-free), uint16_t words 2 tid (2-way)
+  const s = accessAt(result, text, 'lines[r][tid * 4] = src[', 'store');
+  warpFigures(s, 'conflict', 2, 2, 32, 32);
+  const byType = new Map((s.cases ?? []).map((c) => [`${c.context.T}/${c.context.r}`, c.degree]));
+  for (let r = 0; r < 4; r++) {
+    assert.equal(byType.get(`uint16_t/${r}`), 2);
+    assert.equal(byType.get(`uint8_t/${r}`), 1);
+  }
+  warpFigures(accessAt(result, text, 'f = (f << 1) | (lines[r][tid * 4] > lines[0][tid * 4]);', 'load', 'lines[0]'), 'conflict', 2, 2, 32, 32);
+});
