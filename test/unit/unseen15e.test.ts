@@ -48,3 +48,20 @@ test('a kernel launched with an image\'s row pointer (`src.ptr<uint16_t>()`) is 
   }
   warpFigures(accessAt(result, text, 'f = (f << 1) | (lines[r][tid * 4] > lines[0][tid * 4]);', 'load', 'lines[0]'), 'conflict', 2, 2, 32, 32);
 });
+
+test('a call with template arguments runs the full specialization they name (`put_costs<8u>`), not the first one the file defines (was: a 4-byte store, 8-way, and a 2-byte load, 2-way, a false alarm)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // 16-byte stores at bytes 1024 warp + 32 lane: each quarter-warp's 8 lanes need two words of each of 16 banks
+  const s = accessAt(result, text, '*reinterpret_cast<uint4 *>(dst) = q;', 'store');
+  assert.equal(s.kernel, 'sum_costs');
+  assert.equal(s.elementBytes, 16);
+  figures(s, 'conflict', 2, 8, 128, 32);
+  assert.deepEqual(s.block, [128, 1, 1]);
+  // PER_LANE = 128 / 32 = 4: 8-byte loads at bytes 1024 warp + 8 lane, each half-warp 32 words in 32 banks
+  const l = accessAt(result, text, 'const ushort4 c = *reinterpret_cast<const ushort4 *>(src);', 'load');
+  assert.equal(l.elementBytes, 8);
+  figures(l, 'conflict-free', 1, 2, 64, 32);
+  // the specializations the calls do not name are not run
+  for (const snippet of ['*reinterpret_cast<ushort2 *>(dst) = p;', 'd[0] = src[0];'])
+    assert.ok(!result.accesses.some((a) => a.kernel === 'sum_costs' && a.range.start.line === text.split('\n').findIndex((x) => x.includes(snippet))), snippet);
+});

@@ -3893,6 +3893,7 @@ export class Interp {
     // the type the object is declared with (a parameter's, a local's): a class template instance's binds its parameters
     const declared = method ? this.declaredType(fnNode.childForFieldName('argument')) : null;
     if (method && defs && defs.length > 1) defs = this.specialization(declared, defs) ?? defs;
+    if (!method && defs && defs.length > 1) defs = this.explicitSpecialization(defs, fnNode) ?? defs;
     if (!method && classScope && defs && defs.length > 1) {
       const of = classScope.type === 'template_type' ? this.resolveType(classScope)
         : /^(type_|namespace_)?identifier$/.test(classScope.type) && (this.cfg.types.has(classScope.text) || this.cfg.facts.typeDecls.has(classScope.text)) ? this.resolveTypeName(classScope.text) : null;
@@ -3964,6 +3965,45 @@ export class Interp {
       }
     }
     return unk(`the result of \`${name || fnNode.text}(...)\``);
+  }
+
+  /**
+   * The definitions a call with template arguments (`load_vector<16u>(d, p)`, `ns::f<N>(x)`) runs where the file
+   * gives full specializations of the function template (`template <> void load_vector<4u>(...)`): those whose
+   * arguments equal the call's (each evaluated where it is written: a type, or a constant of the caller's instance),
+   * else the primary template's; null where no definition is a specialization, or where an argument is not known.
+   */
+  private explicitSpecialization(defs: FunctionFact[], fnNode: Node): FunctionFact[] | null {
+    const tf = fnNode.type === 'template_function' ? fnNode : fnNode.type === 'qualified_identifier' ? fnNode.childForFieldName('name') : null;
+    if (tf?.type !== 'template_function') return null;
+    const given = argumentNodes(tf);
+    /** the template arguments a definition's name carries (`f<4u>`), null for the primary template's */
+    const specArgs = (d: FunctionFact): Node[] | null => {
+      let n: Node | null = d.node.childForFieldName('declarator');
+      while (n && n.type !== 'function_declarator') n = n.childForFieldName('declarator');
+      let id = n?.childForFieldName('declarator') ?? null;
+      if (id?.type === 'qualified_identifier') id = id.childForFieldName('name');
+      return id?.type === 'template_function' ? argumentNodes(id) : null;
+    };
+    const specs = defs.map((d) => ({ d, args: specArgs(d) }));
+    if (!specs.some((x) => x.args)) return null;
+    /** true or false where both are known, null where one is not (a call's `f<N>` parses as a type: it is read as a value where the specialization's is one) */
+    const same = (call: Node, spec: Node): boolean | null => {
+      if (spec.type === 'type_descriptor') {
+        if (call.type !== 'type_descriptor') return false;
+        const a = this.typeDescriptor(call), b = this.typeDescriptor(spec);
+        return a.kind === 'unknown' || b.kind === 'unknown' ? null : typeName(a) === typeName(b);
+      }
+      const a = uniformValue(this.rvalue(call)), b = uniformValue(this.rvalue(spec));
+      return a === null || b === null ? null : a === b;
+    };
+    const verdicts = specs.map((x) => (!x.args ? false : x.args.length !== given.length ? false : x.args.reduce<boolean | null>((acc, a, i) => {
+      const v = same(given[i], a);
+      return acc === false || v === false ? false : acc === null || v === null ? null : true;
+    }, true)));
+    if (verdicts.some((v) => v === null)) return null;
+    const hit = specs.filter((_, i) => verdicts[i]).map((x) => x.d);
+    return hit.length ? hit : specs.filter((x) => !x.args).map((x) => x.d);
   }
 
   /**
