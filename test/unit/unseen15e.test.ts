@@ -65,3 +65,23 @@ test('a call with template arguments runs the full specialization they name (`pu
   for (const snippet of ['*reinterpret_cast<ushort2 *>(dst) = p;', 'd[0] = src[0];'])
     assert.ok(!result.accesses.some((a) => a.kernel === 'sum_costs' && a.range.start.line === text.split('\n').findIndex((x) => x.includes(snippet))), snippet);
 });
+
+test('file-scope tables are read element by element: a `__constant__` one the file never copies into, a `__device__ const` one (was: unknown, a value loaded from memory that is not shared)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // words 36 t + 2 + c_ring_x[i]: stride 36, 4-way, whatever the offset
+  warpFigures(accessAt(result, text, 's += patch[t][2 + c_ring_x[i]];', 'load'), 'conflict', 4, 4, 32, 32);
+  // c_ring_x[t & 7] + 2 per lane: rows 4, 4, 3, 2, 1, 0, 0, 1 of 36 words, the lanes' columns t: 2-way
+  const l = accessAt(result, text, 's += patch[c_ring_x[t & 7] + 2][t];', 'load');
+  warpFigures(l, 'conflict', 2, 2, 32, 32);
+  assert.ok(l.assumptions.some((a) => a.includes('`c_ring_x` is a `__constant__` table this file never copies into')), l.assumptions.join('\n'));
+  // kBands[1][1] = 12: one row of 32 words
+  warpFigures(accessAt(result, text, 's += bands[kBands[1][1]][t]', 'load', 'bands[kBands'), 'conflict-free', 1, 1, 32, 32);
+});
+
+test('a `__constant__` table the host fills, read at an index the same on every lane, is one value per warp (was: unknown)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // row c_band_row[2], not known; columns (2t) & 31: 16 words, two lanes on each
+  const l = accessAt(result, text, 'bands[c_band_row[2]][(t * 2) & 31]', 'load', 'bands[c_band_row');
+  warpFigures(l, 'conflict-free', 1, 1, 16, 32);
+  assert.ok(l.assumptions.some((a) => a.includes('`c_band_row` is a `__constant__` variable')), l.assumptions.join('\n'));
+});

@@ -3318,6 +3318,8 @@ export class Interp {
   private subscript(node: Node): Value {
     const c = this.cellOf(node);
     if (c) return 'cell' in c ? c.cell.value : unk(c.why);
+    const tv = this.cfg.facts.constantTables.size ? this.tableElement(node) : null;
+    if (tv) return tv;
     const argNode = node.childForFieldName('argument')!;
     const idxList = node.childForFieldName('indices');
     const idxNode = idxList ? named(idxList).filter((c) => c.type !== 'comment')[0] : node.childForFieldName('index');
@@ -3358,6 +3360,16 @@ export class Interp {
     if (baseV.k === 'other' && baseV.what.startsWith('pointer parameter ') && argNode.type === 'identifier' && idx.k === 'num' && knownOffset(idx) && isWarpUniform(idx.v, this.active())) {
       const t = this.lookupVar(argNode.text)?.type;
       if (t?.kind === 'pointer' && t.to.kind === 'int') return this.readAtom(node, t.to);
+    }
+    // a `__constant__` array read at an index the same on every lane of each warp (`c_umax[v]`, filled by the host with
+    // `cudaMemcpyToSymbol`): device code cannot write it, so one value on the warp's lanes, not known
+    const cd = argNode.type === 'identifier' && !this.cfg.host && idx.k === 'num' && knownOffset(idx) && isWarpUniform(idx.v, this.active()) && !this.binding(argNode.text)
+      ? this.cfg.facts.constantArrays.get(argNode.text) : undefined;
+    const ct = cd?.childForFieldName('type');
+    const cty = ct ? this.resolveType(ct) : null;
+    if (cty?.kind === 'int') {
+      this.notes.add(constantVarNote(argNode.text));
+      return this.readAtom(node, cty);
     }
     return baseV.k === 'unk' && baseV.reason.includes('shared') ? baseV : unk(`\`${node.text}\` is a value loaded from memory that is not shared`);
   }
@@ -4599,6 +4611,92 @@ export class Interp {
   }
 
   /**
+   * `kOff[i]`, `c_ring[i][1]` of a file-scope table whose elements are known (FileFacts.constantTables; no local of
+   * that name hides it): the element, for the whole warp or lane by lane (select), where every index is a known
+   * number on each active lane; null where the expression is no such element (fewer indices than extents).
+   */
+  private tableElement(node: Node): Value | null {
+    const idx: Node[] = [];
+    let base: Node | null = node;
+    while (base?.type === 'subscript_expression') {
+      const list = base.childForFieldName('indices');
+      const i = list ? named(list).filter((c) => c.type !== 'comment')[0] : base.childForFieldName('index');
+      if (!i) return null;
+      idx.unshift(i);
+      base = base.childForFieldName('argument');
+    }
+    if (base?.type !== 'identifier' || this.binding(base.text)) return null;
+    const table = this.constantTable(base.text);
+    if (!table || idx.length !== table.dims.length) return null;
+    const text = this.realNode(node).text;
+    const act = this.active();
+    const lanes: Num[] = [];
+    for (const n of idx) {
+      const x = this.rvalue(n);
+      if (x.k !== 'num' || x.sym || x.t.kind === 'float') return unk(`\`${text}\` indexes the table \`${base.text}\` at ${x.k === 'unk' ? x.reason : 'an index not known'}`);
+      lanes.push(x);
+    }
+    const flatAt = (lane: number): number | null => {
+      let flat = 0;
+      for (let k = 0; k < lanes.length; k++) {
+        const u = laneAt(lanes[k].v, lane);
+        if (!Number.isInteger(u) || u < 0 || u >= table.dims[k]) return null;
+        flat = flat * table.dims[k] + u;
+      }
+      return flat;
+    };
+    if (table.note) this.notes.add(table.note);
+    const one = lanes.every((x) => uniformValue(x, act) !== null);
+    const first = act.findIndex((a) => a !== 0);
+    if (one || first < 0) {
+      const f = flatAt(Math.max(first, 0));
+      return f === null ? unk(`\`${text}\` indexes past the end of \`${base.text}\``) : table.values[f];
+    }
+    let acc: Value | null = null;
+    const seen = new Set<number>();
+    for (let i = 0; i < this.n; i++) {
+      if (!act[i]) continue;
+      const f = flatAt(i);
+      if (f === null) return unk(`\`${text}\` indexes past the end of \`${base.text}\` on some lane`);
+      if (seen.has(f)) continue;
+      seen.add(f);
+      const mask = new Uint8Array(this.n);
+      for (let j = 0; j < this.n; j++) mask[j] = act[j] && flatAt(j) === f ? 1 : 0;
+      acc = acc ? select(mask, table.values[f], acc, this.n) : table.values[f];
+    }
+    return acc ?? unk(`no lane reads \`${text}\``);
+  }
+
+  /** The elements of the file-scope table `name` (see tableElement), evaluated once; null where its shape is not one initialCells reads. */
+  private constantTable(name: string): { dims: number[]; values: Value[]; note?: string } | null {
+    if (this.tables.has(name)) return this.tables.get(name)!;
+    const d = this.cfg.facts.constantTables.get(name);
+    if (!d) return null;
+    let out: { dims: number[]; values: Value[]; note?: string } | null = null;
+    const decl = d.parent;
+    const typeNode = decl?.childForFieldName('type');
+    const elem = typeNode ? this.resolveType(typeNode) : null;
+    const init = d.childForFieldName('value');
+    if (decl && elem && (elem.kind === 'int' || elem.kind === 'float') && init) {
+      const sizes: (Node | null)[] = [];
+      for (let a: Node | null = d.childForFieldName('declarator'); a?.type === 'array_declarator'; a = a.childForFieldName('declarator')) sizes.unshift(a.childForFieldName('size'));
+      const items = named(init).filter((c) => c.type !== 'comment').map((c) => (c.type === 'initializer_list' ? named(c).filter((x) => x.type !== 'comment') : c));
+      const dims = sizes.map((n, i) => (n ? uniformValue(this.withHost(() => this.rvalue(n))) : i === 0 ? (sizes.length === 1 || items.every((x) => Array.isArray(x)) ? items.length : null) : null));
+      if (dims.every((x): x is number => x !== null && Number.isInteger(x) && x > 0) && dims.reduce((a, b) => a * b, 1) <= 4096 && items.every((x) => !Array.isArray(x) || x.every((y) => y.type !== 'initializer_list'))) {
+        const vals = items.map((x) => (Array.isArray(x) ? x.map((y) => this.withHost(() => this.rvalue(y))) : this.withHost(() => this.rvalue(x))));
+        const cells = this.initialCells(vals, dims, elem);
+        if (cells) {
+          const values = [...cells.keys()].sort((a, b) => a - b).map((k) => cells.get(k)!.value);
+          out = { dims, values, ...(hasToken(decl, '__constant__') ? { note: constantTableNote(name) } : {}) };
+        }
+      }
+    }
+    this.tables.set(name, out);
+    return out;
+  }
+  private tables = new Map<string, { dims: number[]; values: Value[]; note?: string } | null>();
+
+  /**
    * `a[i][j]` of a local array whose elements are kept (Var.cells): the element's variable where every index is one
    * known number on every thread; the reason where an index is not (the array's elements are then not known); null
    * where it is no such array, or fewer indices than its extents.
@@ -5124,6 +5222,7 @@ function ptxText(code: Node | null): string {
 /** the names headers give the warp size (identifier() takes them as 32 where the file does not define them). */
 const WARP_SIZE_MACRO = /^(WARP_SIZE|WARPSIZE|C10_WARP_SIZE|CUDA_WARP_SIZE|GPU_WARP_SIZE|THREADS_PER_WARP|kWarpSize)$/;
 /** what a run notes where it takes `name` as the warp size. */
+export const constantTableNote = (name: string) => `\`${name}\` is a \`__constant__\` table this file never copies into (\`cudaMemcpyToSymbol\`): read at its initializer's values`;
 export const constantVarNote = (name: string) => `\`${name}\` is a \`__constant__\` variable: its value is not known here, but it is the same on every thread`;
 export const warpSizeNote = (name: string) => `\`${name}\` is not defined in this file: taken as 32, the warp size of every NVIDIA GPU (give it with -D to change it)`;
 
