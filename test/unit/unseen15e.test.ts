@@ -85,3 +85,18 @@ test('a `__constant__` table the host fills, read at an index the same on every 
   warpFigures(l, 'conflict-free', 1, 1, 16, 32);
   assert.ok(l.assumptions.some((a) => a.includes('`c_band_row` is a `__constant__` variable')), l.assumptions.join('\n'));
 });
+
+test('the body of a range-based `for` runs once per element of a braced list, a local table or a shared array (its accesses were not reported at all)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // `for (float &b : bins) b = 0.0f;` on lane 0: nine one-word stores, reported where the loop names the array
+  const b = accessAt(result, text, 'for (float &b : bins)', 'store');
+  assert.equal(b.array, 'bins');
+  assert.deepEqual([b.status, b.degree, b.wavefronts, b.worst!.distinctWords, b.worst!.activeLanes], ['conflict-free', 1, 1, 1, 1]);
+  // strides 1, 2, 4 over rows of 33 words: 1, 2, 2 wavefronts
+  const g = accessAt(result, text, 's += grad[(t * stride) & 63][0];', 'load');
+  figures(g, 'conflict', 2, 2, 32, 32);
+  assert.deepEqual(g.block, [64, 1, 1]);
+  assert.deepEqual((g.cases ?? []).map((c) => [c.context.stride, c.degree, c.wavefronts]), [[1, 1, 1], [2, 2, 2], [4, 2, 2]]);
+  // columns 0, 1, 32 of rows of 33 words: conflict-free each
+  figures(accessAt(result, text, 's += grad[t][c];', 'load'), 'conflict-free', 1, 1, 32, 32);
+});

@@ -451,6 +451,8 @@ export class Interp {
       case 'while_statement':
       case 'do_statement':
         return this.execLoop(node);
+      case 'for_range_loop':
+        return this.execRangeFor(node);
       case 'return_statement': {
         const e = named(node)[0];
         const f = this.frame();
@@ -1271,6 +1273,121 @@ export class Interp {
       this.ctx = savedCtx;
       this.frame().scopes.pop();
       // the lanes a `break` or `continue` of this loop sent on are back after it: its notes end here
+      const kept = this.exitNotes.filter((n, i) => i < exitNotes || !this.loopExitNotes.has(n));
+      if (kept.length !== this.exitNotes.length) {
+        this.exitNotes = kept;
+        this.assumptionEpoch++;
+      }
+    }
+  }
+
+  /**
+   * `for (const float w : weights)`, `for (int k : {1, 2, 4})`, `for (float &v : s_hist)`: one iteration per element
+   * where the range is a braced list, a local array whose elements are kept, a file-scope table or an array in shared
+   * memory (an element there is a place: read where the loop binds it by value, read or written through it by
+   * reference); the variable is the element, or names it. Any other range: the body in one pass, the variable not known.
+   */
+  private execRangeFor(node: Node): void {
+    const line = node.startPosition.row + 1;
+    const right = node.childForFieldName('right');
+    const body = node.childForFieldName('body');
+    const declarator = node.childForFieldName('declarator');
+    const typeNode = node.childForFieldName('type');
+    const nameNode = declarator ? declaratorName(declarator) : null;
+    if (!right || !body || !nameNode) return;
+    const name = nameNode.text;
+    const byRef = declarator!.type === 'reference_declarator';
+    const t = typeNode ? this.resolveType(typeNode) : INT;
+    // the elements: a value, or a place to bind (a kept cell of a local array, a shared element)
+    type Elem = { value: Value } | { cell: Var } | { ref: Ref };
+    let elems: Elem[] | null = null;
+    let why = '';
+    const r = unparenthesized(right)!;
+    if (r.type === 'initializer_list') elems = named(r).filter((c) => c.type !== 'comment').map((c) => ({ value: this.rvalue(c) }));
+    else if (r.type === 'identifier') {
+      const v = this.lookupVar(r.text);
+      if (v?.cells && v.cells.dims.length === 1) {
+        const cells = v.cells;
+        elems = Array.from({ length: cells.dims[0] }, (_, i) => {
+          let cell = cells.elems.get(i);
+          if (!cell) cells.elems.set(i, (cell = { value: unk(`\`${r.text}[${i}]\` ${cells.stale ?? 'is read before it is set'}`), type: v.type }));
+          return { cell };
+        });
+      } else if (!v && !this.binding(r.text) && this.constantTable(r.text)?.dims.length === 1) {
+        elems = this.constantTable(r.text)!.values.map((value) => ({ value }));
+      }
+    }
+    if (!elems) {
+      const base = this.eval(r);
+      if (base.k === 'ref' && base.t.kind === 'array' && base.t.dims.length && base.t.dims[0] > 0) {
+        const et: CType = base.t.dims.length > 1 ? { kind: 'array', elem: base.t.elem, dims: base.t.dims.slice(1) } : base.t.elem;
+        const es = sizeOf(et);
+        if (es !== null) {
+          const b = base;
+          elems = Array.from({ length: b.t.kind === 'array' ? b.t.dims[0] : 0 }, (_, i) => ({
+            ref: { ...b, off: binary('+', b.off, num(i * es, LONGT), name, null) as Num, t: et, nameNode: this.nameNodeOf(r), bounds: [] } as Ref,
+          }));
+        } else why = `the size of an element of \`${r.text}\` is not known`;
+      } else why = base.k === 'unk' ? base.reason : `the elements of \`${r.text}\` are not known here`;
+    }
+    this.frame().scopes.push(new Map());
+    const savedMask = this.mask;
+    const savedCtx = this.ctx;
+    const exitNotes = this.exitNotes.length;
+    const bind = (e: Elem | null) => {
+      const scope = this.scope();
+      if (!e) scope.set(name, { value: unk(`\`${name}\` is an element of the range-based \`for\` at line ${line}, not enumerated (${why})`), type: t, decl: declarator! });
+      else if ('cell' in e) {
+        if (byRef) scope.set(name, e.cell);
+        else scope.set(name, { value: this.asVariable(e.cell.value, t, name, nameNode), type: t, decl: declarator! });
+      } else if ('ref' in e) {
+        if (byRef) scope.set(name, { value: e.ref, type: t, decl: declarator!, ref: true });
+        else scope.set(name, { value: this.asVariable(this.load(e.ref, r), t, name, nameNode), type: t, decl: declarator! });
+      } else scope.set(name, { value: this.asVariable(e.value, t, name, nameNode), type: t, decl: declarator! });
+    };
+    try {
+      let alive = this.active().slice();
+      if (!elems || elems.length > this.cfg.caps.loopIterations) {
+        if (elems) why = `it has more than ${this.cfg.caps.loopIterations.toLocaleString('en-US')} elements`;
+        bind(null);
+        const assigned = this.assignedNames([body]);
+        this.symbolicLoop(node, line, alive, assigned, [], body, null, 0, why || 'its range is not known', null);
+        return;
+      }
+      if (!elems.length) {
+        this.skipped(body);
+        return;
+      }
+      const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
+      for (let i = 0; i < elems.length; i++) {
+        this.tick();
+        if (lp.touched) for (let j = 0; j < this.n; j++) alive[j] &= 1 - lp.brk[j];
+        if (!this.anyActive(alive)) break;
+        this.frame().scopes.pop();
+        this.frame().scopes.push(new Map());
+        this.withMask(alive, () => bind(elems![i]));
+        const v = this.lookupVar(name)?.value;
+        const u = v && v.k === 'num' ? uniformValue(v, alive) : null;
+        this.ctx = { ...savedCtx, [u !== null ? name : `element (line ${line})`]: u !== null ? u : i };
+        if (lp.touched) lp.cont.fill(0);
+        this.loops.push(lp);
+        this.touch();
+        const exitsBefore = this.exits;
+        try {
+          this.withMask(alive, () => this.exec(body));
+        } finally {
+          this.loops.pop();
+          this.touch();
+        }
+        if (lp.touched || this.exits !== exitsBefore) {
+          const exited = this.frame().exited;
+          for (let j = 0; j < this.n; j++) alive[j] &= (1 - lp.brk[j]) & (1 - exited[j]);
+        }
+      }
+    } finally {
+      this.mask = savedMask;
+      this.ctx = savedCtx;
+      this.frame().scopes.pop();
       const kept = this.exitNotes.filter((n, i) => i < exitNotes || !this.loopExitNotes.has(n));
       if (kept.length !== this.exitNotes.length) {
         this.exitNotes = kept;
@@ -4577,7 +4694,8 @@ export class Interp {
     const rest = block.text.slice(decl.endIndex - block.startIndex);
     const uses = new RegExp(`(&\\s*)?\\b${name}\\b(\\s*\\[)?`, 'g');
     // a member of the same name (`threadIdx.x` beside a local `x[4]`) is not a use of the array
-    for (let m; (m = uses.exec(rest)); ) if (!/(?:\.|->|::)\s*$/.test(rest.slice(0, m.index)) && (m[1] || !m[2])) return undefined;
+    // nor is the range of a range-based `for` (`for (int &a : acc)`, which names each element: see execRangeFor)
+    for (let m; (m = uses.exec(rest)); ) if (!/(?:\.|->|::)\s*$/.test(rest.slice(0, m.index)) && (m[1] || !m[2]) && !RANGE_FOR_HEAD.test(rest.slice(0, m.index))) return undefined;
     return { dims: dims as number[], elems };
   }
 
@@ -5222,6 +5340,8 @@ function ptxText(code: Node | null): string {
 /** the names headers give the warp size (identifier() takes them as 32 where the file does not define them). */
 const WARP_SIZE_MACRO = /^(WARP_SIZE|WARPSIZE|C10_WARP_SIZE|CUDA_WARP_SIZE|GPU_WARP_SIZE|THREADS_PER_WARP|kWarpSize)$/;
 /** what a run notes where it takes `name` as the warp size. */
+/** The text before a range-based `for`'s range: `for (float &v : ` (what follows is the range). */
+export const RANGE_FOR_HEAD = /\bfor\s*\([^;(){}]*[^:]:\s*$/;
 export const constantTableNote = (name: string) => `\`${name}\` is a \`__constant__\` table this file never copies into (\`cudaMemcpyToSymbol\`): read at its initializer's values`;
 export const constantVarNote = (name: string) => `\`${name}\` is a \`__constant__\` variable: its value is not known here, but it is the same on every thread`;
 export const warpSizeNote = (name: string) => `\`${name}\` is not defined in this file: taken as 32, the warp size of every NVIDIA GPU (give it with -D to change it)`;

@@ -264,7 +264,8 @@ function writtenSymbol(text: string, name: string, decl: Node): boolean {
   const code = text.slice(0, decl.startIndex) + ' '.repeat(decl.endIndex - decl.startIndex) + text.slice(decl.endIndex);
   const bare = code.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (m) => m.replace(/[^\n]/g, ' '));
   const uses = new RegExp(`(&\\s*)?\\b${name}\\b(\\s*\\[)?`, 'g');
-  for (let m; (m = uses.exec(bare)); ) if (m[1] || !m[2]) return true;
+  // the range of a range-based `for` (`for (int s : c_steps)`) reads each element
+  for (let m; (m = uses.exec(bare)); ) if ((m[1] || !m[2]) && !/\bfor\s*\([^;(){}]*[^:]:\s*$/.test(bare.slice(Math.max(0, m.index - 200), m.index))) return true;
   return false;
 }
 
