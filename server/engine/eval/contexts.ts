@@ -757,10 +757,11 @@ function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<strin
     // `(const float *)src0->data`, `static_cast<float *>(p)`, `reinterpret_cast<half *>(p)`: the cast's type
     const cast = castType(a);
     if (cast) return bind(cast.childForFieldName('type'), abstractPointerDepth(cast.childForFieldName('declarator')));
-    // a tensor's data (`x.data_ptr<scalar_t>()`, also `data<T>()`, `mutable_data_ptr<T>()`, `const_data_ptr<T>()`): a `T *`
+    // a tensor's data (`x.data_ptr<scalar_t>()`, also `data<T>()`, `mutable_data_ptr<T>()`, `const_data_ptr<T>()`), an
+    // image's row (`img.ptr<uchar>(y)`, `src.ptr<uint16_t>()`, as OpenCV's GpuMat and libSGM's DeviceImage have it): a `T *`
     const f = a.type === 'call_expression' ? a.childForFieldName('function') : null;
     const method = f?.type === 'field_expression' ? f.childForFieldName('field') : null;
-    if (method?.type === 'template_method' && /^(data_ptr|data|mutable_data_ptr|const_data_ptr)$/.test(method.childForFieldName('name')?.text ?? '')) {
+    if (method?.type === 'template_method' && /^(data_ptr|data|mutable_data_ptr|const_data_ptr|ptr)$/.test(method.childForFieldName('name')?.text ?? '')) {
       const [t] = argumentNodes(method);
       if (t?.type === 'type_descriptor' && !t.childForFieldName('declarator')) return bind(t.childForFieldName('type'), 1);
     }

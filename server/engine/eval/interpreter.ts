@@ -468,6 +468,8 @@ export class Interp {
       case 'while_statement':
       case 'do_statement':
         return this.execLoop(node);
+      case 'for_range_loop':
+        return this.execRangeFor(node);
       case 'return_statement': {
         const e = named(node)[0];
         const f = this.frame();
@@ -1305,6 +1307,121 @@ export class Interp {
     }
   }
 
+  /**
+   * `for (const float w : weights)`, `for (int k : {1, 2, 4})`, `for (float &v : s_hist)`: one iteration per element
+   * where the range is a braced list, a local array whose elements are kept, a file-scope table or an array in shared
+   * memory (an element there is a place: read where the loop binds it by value, read or written through it by
+   * reference); the variable is the element, or names it. Any other range: the body in one pass, the variable not known.
+   */
+  private execRangeFor(node: Node): void {
+    const line = node.startPosition.row + 1;
+    const right = node.childForFieldName('right');
+    const body = node.childForFieldName('body');
+    const declarator = node.childForFieldName('declarator');
+    const typeNode = node.childForFieldName('type');
+    const nameNode = declarator ? declaratorName(declarator) : null;
+    if (!right || !body || !nameNode) return;
+    const name = nameNode.text;
+    const byRef = declarator!.type === 'reference_declarator';
+    const t = typeNode ? this.resolveType(typeNode) : INT;
+    // the elements: a value, or a place to bind (a kept cell of a local array, a shared element)
+    type Elem = { value: Value } | { cell: Var } | { ref: Ref };
+    let elems: Elem[] | null = null;
+    let why = '';
+    const r = unparenthesized(right)!;
+    if (r.type === 'initializer_list') elems = named(r).filter((c) => c.type !== 'comment').map((c) => ({ value: this.rvalue(c) }));
+    else if (r.type === 'identifier') {
+      const v = this.lookupVar(r.text);
+      if (v?.cells && v.cells.dims.length === 1) {
+        const cells = v.cells;
+        elems = Array.from({ length: cells.dims[0] }, (_, i) => {
+          let cell = cells.elems.get(i);
+          if (!cell) cells.elems.set(i, (cell = { value: unk(`\`${r.text}[${i}]\` ${cells.stale ?? 'is read before it is set'}`), type: v.type }));
+          return { cell };
+        });
+      } else if (!v && !this.binding(r.text) && this.constantTable(r.text)?.dims.length === 1) {
+        elems = this.constantTable(r.text)!.values.map((value) => ({ value }));
+      }
+    }
+    if (!elems) {
+      const base = this.eval(r);
+      if (base.k === 'ref' && base.t.kind === 'array' && base.t.dims.length && base.t.dims[0] > 0) {
+        const et: CType = base.t.dims.length > 1 ? { kind: 'array', elem: base.t.elem, dims: base.t.dims.slice(1) } : base.t.elem;
+        const es = sizeOf(et);
+        if (es !== null) {
+          const b = base;
+          elems = Array.from({ length: b.t.kind === 'array' ? b.t.dims[0] : 0 }, (_, i) => ({
+            ref: { ...b, off: binary('+', b.off, num(i * es, LONGT), name, null) as Num, t: et, nameNode: this.nameNodeOf(r), bounds: [] } as Ref,
+          }));
+        } else why = `the size of an element of \`${r.text}\` is not known`;
+      } else why = base.k === 'unk' ? base.reason : `the elements of \`${r.text}\` are not known here`;
+    }
+    this.frame().scopes.push(new Map());
+    const savedMask = this.mask;
+    const savedCtx = this.ctx;
+    const exitNotes = this.exitNotes.length;
+    const bind = (e: Elem | null) => {
+      const scope = this.scope();
+      if (!e) scope.set(name, { value: unk(`\`${name}\` is an element of the range-based \`for\` at line ${line}, not enumerated (${why})`), type: t, decl: declarator! });
+      else if ('cell' in e) {
+        if (byRef) scope.set(name, e.cell);
+        else scope.set(name, { value: this.asVariable(e.cell.value, t, name, nameNode), type: t, decl: declarator! });
+      } else if ('ref' in e) {
+        if (byRef) scope.set(name, { value: e.ref, type: t, decl: declarator!, ref: true });
+        else scope.set(name, { value: this.asVariable(this.load(e.ref, r), t, name, nameNode), type: t, decl: declarator! });
+      } else scope.set(name, { value: this.asVariable(e.value, t, name, nameNode), type: t, decl: declarator! });
+    };
+    try {
+      let alive = this.active().slice();
+      if (!elems || elems.length > this.cfg.caps.loopIterations) {
+        if (elems) why = `it has more than ${this.cfg.caps.loopIterations.toLocaleString('en-US')} elements`;
+        bind(null);
+        const assigned = this.assignedNames([body]);
+        this.symbolicLoop(node, line, alive, assigned, [], body, null, 0, why || 'its range is not known', null);
+        return;
+      }
+      if (!elems.length) {
+        this.skipped(body);
+        return;
+      }
+      const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
+      for (let i = 0; i < elems.length; i++) {
+        this.tick();
+        if (lp.touched) for (let j = 0; j < this.n; j++) alive[j] &= 1 - lp.brk[j];
+        if (!this.anyActive(alive)) break;
+        this.frame().scopes.pop();
+        this.frame().scopes.push(new Map());
+        this.withMask(alive, () => bind(elems![i]));
+        const v = this.lookupVar(name)?.value;
+        const u = v && v.k === 'num' ? uniformValue(v, alive) : null;
+        this.ctx = { ...savedCtx, [u !== null ? name : `element (line ${line})`]: u !== null ? u : i };
+        if (lp.touched) lp.cont.fill(0);
+        this.loops.push(lp);
+        this.touch();
+        const exitsBefore = this.exits;
+        try {
+          this.withMask(alive, () => this.exec(body));
+        } finally {
+          this.loops.pop();
+          this.touch();
+        }
+        if (lp.touched || this.exits !== exitsBefore) {
+          const exited = this.frame().exited;
+          for (let j = 0; j < this.n; j++) alive[j] &= (1 - lp.brk[j]) & (1 - exited[j]);
+        }
+      }
+    } finally {
+      this.mask = savedMask;
+      this.ctx = savedCtx;
+      this.frame().scopes.pop();
+      const kept = this.exitNotes.filter((n, i) => i < exitNotes || !this.loopExitNotes.has(n));
+      if (kept.length !== this.exitNotes.length) {
+        this.exitNotes = kept;
+        this.assumptionEpoch++;
+      }
+    }
+  }
+
   /** A loop whose trip count cannot be computed: run the body once with the changed variables as uniform unknowns. */
   private symbolicLoop(
     node: Node, line: number, alive: Uint8Array, assigned: Map<string, boolean>, induction: string[],
@@ -1772,6 +1889,7 @@ export class Interp {
       }
       let value: Value = unk(`\`${nameNode.text}\` has no initial value`);
       let ctorArgs: Value[] | undefined;
+      let initItems: (Value | Value[])[] | undefined;
       if (d.type === 'function_declarator') {
         // `dim3 threads(BLOCK_SIZE, BLOCK_SIZE);` parses as a function declaration: read it as a constructor call
         const params = named(d.childForFieldName('parameters')).filter((c) => c.type !== 'comment');
@@ -1800,7 +1918,11 @@ export class Interp {
           value = this.rvalue(init);
         }
         else if (init && (init.type === 'argument_list' || init.type === 'initializer_list')) {
-          const args = named(init).filter((c) => c.type !== 'comment').map((a) => this.rvalue(a));
+          // an array's braced rows (`{{1, 2}, {3, 4}}`) are evaluated once here and kept for its elements (cellsOf)
+          const items = named(init).filter((c) => c.type !== 'comment');
+          const rows = isArray && init.type === 'initializer_list' ? items.map((a) => (a.type === 'initializer_list' ? named(a).filter((c) => c.type !== 'comment').map((b) => this.rvalue(b)) : null)) : [];
+          const args = items.map((a, i) => (rows[i] ? ({ k: 'other', what: 'initializer list' } as Value) : this.rvalue(a)));
+          if (isArray && init.type === 'initializer_list') initItems = items.map((a, i) => rows[i] ?? args[i]);
           value = isDim3 ? this.dim3(args) : args.length === 1 && !isArray ? args[0] : { k: 'other', what: 'aggregate' };
         } else if (init) value = this.rvalue(init);
       } else if (isDim3) value = this.dim3([]);
@@ -1825,7 +1947,7 @@ export class Interp {
       const unset = d.type === 'identifier' && t.kind !== 'unknown' && !isArray && !isDim3 ? this.active() : undefined;
       this.notePointer(nameNode.text, value);
       // the extents were met outermost declarator first: innermost extent first
-      const cells = isArray && d.type === 'array_declarator' ? this.cellsOf(node, nameNode.text, t, [...extents].reverse()) : undefined;
+      const cells = isArray && (d.type === 'array_declarator' || initItems) ? this.cellsOf(node, nameNode.text, t, [...extents].reverse(), initItems) : undefined;
       this.scope().set(nameNode.text, { value, type: t, decl: d, ...(unset ? { unset } : {}), ...(cells ? { cells } : {}) });
     }
   }
@@ -3363,6 +3485,8 @@ export class Interp {
   private subscript(node: Node): Value {
     const c = this.cellOf(node);
     if (c) return 'cell' in c ? c.cell.value : unk(c.why);
+    const tv = this.cfg.facts.constantTables.size ? this.tableElement(node) : null;
+    if (tv) return tv;
     const argNode = node.childForFieldName('argument')!;
     const idxList = node.childForFieldName('indices');
     const idxNode = idxList ? named(idxList).filter((c) => c.type !== 'comment')[0] : node.childForFieldName('index');
@@ -3403,6 +3527,16 @@ export class Interp {
     if (baseV.k === 'other' && baseV.what.startsWith('pointer parameter ') && argNode.type === 'identifier' && idx.k === 'num' && knownOffset(idx) && isWarpUniform(idx.v, this.active())) {
       const t = this.lookupVar(argNode.text)?.type;
       if (t?.kind === 'pointer' && t.to.kind === 'int') return this.readAtom(node, t.to);
+    }
+    // a `__constant__` array read at an index the same on every lane of each warp (`c_umax[v]`, filled by the host with
+    // `cudaMemcpyToSymbol`): device code cannot write it, so one value on the warp's lanes, not known
+    const cd = argNode.type === 'identifier' && !this.cfg.host && idx.k === 'num' && knownOffset(idx) && isWarpUniform(idx.v, this.active()) && !this.binding(argNode.text)
+      ? this.cfg.facts.constantArrays.get(argNode.text) : undefined;
+    const ct = cd?.childForFieldName('type');
+    const cty = ct ? this.resolveType(ct) : null;
+    if (cty?.kind === 'int') {
+      this.notes.add(constantVarNote(argNode.text));
+      return this.readAtom(node, cty);
     }
     return baseV.k === 'unk' && baseV.reason.includes('shared') ? baseV : unk(`\`${node.text}\` is a value loaded from memory that is not shared`);
   }
@@ -3992,6 +4126,7 @@ export class Interp {
     // the type the object is declared with (a parameter's, a local's): a class template instance's binds its parameters
     const declared = method ? this.declaredType(fnNode.childForFieldName('argument')) : null;
     if (method && defs && defs.length > 1) defs = this.specialization(declared, defs) ?? defs;
+    if (!method && defs && defs.length > 1) defs = this.explicitSpecialization(defs, fnNode) ?? defs;
     if (!method && classScope && defs && defs.length > 1) {
       const of = classScope.type === 'template_type' ? this.resolveType(classScope)
         : /^(type_|namespace_)?identifier$/.test(classScope.type) && (this.cfg.types.has(classScope.text) || this.cfg.facts.typeDecls.has(classScope.text)) ? this.resolveTypeName(classScope.text) : null;
@@ -4063,6 +4198,45 @@ export class Interp {
       }
     }
     return unk(`the result of \`${name || fnNode.text}(...)\``);
+  }
+
+  /**
+   * The definitions a call with template arguments (`load_vector<16u>(d, p)`, `ns::f<N>(x)`) runs where the file
+   * gives full specializations of the function template (`template <> void load_vector<4u>(...)`): those whose
+   * arguments equal the call's (each evaluated where it is written: a type, or a constant of the caller's instance),
+   * else the primary template's; null where no definition is a specialization, or where an argument is not known.
+   */
+  private explicitSpecialization(defs: FunctionFact[], fnNode: Node): FunctionFact[] | null {
+    const tf = fnNode.type === 'template_function' ? fnNode : fnNode.type === 'qualified_identifier' ? fnNode.childForFieldName('name') : null;
+    if (tf?.type !== 'template_function') return null;
+    const given = argumentNodes(tf);
+    /** the template arguments a definition's name carries (`f<4u>`), null for the primary template's */
+    const specArgs = (d: FunctionFact): Node[] | null => {
+      let n: Node | null = d.node.childForFieldName('declarator');
+      while (n && n.type !== 'function_declarator') n = n.childForFieldName('declarator');
+      let id = n?.childForFieldName('declarator') ?? null;
+      if (id?.type === 'qualified_identifier') id = id.childForFieldName('name');
+      return id?.type === 'template_function' ? argumentNodes(id) : null;
+    };
+    const specs = defs.map((d) => ({ d, args: specArgs(d) }));
+    if (!specs.some((x) => x.args)) return null;
+    /** true or false where both are known, null where one is not (a call's `f<N>` parses as a type: it is read as a value where the specialization's is one) */
+    const same = (call: Node, spec: Node): boolean | null => {
+      if (spec.type === 'type_descriptor') {
+        if (call.type !== 'type_descriptor') return false;
+        const a = this.typeDescriptor(call), b = this.typeDescriptor(spec);
+        return a.kind === 'unknown' || b.kind === 'unknown' ? null : typeName(a) === typeName(b);
+      }
+      const a = uniformValue(this.rvalue(call)), b = uniformValue(this.rvalue(spec));
+      return a === null || b === null ? null : a === b;
+    };
+    const verdicts = specs.map((x) => (!x.args ? false : x.args.length !== given.length ? false : x.args.reduce<boolean | null>((acc, a, i) => {
+      const v = same(given[i], a);
+      return acc === false || v === false ? false : acc === null || v === null ? null : true;
+    }, true)));
+    if (verdicts.some((v) => v === null)) return null;
+    const hit = specs.filter((_, i) => verdicts[i]).map((x) => x.d);
+    return hit.length ? hit : specs.filter((x) => !x.args).map((x) => x.d);
   }
 
   /**
@@ -4658,18 +4832,138 @@ export class Interp {
    * Var.cells) where it holds integers or floats, its extents are known (at most 1,024 elements) and the rest of its
    * block names it only to index it: never passed, pointed to or given by reference (`&a[i]`), so nothing else writes it.
    */
-  private cellsOf(decl: Node, name: string, elem: CType, sizes: Node[]): Var['cells'] {
-    if ((elem.kind !== 'int' && elem.kind !== 'float') || !sizes.length || decl.childForFieldName('declarator')?.type === 'init_declarator') return undefined;
-    const dims = sizes.map((n) => uniformValue(this.rvalue(n)));
+  private cellsOf(decl: Node, name: string, elem: CType, sizes: Node[], init?: (Value | Value[])[]): Var['cells'] {
+    if (elem.kind !== 'int' && elem.kind !== 'float') return undefined;
+    if (!init && (!sizes.length || decl.childForFieldName('declarator')?.type === 'init_declarator')) return undefined;
+    // `int a[] = {1, 2, 3}`: the initializer gives the extent
+    const dims = sizes.length ? sizes.map((n) => uniformValue(this.rvalue(n))) : init && init.every((v) => !Array.isArray(v)) ? [init.length] : [null];
     if (dims.some((d) => d === null || !Number.isInteger(d) || d < 1) || (dims as number[]).reduce((a, b) => a * b, 1) > 1024) return undefined;
+    const elems = init ? this.initialCells(init, dims as number[], elem) : new Map<number, Var>();
+    if (!elems) return undefined;
     const block = decl.parent;
     if (!block) return undefined;
     const rest = block.text.slice(decl.endIndex - block.startIndex);
     const uses = new RegExp(`(&\\s*)?\\b${name}\\b(\\s*\\[)?`, 'g');
     // a member of the same name (`threadIdx.x` beside a local `x[4]`) is not a use of the array
-    for (let m; (m = uses.exec(rest)); ) if (!/(?:\.|->|::)\s*$/.test(rest.slice(0, m.index)) && (m[1] || !m[2])) return undefined;
-    return { dims: dims as number[], elems: new Map() };
+    // nor is the range of a range-based `for` (`for (int &a : acc)`, which names each element: see execRangeFor)
+    for (let m; (m = uses.exec(rest)); ) if (!/(?:\.|->|::)\s*$/.test(rest.slice(0, m.index)) && (m[1] || !m[2]) && !RANGE_FOR_HEAD.test(rest.slice(0, m.index))) return undefined;
+    return { dims: dims as number[], elems };
   }
+
+  /**
+   * The elements a braced initializer gives a local array of extents `dims`, as C gives them: in order (flat, or one
+   * braced list per row of a two-dimensional array), those it leaves out zero; null for any other shape (more items
+   * than elements, a row longer than its extent, deeper braces).
+   */
+  private initialCells(items: (Value | Value[])[], dims: number[], elem: CType): Map<number, Var> | null {
+    const total = dims.reduce((a, b) => a * b, 1);
+    const flat: (Value | undefined)[] = new Array(total);
+    const rows = items.some((v) => Array.isArray(v));
+    if (rows) {
+      if (dims.length !== 2 || items.length > dims[0]) return null;
+      for (let r = 0; r < items.length; r++) {
+        const row = items[r];
+        if (!Array.isArray(row) || row.length > dims[1]) return null;
+        row.forEach((v, c) => (flat[r * dims[1] + c] = v));
+      }
+    } else {
+      if (items.length > total) return null;
+      items.forEach((v, i) => (flat[i] = v as Value));
+    }
+    const t = elem as Extract<CType, { kind: 'int' } | { kind: 'float' }>;
+    const out = new Map<number, Var>();
+    for (let i = 0; i < total; i++) {
+      const v = flat[i] ?? num(0, t);
+      out.set(i, { value: v.k === 'num' ? convert(v, t) : v, type: elem });
+    }
+    return out;
+  }
+
+  /**
+   * `kOff[i]`, `c_ring[i][1]` of a file-scope table whose elements are known (FileFacts.constantTables; no local of
+   * that name hides it): the element, for the whole warp or lane by lane (select), where every index is a known
+   * number on each active lane; null where the expression is no such element (fewer indices than extents).
+   */
+  private tableElement(node: Node): Value | null {
+    const idx: Node[] = [];
+    let base: Node | null = node;
+    while (base?.type === 'subscript_expression') {
+      const list = base.childForFieldName('indices');
+      const i = list ? named(list).filter((c) => c.type !== 'comment')[0] : base.childForFieldName('index');
+      if (!i) return null;
+      idx.unshift(i);
+      base = base.childForFieldName('argument');
+    }
+    if (base?.type !== 'identifier' || this.binding(base.text)) return null;
+    const table = this.constantTable(base.text);
+    if (!table || idx.length !== table.dims.length) return null;
+    const text = this.realNode(node).text;
+    const act = this.active();
+    const lanes: Num[] = [];
+    for (const n of idx) {
+      const x = this.rvalue(n);
+      if (x.k !== 'num' || x.sym || x.t.kind === 'float') return unk(`\`${text}\` indexes the table \`${base.text}\` at ${x.k === 'unk' ? x.reason : 'an index not known'}`);
+      lanes.push(x);
+    }
+    const flatAt = (lane: number): number | null => {
+      let flat = 0;
+      for (let k = 0; k < lanes.length; k++) {
+        const u = laneAt(lanes[k].v, lane);
+        if (!Number.isInteger(u) || u < 0 || u >= table.dims[k]) return null;
+        flat = flat * table.dims[k] + u;
+      }
+      return flat;
+    };
+    if (table.note) this.notes.add(table.note);
+    const one = lanes.every((x) => uniformValue(x, act) !== null);
+    const first = act.findIndex((a) => a !== 0);
+    if (one || first < 0) {
+      const f = flatAt(Math.max(first, 0));
+      return f === null ? unk(`\`${text}\` indexes past the end of \`${base.text}\``) : table.values[f];
+    }
+    let acc: Value | null = null;
+    const seen = new Set<number>();
+    for (let i = 0; i < this.n; i++) {
+      if (!act[i]) continue;
+      const f = flatAt(i);
+      if (f === null) return unk(`\`${text}\` indexes past the end of \`${base.text}\` on some lane`);
+      if (seen.has(f)) continue;
+      seen.add(f);
+      const mask = new Uint8Array(this.n);
+      for (let j = 0; j < this.n; j++) mask[j] = act[j] && flatAt(j) === f ? 1 : 0;
+      acc = acc ? select(mask, table.values[f], acc, this.n) : table.values[f];
+    }
+    return acc ?? unk(`no lane reads \`${text}\``);
+  }
+
+  /** The elements of the file-scope table `name` (see tableElement), evaluated once; null where its shape is not one initialCells reads. */
+  private constantTable(name: string): { dims: number[]; values: Value[]; note?: string } | null {
+    if (this.tables.has(name)) return this.tables.get(name)!;
+    const d = this.cfg.facts.constantTables.get(name);
+    if (!d) return null;
+    let out: { dims: number[]; values: Value[]; note?: string } | null = null;
+    const decl = d.parent;
+    const typeNode = decl?.childForFieldName('type');
+    const elem = typeNode ? this.resolveType(typeNode) : null;
+    const init = d.childForFieldName('value');
+    if (decl && elem && (elem.kind === 'int' || elem.kind === 'float') && init) {
+      const sizes: (Node | null)[] = [];
+      for (let a: Node | null = d.childForFieldName('declarator'); a?.type === 'array_declarator'; a = a.childForFieldName('declarator')) sizes.unshift(a.childForFieldName('size'));
+      const items = named(init).filter((c) => c.type !== 'comment').map((c) => (c.type === 'initializer_list' ? named(c).filter((x) => x.type !== 'comment') : c));
+      const dims = sizes.map((n, i) => (n ? uniformValue(this.withHost(() => this.rvalue(n))) : i === 0 ? (sizes.length === 1 || items.every((x) => Array.isArray(x)) ? items.length : null) : null));
+      if (dims.every((x): x is number => x !== null && Number.isInteger(x) && x > 0) && dims.reduce((a, b) => a * b, 1) <= 4096 && items.every((x) => !Array.isArray(x) || x.every((y) => y.type !== 'initializer_list'))) {
+        const vals = items.map((x) => (Array.isArray(x) ? x.map((y) => this.withHost(() => this.rvalue(y))) : this.withHost(() => this.rvalue(x))));
+        const cells = this.initialCells(vals, dims, elem);
+        if (cells) {
+          const values = [...cells.keys()].sort((a, b) => a - b).map((k) => cells.get(k)!.value);
+          out = { dims, values, ...(hasToken(decl, '__constant__') ? { note: constantTableNote(name) } : {}) };
+        }
+      }
+    }
+    this.tables.set(name, out);
+    return out;
+  }
+  private tables = new Map<string, { dims: number[]; values: Value[]; note?: string } | null>();
 
   /**
    * `a[i][j]` of a local array whose elements are kept (Var.cells): the element's variable where every index is one
@@ -5209,6 +5503,9 @@ function ptxText(code: Node | null): string {
 /** the names headers give the warp size (identifier() takes them as 32 where the file does not define them). */
 const WARP_SIZE_MACRO = /^(WARP_SIZE|WARPSIZE|C10_WARP_SIZE|CUDA_WARP_SIZE|GPU_WARP_SIZE|THREADS_PER_WARP|kWarpSize)$/;
 /** what a run notes where it takes `name` as the warp size. */
+/** The text before a range-based `for`'s range: `for (float &v : ` (what follows is the range). */
+export const RANGE_FOR_HEAD = /\bfor\s*\([^;(){}]*[^:]:\s*$/;
+export const constantTableNote = (name: string) => `\`${name}\` is a \`__constant__\` table this file never copies into (\`cudaMemcpyToSymbol\`): read at its initializer's values`;
 export const constantVarNote = (name: string) => `\`${name}\` is a \`__constant__\` variable: its value is not known here, but it is the same on every thread`;
 export const warpSizeNote = (name: string) => `\`${name}\` is not defined in this file: taken as 32, the warp size of every NVIDIA GPU (give it with -D to change it)`;
 

@@ -67,6 +67,14 @@ export interface FileFacts {
    * `cudaMemcpyToSymbol`) -> their declaration: the same value on every thread of a launch, not known here
    */
   constantVars: Map<string, Node>;
+  /**
+   * file-scope arrays whose elements are their braced initializer's (`constexpr int kOff[4] = {...}`, `static const`,
+   * and `__constant__ int c_ring[16] = {...}` where the file never copies into it with `cudaMemcpyToSymbol` or takes
+   * its address with `cudaGetSymbolAddress`) -> their init_declarator
+   */
+  constantTables: Map<string, Node>;
+  /** file-scope one-dimensional `__constant__` arrays (`__constant__ int c_umax[32];`) -> their declaration */
+  constantArrays: Map<string, Node>;
   launches: LaunchFact[];
   /** `template void f<float>(float *);` (args), or `template void f(float *);` (no args: `params` deduce them). */
   instantiations: { kernel: string; args: Node[]; node: Node; params?: Node | null }[];
@@ -242,6 +250,25 @@ export function readTopLevelFunction(node: Node): FunctionFact | null {
   return inner ? readFunction(inner, node, readTemplateParams(node.childForFieldName('parameters'))) : null;
 }
 
+/** An init_declarator of an array (`t[16]`, `t[]`, `t[2][4]`) given a braced initializer. */
+function tableDeclarator(d: Node): boolean {
+  return d.type === 'init_declarator' && d.childForFieldName('declarator')?.type === 'array_declarator' && d.childForFieldName('value')?.type === 'initializer_list';
+}
+
+/**
+ * Whether the `__constant__` table `name` may be written (so that its initializer need not hold): the file names it
+ * other than to read an element (`c_ring[i]`), as `cudaMemcpyToSymbol(c_ring, ...)`, `cudaGetSymbolAddress(&p,
+ * c_ring)` or a wrapper given the symbol do, or takes an element's address. Comments are not read.
+ */
+function writtenSymbol(text: string, name: string, decl: Node): boolean {
+  const code = text.slice(0, decl.startIndex) + ' '.repeat(decl.endIndex - decl.startIndex) + text.slice(decl.endIndex);
+  const bare = code.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (m) => m.replace(/[^\n]/g, ' '));
+  const uses = new RegExp(`(&\\s*)?\\b${name}\\b(\\s*\\[)?`, 'g');
+  // the range of a range-based `for` (`for (int s : c_steps)`) reads each element
+  for (let m; (m = uses.exec(bare)); ) if ((m[1] || !m[2]) && !/\bfor\s*\([^;(){}]*[^:]:\s*$/.test(bare.slice(Math.max(0, m.index - 200), m.index))) return true;
+  return false;
+}
+
 /** nodes whose children are items of the file scope when they are. */
 const TOP_CONTAINERS = new Set(['namespace_definition', 'declaration_list', 'linkage_specification', 'preproc_if', 'preproc_ifdef', 'preproc_else', 'preproc_elif']);
 
@@ -256,6 +283,8 @@ export function collectFacts(root: Node, text: string): FileFacts {
     scoped: new Map(),
     fileShared: [],
     constantVars: new Map(),
+    constantTables: new Map(),
+    constantArrays: new Map(),
     launches: [],
     instantiations: [],
     directives: readDirectives(text),
@@ -403,6 +432,11 @@ export function collectFacts(root: Node, text: string): FileFacts {
             for (const d of node.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
               const n = d.type === 'init_declarator' ? d.childForFieldName('declarator') : d;
               if (n?.type === 'identifier') facts.constantVars.set(n.text, node);
+              // a table with its values, which the host never replaces: the values are the initializer's
+              const name = declaratorName(d)?.text;
+              if (name && tableDeclarator(d) && !writtenSymbol(text, name, node)) facts.constantTables.set(name, d);
+              const a = d.type === 'init_declarator' ? d.childForFieldName('declarator') : d;
+              if (name && a?.type === 'array_declarator' && a.childForFieldName('declarator')?.type === 'identifier') facts.constantArrays.set(name, node);
             }
           } else if (/\b(const|constexpr)\b/.test(node.text.split('=')[0] ?? '')) {
             for (const d of node.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
@@ -410,6 +444,7 @@ export function collectFacts(root: Node, text: string): FileFacts {
               if (n && d.type === 'init_declarator') {
                 facts.constants.set(n.text, d);
                 addScoped(d, n.text);
+                if (tableDeclarator(d)) facts.constantTables.set(n.text, d);
               }
             }
           }
