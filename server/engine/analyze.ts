@@ -67,7 +67,7 @@ function runInstance(
     dimTexts: b.macro ? [] : b.dimNodes.map((d) => ({ range: rangeOf(d), text: d.text, isNumber: d.type === 'number_literal', plusLiteral: plusLiteral(d) })),
     ...(b.macro ? { macro: b.macro } : {}),
   }));
-  const why = [...it.unreachedWhy].map(([id, reason]) => ({ node: it.unreached.get(id)!, reason }));
+  const why = [...it.unreachedWhy].map(([id, reason]) => ({ node: it.unreached.get(id)!, reason, ...(it.notKnown.has(id) ? { open: true } : {}) }));
   return { results, arrays, notes: [...it.notes], capped: it.capped, unreached: { nodes: [...it.unreached.values()], why, pointers: it.sharedPointers } };
 }
 
@@ -393,7 +393,8 @@ function budgetUnknowns(kernel: FunctionFact, facts: FileFacts, profile: BankPro
 /** One instance's code that no thread ran, and why, where a condition the same for every thread decided it. */
 interface Unreached {
   nodes: Node[];
-  why: { node: Node; reason: string }[];
+  /** `open`: the code may run, but what it does is not known (which specialization a call runs): `reason` says why. */
+  why: { node: Node; reason: string; open?: boolean }[];
   /** pointers into shared memory by name (to the array's declared name), per function body node id. */
   pointers: Map<number, Map<string, Node>>;
 }
@@ -465,13 +466,15 @@ function unreachedUnknowns(kernel: FunctionFact, facts: FileFacts, run: KernelRu
   // where, in every instance, a condition the same for every thread skips the site, that condition is the reason
   const decided = (site: SyntacticSite): string | null => {
     const parts: string[] = [];
+    const open = new Set<string>();
     for (let k = 0; k < run.instances.length; k++) {
       const hit = unreachedRuns[k].why.find((w) => w.node.startIndex <= site.expr.startIndex && site.expr.endIndex <= w.node.endIndex);
       if (!hit) return null;
       const { shape, detail } = instanceText(run.instances[k]);
-      parts.push(`${hit.reason} of ${shape} ${detail}`);
+      if (hit.open) open.add(hit.reason);
+      else parts.push(`${hit.reason} of ${shape} ${detail}`);
     }
-    return `no thread runs this access: ${[...new Set(parts)].join('; ')}`;
+    return [...open, ...(parts.length ? [`no thread runs this access: ${[...new Set(parts)].join('; ')}`] : [])].join('; ');
   };
   const general = unreachedReason(run.instances);
   const results = (list: SyntacticSite[]) => list.flatMap((site) => unknownResults([site], kernel, decided(site) ?? general, assumptions, run.instances[0].block, (id) => sizes.get(id) ?? 0));

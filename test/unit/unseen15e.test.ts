@@ -66,6 +66,17 @@ test('a call with template arguments runs the full specialization they name (`pu
     assert.ok(!result.accesses.some((a) => a.kernel === 'sum_costs' && a.range.start.line === text.split('\n').findIndex((x) => x.includes(snippet))), snippet);
 });
 
+test('a call whose template argument is not known runs no specialization: what they do there is unknown, saying why (was: the first one the file defines, `d[0] = src[0]`, a 2-byte load reported 2-way)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const line = text.split('\n').findIndex((x) => x.includes('d[0] = src[0];'));
+  const open = result.accesses.filter((a) => a.kernel === 'sum_costs_open' && a.range.start.line === line);
+  assert.equal(open.length, 1);
+  assert.equal(open[0].status, 'unknown');
+  assert.equal(open[0].reason, `which specialization of \`get_costs\` the call \`get_costs<K>\` at line ${text.split('\n').findIndex((x) => x.includes('get_costs<K>(r,')) + 1} runs is not known (its template arguments could not be evaluated)`);
+  // the kernel's own store is exact: 2-byte elements at bytes 1024 warp + 2 lane, 16 words
+  figures(accessAt(result, text, 'rows[warp][lane] = static_cast<uint16_t>(lane);', 'store'), 'conflict-free', 1, 1, 16, 32);
+});
+
 test('file-scope tables are read element by element: a `__constant__` one the file never copies into, a `__device__ const` one (was: unknown, a value loaded from memory that is not shared)', () => {
   const { text, result } = analyzeFile(FIXTURE);
   // words 36 t + 2 + c_ring_x[i]: stride 36, 4-way, whatever the offset

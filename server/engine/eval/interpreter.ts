@@ -205,6 +205,8 @@ export class Interp {
   readonly unreached = new Map<number, Node>();
   /** why a skipped branch is never run, where a condition the same for every thread decides it (by node id). */
   readonly unreachedWhy = new Map<number, string>();
+  /** of the unreached nodes, those that may run but whose effect is not known (see analyze.ts, Unreached.why) */
+  readonly notKnown = new Set<number>();
   /**
    * Pointers into shared memory by name, per function body (node id): parameters given one (`scan(volatile T *s)`
    * called with `sdata`) and locals set to one (`float *XY1 = buffer + n`). Their subscripts in code no thread runs
@@ -330,8 +332,7 @@ export class Interp {
     return out;
   }
   /** A variable of the current function that holds a pointer into shared memory (see sharedPointers). */
-  private notePointer(name: string, v: Value): void {
-    const body = this.frame()?.fn?.body;
+  private notePointer(name: string, v: Value, body = this.frame()?.fn?.body): void {
     if (v.k !== 'ptr' || !body || this.cfg.host) return;
     let names = this.sharedPointers.get(body.id);
     if (!names) this.sharedPointers.set(body.id, (names = new Map()));
@@ -4126,7 +4127,20 @@ export class Interp {
     // the type the object is declared with (a parameter's, a local's): a class template instance's binds its parameters
     const declared = method ? this.declaredType(fnNode.childForFieldName('argument')) : null;
     if (method && defs && defs.length > 1) defs = this.specialization(declared, defs) ?? defs;
-    if (!method && defs && defs.length > 1) defs = this.explicitSpecialization(defs, fnNode) ?? defs;
+    if (!method && defs && defs.length > 1) {
+      const chosen = this.explicitSpecialization(defs, fnNode);
+      if (typeof chosen === 'string') {
+        // which body runs is not known: what each of them does is unknown there, and the arguments are given to it
+        const given = argNodes.map((a) => this.opaqueArgument(a, name, node).value);
+        for (const d of defs) {
+          this.skipped(d.body, chosen);
+          if (!this.cfg.host) this.notKnown.add(d.body.id);
+          d.params.forEach((p, i) => given[i] && this.notePointer(p.name, given[i], d.body));
+        }
+        return unk(chosen);
+      }
+      defs = chosen ?? defs;
+    }
     if (!method && classScope && defs && defs.length > 1) {
       const of = classScope.type === 'template_type' ? this.resolveType(classScope)
         : /^(type_|namespace_)?identifier$/.test(classScope.type) && (this.cfg.types.has(classScope.text) || this.cfg.facts.typeDecls.has(classScope.text)) ? this.resolveTypeName(classScope.text) : null;
@@ -4204,9 +4218,10 @@ export class Interp {
    * The definitions a call with template arguments (`load_vector<16u>(d, p)`, `ns::f<N>(x)`) runs where the file
    * gives full specializations of the function template (`template <> void load_vector<4u>(...)`): those whose
    * arguments equal the call's (each evaluated where it is written: a type, or a constant of the caller's instance),
-   * else the primary template's; null where no definition is a specialization, or where an argument is not known.
+   * else the primary template's; null where no definition is a specialization; where an argument is not known, why
+   * the definition the call runs is not known.
    */
-  private explicitSpecialization(defs: FunctionFact[], fnNode: Node): FunctionFact[] | null {
+  private explicitSpecialization(defs: FunctionFact[], fnNode: Node): FunctionFact[] | string | null {
     const tf = fnNode.type === 'template_function' ? fnNode : fnNode.type === 'qualified_identifier' ? fnNode.childForFieldName('name') : null;
     if (tf?.type !== 'template_function') return null;
     const given = argumentNodes(tf);
@@ -4234,7 +4249,7 @@ export class Interp {
       const v = same(given[i], a);
       return acc === false || v === false ? false : acc === null || v === null ? null : true;
     }, true)));
-    if (verdicts.some((v) => v === null)) return null;
+    if (verdicts.some((v) => v === null)) return `which specialization of \`${tf.childForFieldName('name')?.text ?? tf.text}\` the call \`${fnNode.text}\` at line ${this.realNode(fnNode).startPosition.row + 1} runs is not known (its template arguments could not be evaluated)`;
     const hit = specs.filter((_, i) => verdicts[i]).map((x) => x.d);
     return hit.length ? hit : specs.filter((x) => !x.args).map((x) => x.d);
   }
