@@ -1,0 +1,33 @@
+// Regressions from the fifteenth sweep of unseen kernels, helper F (radio astronomy and signal processing: xGPU's
+// X-engine, polyphase FIR filters, dedispersion, LDPC and Viterbi decoders): a statement macro whose `{` is opened by
+// a macro it uses (xGPU's `TWO_BY_TWO_COMPUTE(s)`, which starts with `TWO_BY_TWO_PRELOAD(s)`). Figures from a
+// brute-force lane oracle of the bank model (scratch/oracle/oracle.py, not shipped).
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { ready, analyzeFile, lineOf, figures } from './helpers/engine';
+
+before(() => ready);
+
+const FIXTURE = 'test/fixtures/unseen15f.cu';
+
+test('a statement macro whose block another macro opens is expanded as the preprocessor rescans it (its three loads were dropped)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  for (const use of ['ACCUMULATE(0);', 'ACCUMULATE(1);']) {
+    const line = lineOf(text, use);
+    const loads = result.accesses.filter((a) => a.range.start.line === line && a.kind === 'load');
+    assert.equal(loads.length, 3, loads.map((a) => a.message).join('\n'));
+    for (const a of loads) {
+      assert.equal(a.array, 'vis');
+      assert.equal(a.kernel, 'xengine_pairs');
+      assert.deepEqual(a.block, [8, 8, 1]);
+    }
+    // `vis[b][8 * tx]` and `vis[b][8 * tx + 1]`: lanes of one warp are tx 0..7 of four rows; 8 words, banks
+    // 0, 8, 16, 24 twice: two words in each bank
+    const cols = loads.filter((a) => a.degree === 2);
+    assert.equal(cols.length, 2, loads.map((a) => a.message).join('\n'));
+    for (const a of cols) figures(a, 'conflict', 2, 2, 8, 32);
+    // `vis[b][4 * ty + 64]`: the warp's four rows, four words in four banks
+    figures(loads.find((a) => a.degree === 1)!, 'conflict-free', 1, 1, 4, 32);
+  }
+  assert.ok(!result.accesses.some((a) => a.status === 'unknown'), result.accesses.filter((a) => a.status === 'unknown').map((a) => a.reason).join('\n'));
+});
