@@ -31,3 +31,13 @@ test('a statement macro whose block another macro opens is expanded as the prepr
   }
   assert.ok(!result.accesses.some((a) => a.status === 'unknown'), result.accesses.filter((a) => a.status === 'unknown').map((a) => a.reason).join('\n'));
 });
+
+test('a block shape that is evaluated but has more than 1024 threads is named with its size (was: "could not be evaluated")', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const a = result.accesses.find((x) => x.kernel === 'syndrome_rows' && x.kind === 'store')!;
+  assert.deepEqual(a.block, [32, 1, 1]);
+  const launch = lineOf(text, 'syndrome_rows<<<1, rows>>>(hard, parity);') + 1;
+  assert.ok(a.assumptions.includes(`the block shape \`rows\` of the launch at line ${launch} is 96x12x1, 1152 threads: more than the 1024 a block can have (such a launch fails): assumed a one-dimensional block of 32 threads (one full warp)`), a.assumptions.join('\n'));
+  // under the default block, `bits[threadIdx.x]`: 32 words, 32 banks
+  figures(a, 'conflict-free', 1, 1, 32, 32);
+});
