@@ -4,7 +4,7 @@
 // brute-force lane oracle of the bank model (scratch/oracle/oracle.py, not shipped).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { ready, analyzeFile, lineOf, figures } from './helpers/engine';
+import { ready, analyzeFile, lineOf, figures, accessAt, warpFigures } from './helpers/engine';
 
 before(() => ready);
 
@@ -40,4 +40,15 @@ test('a block shape that is evaluated but has more than 1024 threads is named wi
   assert.ok(a.assumptions.includes(`the block shape \`rows\` of the launch at line ${launch} is 96x12x1, 1152 threads: more than the 1024 a block can have (such a launch fails): assumed a one-dimensional block of 32 threads (one full warp)`), a.assumptions.join('\n'));
   // under the default block, `bits[threadIdx.x]`: 32 words, 32 banks
   figures(a, 'conflict-free', 1, 1, 32, 32);
+});
+
+test('a macro applied to shared memory whose block another macro opens is rescanned too (its load was dropped)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // `delay[2 * tx + k]`: stride 2, 32 words two to a bank in 16 banks
+  for (const use of ['TAP_MAC(delay, 0, 0.5f);', 'TAP_MAC(delay, 1, 0.25f);']) {
+    const a = accessAt(result, text, use, 'load');
+    assert.equal(a.array, 'delay');
+    assert.equal(a.kernel, 'fir_decimate');
+    warpFigures(a, 'conflict', 2, 2, 32, 32);
+  }
 });

@@ -3207,7 +3207,10 @@ export class Interp {
       holders.set(holder, this.realNode(this.nameNodeOf(a), true));
       return holder;
     });
-    const expansion = substitute(mac as Parameters<typeof substitute>[0], texts);
+    let expansion = substitute(mac as Parameters<typeof substitute>[0], texts);
+    // a block another macro of it opens (`#define COMPUTE(buf, s) PRELOAD(buf, s) acc += a * b; }`): rescanned first,
+    // as in statementMacro (its accesses were lost)
+    if (!bracesBalance(expansion)) expansion = rescanMacros(expansion, this.cfg.facts.macros, this.cfg.caps.macroDepth - this.macroDepth, new Set([name]));
     // an expansion that is a statement, not an expression (`asm volatile(...)` of an ldmatrix or cp.async macro), or
     // several (`#define vload(v, a) v = *((float4 *)(a));`, `x.a = s[i]; x.b = s[j];`): each in turn
     const stmt = parseExpression(expansion) ? null : parseStatements(`${expansion};`);
