@@ -385,13 +385,17 @@ function gridText(dims: (number | null)[], l: LaunchFact, source: string): strin
 }
 
 function blockOf(v: Value): [number, number, number] | null {
+  const b = blockDims(v);
+  return b && valid(b);
+}
+/** a block shape's three extents where each is one number, valid or not. */
+function blockDims(v: Value): [number, number, number] | null {
   if (v.k === 'dim3') {
     const x = uniformValue(v.x), y = uniformValue(v.y), z = uniformValue(v.z);
-    if (x === null || y === null || z === null) return null;
-    return valid([x, y, z]);
+    return x === null || y === null || z === null ? null : [x, y, z];
   }
   const u = uniformValue(v);
-  return u === null ? null : valid([u, 1, 1]);
+  return u === null ? null : [u, 1, 1];
 }
 const valid = (b: [number, number, number]): [number, number, number] | null =>
   b.every((x) => Number.isInteger(x) && x >= 1) && b[0] * b[1] * b[2] <= 1024 ? b : null;
@@ -2029,7 +2033,13 @@ export function instancesOf(
   /** a launch's block shape; one that cannot be evaluated is a note, naming `what`. */
   const shape = (l: LaunchFact, it: Interp, what: string): [number, number, number] | null => {
     const block = blockAt(l, it);
-    const note = `the block shape \`${l.block?.text}\` of ${what} could not be evaluated`;
+    // a shape that is evaluated but no block can have (`dim3 b(Z, BLK_ROW)` with Z = 96, BLK_ROW = 12): said so, it
+    // was "could not be evaluated"
+    const dims = l.block && !block ? blockDims(it.rvalue(l.block)) : null;
+    const threads = dims && dims.every((x) => Number.isInteger(x) && x >= 1) ? dims[0] * dims[1] * dims[2] : 0;
+    const note = threads > 1024
+      ? `the block shape \`${l.block?.text}\` of ${what} is ${dims!.join('x')}, ${threads} threads: more than the 1024 a block can have (such a launch fails)`
+      : `the block shape \`${l.block?.text}\` of ${what} could not be evaluated`;
     // a launch in a host function template is read once per binding: its note is said once
     if (l.block && !block && !unevaluated.includes(note)) {
       notes.push(note);

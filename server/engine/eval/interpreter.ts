@@ -3,7 +3,7 @@
 // the byte address of each active thread. No bank arithmetic here: `model/` turns addresses into wavefronts.
 import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
-import { substitute, callArguments } from '../syntax/preprocess';
+import { substitute, callArguments, rescanMacros, bracesBalance } from '../syntax/preprocess';
 import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex } from '../facts/collect';
 import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, DOUBLE, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
@@ -3330,7 +3330,11 @@ export class Interp {
    * the expansion is not such a statement.
    */
   private statementMacro(text: string, name: string, node: Node): Value | null {
-    const body = text.replace(/\b_Pragma\s*\(\s*"(?:[^"\\]|\\.)*"\s*\)/g, (m) => ' '.repeat(m.length)).trim();
+    let body = text.replace(/\b_Pragma\s*\(\s*"(?:[^"\\]|\\.)*"\s*\)/g, (m) => ' '.repeat(m.length)).trim();
+    // a `{` or `}` that a macro it uses supplies (`#define COMPUTE(s) PRELOAD(s) sum += a * b;}`): the uses of the
+    // file's macros in it are expanded first, as the preprocessor's rescan does (the expansion was not a statement,
+    // and all its accesses were lost)
+    if (!bracesBalance(body)) body = rescanMacros(body, this.cfg.facts.macros, this.cfg.caps.macroDepth - this.macroDepth, new Set([name])).trim();
     if (!/^(?:\{[\s\S]*\}|(?:for|while|do|if)\b[\s\S]*)$/.test(body) && !topLevelSemicolon(body)) return null;
     // the use's `;` ends the last statement of `do { ... } while (0)` or `if (c) s[i] += s[i + k]`
     const row = this.realNode(node).startPosition.row;
@@ -3370,7 +3374,10 @@ export class Interp {
       holders.set(holder, this.realNode(this.nameNodeOf(a), true));
       return holder;
     });
-    const expansion = substitute(mac as Parameters<typeof substitute>[0], texts);
+    let expansion = substitute(mac as Parameters<typeof substitute>[0], texts);
+    // a block another macro of it opens (`#define COMPUTE(buf, s) PRELOAD(buf, s) acc += a * b; }`): rescanned first,
+    // as in statementMacro (its accesses were lost)
+    if (!bracesBalance(expansion)) expansion = rescanMacros(expansion, this.cfg.facts.macros, this.cfg.caps.macroDepth - this.macroDepth, new Set([name]));
     // an expansion that is a statement, not an expression (`asm volatile(...)` of an ldmatrix or cp.async macro), or
     // several (`#define vload(v, a) v = *((float4 *)(a));`, `x.a = s[i]; x.b = s[j];`): each in turn
     const stmt = parseExpression(expansion) ? null : parseStatements(`${expansion};`);

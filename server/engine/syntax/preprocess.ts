@@ -425,6 +425,49 @@ export function callArguments(text: string, open: number): { args: string[]; end
   return null;
 }
 
+/**
+ * The preprocessor's rescan, for an expansion whose braces do not balance on their own: each use in `text` of a
+ * function-like macro of `macros` (and of an object-like one whose body has a brace) is replaced by its expansion,
+ * rescanned in turn, `depth` levels deep; a macro is not expanded inside its own expansion. xGPU's
+ * `#define TWO_BY_TWO_COMPUTE(s) TWO_BY_TWO_PRELOAD(s) sum += ...;}`, whose `{` is opened by the macro it uses, is
+ * one block only so.
+ */
+export function rescanMacros(text: string, macros: Map<string, Macro>, depth: number, outer: ReadonlySet<string> = new Set()): string {
+  if (depth <= 0) return text;
+  const re = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\b[A-Za-z_]\w*\b/g;
+  let out = '';
+  let last = 0;
+  for (let m; (m = re.exec(text)); ) {
+    const mac = /^[A-Za-z_]/.test(m[0]) && !outer.has(m[0]) ? macros.get(m[0]) : undefined;
+    if (!mac) continue;
+    let end = m.index + m[0].length - 1;
+    let expansion: string;
+    if (mac.params) {
+      const open = /^\s*\(/.exec(text.slice(end + 1));
+      const call = open ? callArguments(text, end + open[0].length) : null;
+      if (!call) continue;
+      const args = call.args.length === 1 && call.args[0] === '' ? [] : call.args;
+      if (args.length !== mac.params.length) continue;
+      expansion = substitute(mac, args);
+      end = call.end;
+    } else if (/[{}]/.test(mac.body)) expansion = mac.body;
+    else continue;
+    out += text.slice(last, m.index) + ' ' + rescanMacros(expansion, macros, depth - 1, new Set([...outer, mac.name])) + ' ';
+    last = re.lastIndex = end + 1;
+  }
+  return out + text.slice(last);
+}
+
+/** Whether `text`'s braces balance, outside string and character literals. */
+export function bracesBalance(text: string): boolean {
+  let depth = 0;
+  for (const c of text.replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, '""')) {
+    if (c === '{') depth++;
+    else if (c === '}' && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
 /** Reads a `preproc_def` or `preproc_function_def` node. */
 export function readMacro(node: Node): Macro | null {
   const name = node.childForFieldName('name')?.text;
