@@ -71,6 +71,13 @@ test('a SharedMemory<T> object converted to a pointer by a declaration (`T *s = 
   warpFigures(s, 'conflict', 4, 4, 32, 32);
 });
 
+test('a SharedMemory<T> object assigned to a pointer (`s = smem;`) or cast to one (`(T *)smem`) is its extern __shared__ array (was: no access reported)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // words 8t: 8-way; words 16t + 1: 16-way
+  warpFigures(accessAt(result, text, 's[threadIdx.x * 8] = out[threadIdx.x];', 'store'), 'conflict', 8, 8, 32, 32);
+  warpFigures(accessAt(result, text, '((T *)smem)[threadIdx.x * 16 + 1] = out[threadIdx.x];', 'store'), 'conflict', 16, 16, 32, 32);
+});
+
 test('a wrapper whose specialization a macro defines at file scope is said, not silently dropped (was: no access and no notice)', () => {
   const { text, result } = analyzeFile(FIXTURE);
   const line = lineOf(text, 'SHARED_ARRAY_OF(float)');

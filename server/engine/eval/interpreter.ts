@@ -401,7 +401,7 @@ export class Interp {
         const c = cs[i];
         // `SIMPLE_LOOP(k, 256) { ... }`: a macro call with no `;`, then the statement it heads; or a macro whose body
         // ends with the brace of the block it heads, spelled `FOR_ROWS;{` (see spellBraceMacros), object-like or not
-        const first = c.type === 'expression_statement' && cs[i + 1] ? named(c)[0] : null;
+        const first = c.type === 'expression_statement' && cs[i + 1] && (c.lastChild?.isMissing || cs[i + 1].type === 'compound_statement') ? named(c)[0] : null;
         const callee = first?.type === 'call_expression' ? first.childForFieldName('function') : first?.type === 'identifier' ? first : null;
         const mac = callee?.type === 'identifier' ? this.cfg.facts.macros.get(callee.text) : undefined;
         const opener = !!mac && /\{\s*$/.test(mac.body) && cs[i + 1].type === 'compound_statement';
@@ -2104,11 +2104,8 @@ export class Interp {
       return { ...p, name };
     }
     if (v.k === 'obj' && t.kind === 'pointer') {
-      // `SharedMemory<T> smem; T *s = smem;`: the object's conversion operator returns its `extern __shared__` array,
-      // as a construction (`T *s = SharedMemory<T>()`) does; a pointer made from any other object is not followed
-      const holder = v.t.kind === 'struct' ? this.sharedHolder(v.t.name.replace(/\s*<.*$/, '').replace(/^.*::/, '')) : null;
-      if (holder) return this.asVariable(holder, t, name, at);
-      return unk(`\`${name}\` is made from an object of \`${typeName(v.t)}\`, a conversion the analysis does not follow`);
+      const p = this.objectPointer(v, name);
+      return p.k === 'ptr' ? this.asVariable(p, t, name, at) : p;
     }
     if (v.k === 'obj') return copyObj(v, name);
     return v;
@@ -3698,6 +3695,7 @@ export class Interp {
       if (v) {
         let nv = value;
         if (nv.k === 'num' && (v.type.kind === 'int' || v.type.kind === 'float')) nv = convert(nv, v.type);
+        if (nv.k === 'obj' && v.type.kind === 'pointer') nv = this.asVariable(nv, v.type, target.text, node);
         if (nv.k === 'ptr') nv = { ...nv, name: target.text };
         if (nv.k === 'obj') nv = copyObj(nv, target.text);
         if (v.unset) {
@@ -4012,7 +4010,18 @@ export class Interp {
     return { ...p, to, flat };
   }
 
+  /**
+   * An object converted to a pointer (`SharedMemory<T> smem; T *s = smem;`, `s = smem`, `(T *)smem`): the object's
+   * conversion operator returns its `extern __shared__` array, as a construction (`T *s = SharedMemory<T>()`) does
+   * (sharedHolder). A pointer made from any other object is not followed: unknown, saying so.
+   */
+  private objectPointer(v: Obj, what: string): Value {
+    const holder = v.t.kind === 'struct' ? this.sharedHolder(v.t.name.replace(/\s*<.*$/, '').replace(/^.*::/, '')) : null;
+    return holder ?? unk(`\`${what}\` is made from an object of \`${typeName(v.t)}\`, a conversion the analysis does not follow`);
+  }
+
   private cast(v: Value, t: CType, node: Node): Value {
+    if (t.kind === 'pointer' && v.k === 'obj') v = this.objectPointer(v, node.text);
     if (t.kind === 'pointer') {
       if (v.k === 'ptr') return this.castPtr(v, t.to, node);
       return v.k === 'unk' ? v : { k: 'other', what: 'pointer' };
