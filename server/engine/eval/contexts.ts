@@ -712,7 +712,18 @@ function classArgsOf(a: Node, cls: string, l: LaunchFact): Node[] | null {
     const found = callerDeclaration(a, l);
     if (found?.declarator && byValueOrReference(found.declarator)) t = found.decl.childForFieldName('type');
   }
+  t = t && unqualified(t);
   return t && (t.type === 'template_function' || t.type === 'template_type') && t.childForFieldName('name')?.text === cls ? argumentNodes(t) : null;
+}
+
+/** The name a qualified name ends in (`std::bool_constant<B>` gives `bool_constant<B>`); any other node itself. */
+function unqualified(t: Node): Node {
+  for (let i = 0; t.type === 'qualified_identifier' && i < 8; i++) {
+    const n = t.childForFieldName('name');
+    if (!n) break;
+    t = n;
+  }
+  return t;
 }
 
 /**
@@ -726,12 +737,15 @@ function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<strin
   const out = new Map<string, Deduced>();
   if (l.api || !l.caller || !kernel.templateParams.length) return out;
   const args = launchArguments(l);
-  kernel.params.forEach((p, i) => {
+  // every parameter, named or not: a tag (`std::bool_constant<UseAux>`, `Int<N>`) is often left unnamed
+  const fdecl = kernel.params[0]?.node.parent ?? declaredParameters(kernel);
+  const all = named(fdecl).filter((c) => /^(optional_)?parameter_declaration$/.test(c.type)).map((node) => ({ node }));
+  all.forEach((p, i) => {
     const a = args[i];
-    const typeNode = p.node.childForFieldName('type');
+    const typeNode = p.node.childForFieldName('type') && unqualified(p.node.childForFieldName('type')!);
     if (!a || !typeNode) return;
     const pd = p.node.childForFieldName('declarator');
-    if (typeNode.type === 'template_type' && pd && byValueOrReference(pd)) {
+    if (typeNode.type === 'template_type' && (!pd || byValueOrReference(pd))) {
       const given = classArgsOf(a, typeNode.childForFieldName('name')?.text ?? '', l);
       argumentNodes(typeNode).forEach((pat, j) => {
         const tp = kernel.templateParams.find((t) => t.name === pat.text.trim());
@@ -779,6 +793,13 @@ function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<strin
     if (temp && /^(type_)?identifier$/.test(temp.type) && it.cfg.facts.typeDecls.has(temp.text)) bind(temp, 0);
   });
   return out;
+}
+
+/** The parameter list of a function's declarator (a kernel's own, its parameters named or not). */
+function declaredParameters(fn: FunctionFact): Node | null {
+  let d: Node | null = fn.node.childForFieldName('declarator');
+  for (let i = 0; d && d.type !== 'function_declarator' && i < 16; i++) d = d.childForFieldName('declarator') ?? named(d).find((c) => c.type.endsWith('declarator')) ?? null;
+  return d?.childForFieldName('parameters') ?? null;
 }
 
 /** Every node of the host functions (not kernels, not `except`) whose body mentions `name`, with its function. */
@@ -1511,6 +1532,19 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
 function enclosingDispatches(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps): LoopBinding[] & { truncated?: boolean } {
   let combos: LoopBinding[] & { truncated?: boolean } = [{ values: new Map(), where: '' }];
   for (let n: Node | null = call.parent; n && n.startIndex >= fn.body.startIndex && n !== fn.body; n = n.parent) {
+    // a lambda launcher (`auto launch = [&](int bs) { k<<<1, bs>>>(d); }; launch(64); launch(128);`): once per call
+    const calls = n.type === 'lambda_expression' ? lambdaCalls(fn, n, facts, deadline, caps) : null;
+    if (calls) {
+      const next: typeof combos = [];
+      next.truncated = combos.truncated || calls.truncated || combos.length * calls.length > MAX_CALLER_BINDINGS;
+      for (const c of combos)
+        for (const w of calls) {
+          if (next.length >= MAX_CALLER_BINDINGS) break;
+          next.push({ values: new Map([...c.values, ...w.values]), types: new Map([...(c.types ?? []), ...(w.types ?? [])]), where: `${c.where}${w.where}` });
+        }
+      combos = next;
+      continue;
+    }
     if (n.type !== 'call_expression') continue;
     // a switch macro of the file (flash-attention's `BOOL_SWITCH(pad, kPad, [&] { ... })`): once per way it runs the lambda
     const ways = dispatchWays(n, call, fn, facts, deadline, caps);
@@ -1537,6 +1571,48 @@ function enclosingDispatches(fn: FunctionFact, call: Node, facts: FileFacts, dea
     combos = next;
   }
   return combos;
+}
+
+/**
+ * The calls of a lambda held in a local of `fn` (`auto launch = [&](int bs) { ... };`), each one a binding of the
+ * lambda's parameters to what the call passes where it stands (`launch(64)`, `launch(b)` in a host loop over `b`:
+ * one binding per value); null for a lambda with no parameters, one not held in a local, or one no call passes all
+ * its parameters to by name. What a call passes that is not known is left out: what needs it says so.
+ */
+function lambdaCalls(fn: FunctionFact, lambda: Node, facts: FileFacts, deadline: number, caps: Caps): LoopBinding[] & { truncated?: boolean } | null {
+  const holder = lambda.parent;
+  const name = holder?.type === 'init_declarator' ? declaratorName(holder)?.text : null;
+  const params = named(lambda.childForFieldName('declarator')?.childForFieldName('parameters') ?? null)
+    .map((p) => declaratorName(p.childForFieldName('declarator'))?.text ?? null);
+  if (!name || !params.length || params.some((p) => !p)) return null;
+  const out: LoopBinding[] & { truncated?: boolean } = [];
+  const stack: Node[] = [fn.body];
+  const sites: Node[] = [];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.startIndex >= lambda.startIndex && n.endIndex <= lambda.endIndex) continue;
+    const f = n.type === 'call_expression' ? n.childForFieldName('function') : null;
+    if (f?.type === 'identifier' && f.text === name && n.startIndex > lambda.endIndex && argumentNodes(n).length === params.length) sites.push(n);
+    for (const c of named(n)) stack.push(c);
+  }
+  sites.sort((a, b) => a.startIndex - b.startIndex);
+  for (const site of sites) {
+    // a call in a host loop (`for (int b = 64; b <= 256; b *= 2) launch(b);`): once per value of its counters
+    for (const loop of loopBindings(fn, site, facts, deadline, caps)) {
+      if (out.length >= MAX_CALLER_BINDINGS) {
+        out.truncated = true;
+        return out;
+      }
+      const it = hostInterp(facts, fn, site.startIndex, deadline, caps, { values: loop.values, types: loop.types ?? new Map(), label: {}, decide: loop.decide });
+      const values = new Map<string, Value>();
+      argumentNodes(site).forEach((a, i) => {
+        const v = localArrayElement(fn, a, it) ?? it.rvalue(a);
+        if (known(v)) values.set(params[i]!, v);
+      });
+      out.push({ values, types: loop.types, where: ` with ${params.map((p) => (values.has(p!) && uniformValue(values.get(p!)!) !== null ? `\`${p}\` = ${uniformValue(values.get(p!)!)}` : `\`${p}\``)).join(', ')} from the call \`${site.text.length > 40 ? `${name}(...)` : site.text}\` at line ${site.startPosition.row + 1}${loop.where}` });
+    }
+  }
+  return out.length ? out : null;
 }
 
 /** What stands for the argument that holds the launch in a switch macro's expansion (see dispatchWays). */
@@ -2183,13 +2259,21 @@ export function instancesOf(
     }
   if (bound.length === 0) bound.push({ b: bindTemplate(kernel, null, hostInterp(facts, null, 0, deadline, caps)), block: null, source: '', shmem: null, args: none });
 
-  const fallback = (): { blocks: [number, number, number][]; source: (b: [number, number, number]) => string } => {
+  const fallback = (bind: Binding): { blocks: [number, number, number][]; source: (b: [number, number, number]) => string } => {
     if (directive) return { blocks: directive.blocks, source: (b) => `block ${fmt(b)} from the \`bank-lens: block\` comment at line ${directive.line + 1}` };
     if (fallbackBlock) return { blocks: [fallbackBlock], source: (b) => `block ${fmt(b)} from the configured default block shape` };
+    // a launch whose block shape could not be evaluated is named: the user sees which one to look at
+    const why = unevaluated.length ? unevaluated.join('; ') : `no launch of \`${kernel.name}\` with a known block shape in this file`;
+    // `__launch_bounds__(256)` (or a macro, or a template parameter of this instance): the most threads a block of
+    // the kernel has, a better stated default than one warp
+    const lb = kernel.launchBounds;
+    const lbText = lb ? `\`__launch_bounds__(${lb.text})\`` : '';
+    const n = lb ? uniformValue(hostInterp(facts, null, 0, deadline, caps, bind).rvalue(lb)) : null;
+    if (n !== null && Number.isInteger(n) && n >= 1 && n <= 1024)
+      return { blocks: [[n, 1, 1]], source: () => `${why}: assumed a one-dimensional block of ${n} threads, the kernel's ${lbText}${lb!.text === String(n) ? '' : ` (${n})`}` };
     return {
       blocks: [[32, 1, 1]],
-      // a launch whose block shape could not be evaluated is named: the user sees which one to look at
-      source: () => `${unevaluated.length ? unevaluated.join('; ') : `no launch of \`${kernel.name}\` with a known block shape in this file`}: assumed a one-dimensional block of 32 threads (one full warp)`,
+      source: () => `${why}${lb ? ` (the kernel's ${lbText} ${n === null ? 'could not be evaluated' : `is ${n}, no block size`})` : ''}: assumed a one-dimensional block of 32 threads (one full warp)`,
     };
   };
   const anyKnown = bound.some((x) => x.block);
@@ -2211,7 +2295,7 @@ export function instancesOf(
       push({ values: b.values, types: b.types, block, blockSource: `block ${fmt(block)} from ${source}`, label: b.label, unbound: b.unbound, dynamicShared: shmem, ...args });
       continue;
     }
-    const fb = fallback();
+    const fb = fallback(b);
     for (const blk of fb.blocks)
       push({ values: b.values, types: b.types, block: blk, blockSource: fb.source(blk), label: b.label, unbound: b.unbound, assumedBlock: !directive && !fallbackBlock, dynamicShared: shmem, ...args });
   }

@@ -23,7 +23,8 @@ export interface FunctionFact {
   classTemplateParams: TemplateParam[];
   params: { name: string; node: Node }[];
   body: Node;
-  launchBounds: number | null;
+  /** the first argument of `__launch_bounds__(N[, M])` on the function (its most threads per block), else null. */
+  launchBounds: Node | null;
   /** returns a reference (`float &at(int i)`, `-> float &`): what it returns is a place, read or written at the call. */
   returnsRef?: boolean;
 }
@@ -207,7 +208,6 @@ function readFunction(fn: Node, outer: Node, templateParams: TemplateParam[], cl
     if (n) params.push({ name: n.text, node: p });
   }
   const lb = kids(fn).find((c) => c.type === 'launch_bounds');
-  const lbNum = lb ? Number(named(lb)[0]?.text) : NaN;
   return {
     name: nameNode.text,
     node: fn,
@@ -218,7 +218,7 @@ function readFunction(fn: Node, outer: Node, templateParams: TemplateParam[], cl
     classTemplateParams,
     params,
     body,
-    launchBounds: Number.isFinite(lbNum) ? lbNum : null,
+    launchBounds: (lb && named(lb)[0]) ?? null,
     ...(returnsRef ? { returnsRef } : {}),
   };
 }
