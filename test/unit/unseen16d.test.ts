@@ -62,3 +62,14 @@ test('a branch on __HIP_PLATFORM_AMD__ is decided as nvcc decides it (was: the l
   const amd = analyzeFile(FIXTURE, { defines: { __HIP_PLATFORM_AMD__: '1' } });
   figures(accessAt(amd.result, amd.text, 'lds[threadIdx.x * (64 / WAVE)] = out[threadIdx.x];', 'store', 'lds'), 'conflict-free', 1, 1, 32, 32);
 });
+
+test('a branch on __DEVICE_EMULATION__ is decided as nvcc decides it since CUDA 3.0 (was: the cutil bank checker read, every access dropped)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const reduce = result.accesses.filter((a) => a.kernel === 'emu_reduce');
+  assert.equal(reduce.length, 5, reduce.map((a) => `${a.kind} ${a.range.start.line + 1}`).join(', '));
+  figures(accessAt(result, text, 'SDATA(tid) = g_idata[', 'store', 'SDATA'), 'conflict-free', 1, 1, 32, 32);
+  // block 128: index = 2 * s * tid; per s 2, 4, 4, 4, 4, 2, 1; the worst with the most lanes is s = 2 (32 words, 32 lanes)
+  const l = accessAt(result, text, 'if (index < blockDim.x) SDATA(index) += SDATA(index + s);', 'store');
+  figures(l, 'conflict', 4, 4, 32, 32);
+  assert.deepEqual(l.cases?.map((c) => c.degree), [2, 4, 4, 4, 4, 2, 1]);
+});

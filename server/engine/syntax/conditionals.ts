@@ -31,9 +31,11 @@ const ALWAYS_DEFINED = new Set(['__CUDACC__', '__NVCC__', '__CUDA_ARCH__', '__cp
  * a -D defines one, a branch on one is decided as nvcc decides it (`#ifdef __HIP_PLATFORM_AMD__` / `#define WARP 64`
  * / `#else` / `#define WARP 32` is 32; the last definition was read). Nor does any compiler define `__INTELLISENSE__`
  * (Visual Studio's editor parser: `#ifndef __INTELLISENSE__` / `#define KERNEL_ARGS2(g, b) <<<g, b>>>` / `#else` / an
- * empty one). `__HIPCC__` is not one: HIP's headers define it for nvcc too.
+ * empty one), nor has nvcc defined `__DEVICE_EMULATION__` since CUDA 3.0 dropped device emulation (the SDK's
+ * `#ifdef __DEVICE_EMULATION__` / `#define TEMP(i) CUT_BANK_CHECKER(temp, i)` / `#else` / `#define TEMP(i) temp[i]`).
+ * `__HIPCC__` is not one: HIP's headers define it for nvcc too.
  */
-const NEVER_DEFINED = new Set(['__HIP_PLATFORM_AMD__', '__HIP_PLATFORM_HCC__', '__HIP_PLATFORM_SPIRV__', '__HCC__', '__HIP__', '__HIP_DEVICE_COMPILE__', '__HCC_ACCELERATOR__', '__INTELLISENSE__']);
+const NEVER_DEFINED = new Set(['__HIP_PLATFORM_AMD__', '__HIP_PLATFORM_HCC__', '__HIP_PLATFORM_SPIRV__', '__HCC__', '__HIP__', '__HIP_DEVICE_COMPILE__', '__HCC_ACCELERATOR__', '__INTELLISENSE__', '__DEVICE_EMULATION__']);
 
 /** true, false, or null when the condition cannot be decided from this file. */
 export function decide(expr: string, env: ConditionEnv): boolean | null {
