@@ -5,6 +5,7 @@
 // model (scratch/unseen16d/oracle.py, not shipped).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { analyzeText } from '../../server/engine';
 import { ready, analyzeFile, accessAt, figures } from './helpers/engine';
 
 before(() => ready);
@@ -72,4 +73,28 @@ test('a branch on __DEVICE_EMULATION__ is decided as nvcc decides it since CUDA 
   const l = accessAt(result, text, 'if (index < blockDim.x) SDATA(index) += SDATA(index + s);', 'store');
   figures(l, 'conflict', 4, 4, 32, 32);
   assert.deepEqual(l.cases?.map((c) => c.degree), [2, 4, 4, 4, 4, 2, 1]);
+});
+
+test('HIP\'s first spelling of the built-ins (`hipThreadIdx_x`, `hipGridDim_x`), from a header the file includes, is threadIdx.x, gridDim.x (was: unknown, `hipThreadIdx_x` is not known here)', () => {
+  const text = [
+    '#include <hip/hip_runtime.h>',
+    '__global__ void hipified(float *o) {',
+    '  __shared__ float s[64][33];',
+    '  __shared__ float t[64][32];',
+    '  s[hipThreadIdx_y][hipThreadIdx_x] = o[hipBlockIdx_x * hipBlockDim_x];',
+    '  o[1] = s[hipThreadIdx_x][hipThreadIdx_y + hipGridDim_x];',
+    '  o[2] = t[hipThreadIdx_x][hipGridDim_x];',
+    '}',
+    'void run(float *d) { hipLaunchKernelGGL(hipified, dim3(3), dim3(32, 4), 0, 0, d); }',
+  ].join('\n');
+  const result = analyzeText(text, { budgetMs: 60_000 });
+  assert.ok(!result.accesses.some((a) => a.status === 'unknown'), result.accesses.map((a) => a.reason ?? '').join('\n'));
+  const s = accessAt(result, text, 's[hipThreadIdx_y][hipThreadIdx_x] =', 'store', 's');
+  figures(s, 'conflict-free', 1, 1, 32, 32);
+  assert.deepEqual(s.block, [32, 4, 1]);
+  figures(accessAt(result, text, 'o[1] = s[hipThreadIdx_x]', 'load', 's'), 'conflict-free', 1, 1, 32, 32);
+  // gridDim.x = 3 from the launch: words 32 * tx + 3, all in bank 3
+  const t = accessAt(result, text, 'o[2] = t[hipThreadIdx_x][hipGridDim_x];', 'load', 't');
+  figures(t, 'conflict', 32, 32, 32, 32);
+  assert.ok(t.assumptions.some((a) => /grid 3x1x1 from the launch/.test(a)), t.assumptions.join('\n'));
 });

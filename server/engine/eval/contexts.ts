@@ -367,9 +367,9 @@ function gridOf(v: Value): (number | null)[] {
   return [one(v), 1, 1];
 }
 
-/** The kernel, a device function or a macro of the file names `gridDim`: its launches' grids are read. */
+/** The kernel, a device function or a macro of the file names `gridDim` (or HIP's `hipGridDim_x`): its launches' grids are read. */
 function readsGrid(kernel: FunctionFact, facts: FileFacts): boolean {
-  const re = /\bgridDim\b/;
+  const re = /\bgridDim\b|\bhipGridDim_[xyz]\b/;
   if (re.test(kernel.outer.text)) return true;
   for (const list of facts.functions.values()) for (const f of list) if (!f.isKernel && re.test(f.outer.text)) return true;
   for (const m of facts.macros.values()) if (re.test(m.body)) return true;
