@@ -367,9 +367,9 @@ function gridOf(v: Value): (number | null)[] {
   return [one(v), 1, 1];
 }
 
-/** The kernel, a device function or a macro of the file names `gridDim`: its launches' grids are read. */
+/** The kernel, a device function or a macro of the file names `gridDim` (or HIP's `hipGridDim_x`): its launches' grids are read. */
 function readsGrid(kernel: FunctionFact, facts: FileFacts): boolean {
-  const re = /\bgridDim\b/;
+  const re = /\bgridDim\b|\bhipGridDim_[xyz]\b/;
   if (re.test(kernel.outer.text)) return true;
   for (const list of facts.functions.values()) for (const f of list) if (!f.isKernel && re.test(f.outer.text)) return true;
   for (const m of facts.macros.values()) if (re.test(m.body)) return true;
@@ -381,8 +381,18 @@ function gridText(dims: (number | null)[], l: LaunchFact, source: string): strin
   if (dims.every((d) => d !== null)) return `grid ${dims.join('x')} from ${source}`;
   const known = dims.map((d, i) => (d === null ? null : `gridDim.${'xyz'[i]} = ${d}`)).filter((x) => x);
   const unknownAxes = dims.map((d, i) => (d === null ? `gridDim.${'xyz'[i]}` : null)).filter((x) => x);
-  return `${known.length ? `${known.join(', ')} from ${source}; ` : ''}${unknownAxes.join(', ')} not known from the grid \`${l.grid?.text}\` of ${source}`;
+  return `${known.length ? `${known.join(', ')} from ${source}; ` : ''}${unknownAxes.join(', ')} not known from the grid \`${launchDimText(l, 'grid')}\` of ${source}`;
 }
+
+/** a launch's block (or grid) as a value: a dim3 of the driver API's three extent arguments where it gives them so. */
+function launchDim(l: LaunchFact, it: Interp, which: 'block' | 'grid'): Value {
+  const axes = which === 'block' ? l.blockAxes : l.gridAxes;
+  if (axes?.length === 3) return { k: 'dim3', x: it.rvalue(axes[0]), y: it.rvalue(axes[1]), z: it.rvalue(axes[2]) };
+  return it.rvalue(which === 'block' ? l.block! : l.grid!);
+}
+/** the source text of a launch's block (or grid): `128, 1, 1` of the driver API's three arguments. */
+const launchDimText = (l: LaunchFact, which: 'block' | 'grid'): string | undefined =>
+  (which === 'block' ? l.blockAxes : l.gridAxes)?.map((a) => a.text).join(', ') ?? (which === 'block' ? l.block : l.grid)?.text;
 
 function blockOf(v: Value): [number, number, number] | null {
   const b = blockDims(v);
@@ -465,10 +475,11 @@ function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it
 }
 
 /**
- * Functions that take their arguments by value (a local passed to one keeps its value): also the ceiling-division
+ * Functions that take their arguments by value (a local passed to one keeps its value; HIP's and the driver API's
+ * alike): also the ceiling-division
  * helpers that headers define (OpenCV's `cv::cuda::device::divUp(total, grain)`, `iDivUp`, `ceil_div`), in any namespace.
  */
-const BY_VALUE_CALLS = /^(?:std::)?(printf|fprintf|sprintf|snprintf|puts|assert|max|min|fmax|fmin|abs|ceil|floor|sqrt|log2|pow|exp|malloc|calloc|dim3|cudaMalloc\w*|cudaMemset\w*|cudaMemcpy\w*|cudaLaunch\w*|cudaFuncSetAttribute|cudaDeviceSynchronize|cudaGetLastError|cudaGetErrorString)$|^(?:\w+::)*(?:divUp|DivUp|iDivUp|div_up|DIV_UP|DIVUP|divRoundUp|DIV_ROUND_UP|ceil_div|ceilDiv|cdiv|CEIL_DIV)$/;
+const BY_VALUE_CALLS = /^(?:std::)?(printf|fprintf|sprintf|snprintf|puts|assert|max|min|fmax|fmin|abs|ceil|floor|sqrt|log2|pow|exp|malloc|calloc|dim3|cudaMalloc\w*|cudaMemset\w*|cudaMemcpy\w*|cudaLaunch\w*|cudaFuncSetAttribute|cudaDeviceSynchronize|cudaGetLastError|cudaGetErrorString|hipMalloc\w*|hipMemset\w*|hipMemcpy\w*|hipLaunch\w*|hipModuleLaunchKernel|hipDeviceSynchronize|hipGetLastError|cuLaunch\w*)$|^(?:\w+::)*(?:divUp|DivUp|iDivUp|div_up|DIV_UP|DIVUP|divRoundUp|DIV_ROUND_UP|ceil_div|ceilDiv|cdiv|CEIL_DIV)$/;
 
 /**
  * Whether the host evaluator may take `name`, a local of `caller` declared by `decl`, to hold at `at` what its
@@ -1631,7 +1642,7 @@ function dispatchWays(call: Node, inner: Node, caller: FunctionFact, facts: File
   { values: Map<string, Value>; types: Map<string, CType>; said: string }[] | null {
   const f = call.childForFieldName('function');
   const mac = f?.type === 'identifier' ? facts.macros.get(f.text) : undefined;
-  if (!mac?.params?.length || /<<<|\bcudaLaunch/.test(mac.body)) return null;
+  if (!mac?.params?.length || /<<<|\b(?:cuda|hip)Launch/.test(mac.body)) return null;
   const args = argumentNodes(call);
   const at = args.findIndex((a) => inner.startIndex >= a.startIndex && inner.endIndex <= a.endIndex);
   if (at < 0) return null;
@@ -2104,18 +2115,18 @@ export function instancesOf(
   // the grid of each launch, for a kernel that reads gridDim (`s[threadIdx.x * gridDim.x]` of `k<<<4, 64>>>`)
   const withGrid = readsGrid(kernel, facts);
   const gridAt = (l: LaunchFact, it: Interp, source: string): Instance['grid'] =>
-    withGrid && l.grid ? (() => { const dims = gridOf(it.rvalue(l.grid!)); return { dims, source: gridText(dims, l, source) }; })() : undefined;
+    withGrid && l.grid ? (() => { const dims = gridOf(launchDim(l, it, 'grid')); return { dims, source: gridText(dims, l, source) }; })() : undefined;
   const unevaluated: string[] = [];
   /** a launch's block shape; one that cannot be evaluated is a note, naming `what`. */
   const shape = (l: LaunchFact, it: Interp, what: string): [number, number, number] | null => {
     const block = blockAt(l, it);
     // a shape that is evaluated but no block can have (`dim3 b(Z, BLK_ROW)` with Z = 96, BLK_ROW = 12): said so, it
     // was "could not be evaluated"
-    const dims = l.block && !block ? blockDims(it.rvalue(l.block)) : null;
+    const dims = l.block && !block ? blockDims(launchDim(l, it, 'block')) : null;
     const threads = dims && dims.every((x) => Number.isInteger(x) && x >= 1) ? dims[0] * dims[1] * dims[2] : 0;
     const note = threads > 1024
-      ? `the block shape \`${l.block?.text}\` of ${what} is ${dims!.join('x')}, ${threads} threads: more than the 1024 a block can have (such a launch fails)`
-      : `the block shape \`${l.block?.text}\` of ${what} could not be evaluated`;
+      ? `the block shape \`${launchDimText(l, 'block')}\` of ${what} is ${dims!.join('x')}, ${threads} threads: more than the 1024 a block can have (such a launch fails)`
+      : `the block shape \`${launchDimText(l, 'block')}\` of ${what} could not be evaluated`;
     // a launch in a host function template is read once per binding: its note is said once
     if (l.block && !block && !unevaluated.includes(note)) {
       notes.push(note);
@@ -2129,11 +2140,11 @@ export function instancesOf(
   function blockAt(l: LaunchFact, it: Interp): [number, number, number] | null {
     fromFileScope = '';
     if (!l.block) return null;
-    const v = blockOf(it.rvalue(l.block));
-    const g = v || !l.caller ? null : fileScopeElement(l.block, l.caller, facts, it, deadline);
+    const v = blockOf(launchDim(l, it, 'block'));
+    const g = v || !l.caller || l.blockAxes ? null : fileScopeElement(l.block, l.caller, facts, it, deadline);
     const block = g && blockOf(g.value);
     if (block) fromFileScope = `; ${g!.note}`;
-    if (v) for (const id of new Set(identifiersIn(l.block))) if (it.notes.has(warpSizeNote(id))) fromFileScope += ` (\`${id}\` taken as 32, the warp size)`;
+    if (v) for (const id of new Set((l.blockAxes ?? [l.block]).flatMap((a) => identifiersIn(a)))) if (it.notes.has(warpSizeNote(id))) fromFileScope += ` (\`${id}\` taken as 32, the warp size)`;
     return v ?? block;
   }
   const shmemOf = (l: LaunchFact, it: Interp) => (l.shmem ? uniformValue(it.rvalue(l.shmem)) : 0);

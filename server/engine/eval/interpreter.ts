@@ -3039,6 +3039,10 @@ export class Interp {
       const st = vectorFields(BUILTINS.uint3 as Extract<CType, { kind: 'vector' }>) as Extract<CType, { kind: 'struct' }>;
       return { k: 'obj', t: st, fields: new Map(st.fields.map((f) => [f.name, { value: this.builtinIndex(name, f.name), type: f.type }])) };
     }
+    // HIP's first spelling of the built-ins (`hipThreadIdx_x`, `hipBlockDim_y`, hipify's output for older code), which
+    // its headers define as `threadIdx.x`, `blockDim.y` for nvcc
+    const hip = /^hip(ThreadIdx|BlockIdx|BlockDim|GridDim)_([xyz])$/.exec(name);
+    if (hip) return this.builtinIndex(hip[1][0].toLowerCase() + hip[1].slice(1), hip[2]);
     return unk(`\`${name}\` is not known here`);
   }
 

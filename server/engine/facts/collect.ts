@@ -47,6 +47,12 @@ export interface LaunchFact {
   what?: string;
   /** a launch through a function pointer: the assignment in the launching function that gave it this kernel. */
   via?: Node;
+  /**
+   * the driver API's `cuLaunchKernel(f, gx, gy, gz, bx, by, bz, ...)` gives each extent as its own argument: the grid's
+   * and the block's three (`grid` and `block` are then their x arguments, for the text).
+   */
+  gridAxes?: Node[];
+  blockAxes?: Node[];
 }
 
 export interface FileFacts {
@@ -102,7 +108,7 @@ export interface FileFacts {
 type ChildMemo = { __named?: Node[]; __kids?: Node[] };
 const NONE: Node[] = [];
 /** What a function body must contain for the facts walk to enter it: a launch (a graph node's `.func =`), a macro, a type or enum definition. */
-const BODY_FACTS = /<<<|\bcudaLaunch(?:Cooperative)?Kernel(?:Ex|ExC)?\b|\.func\s*=|#\s*define|\b(?:struct|class|union|enum|typedef|using)\b/;
+const BODY_FACTS = /<<<|\b(?:cuda|hip|cu|hipModule)Launch(?:Cooperative)?Kernel(?:Ex|ExC|GGL)?\b|\.func\s*=|#\s*define|\b(?:struct|class|union|enum|typedef|using)\b/;
 
 export const named = (n: Node | null | undefined): Node[] =>
   n ? ((n as Node & ChildMemo).__named ??= n.namedChildren.filter((c) => c !== null) as Node[]) : NONE;
@@ -518,7 +524,7 @@ function launchAt(node: Node, fn: FunctionFact | null): LaunchFact | null {
  * loops and locals around the use).
  */
 function macroLaunches(facts: FileFacts, text: string, root: Node): void {
-  const launching = new Map([...facts.macros.values()].filter((m) => m.params !== null && /<<<|\bcudaLaunch(?:Cooperative)?Kernel(?:Ex|ExC)?\b/.test(m.body)).map((m) => [m.name, m]));
+  const launching = new Map([...facts.macros.values()].filter((m) => m.params !== null && /<<<|\b(?:cuda|hip)Launch(?:Cooperative)?Kernel(?:Ex|ExC|GGL)?\b/.test(m.body)).map((m) => [m.name, m]));
   // a macro that calls a host function of the file that launches (`#define COMPUTE(k) run<blockSize, k>(out, nb);`):
   // what that call binds is read where the macro is used
   const launchers = [...new Set(facts.launches.filter((l) => l.caller && !l.caller.isKernel).map((l) => l.caller!.name))].filter((n) => /^\w+$/.test(n));
@@ -628,7 +634,10 @@ function macroLaunches(facts: FileFacts, text: string, root: Node): void {
     while (stack.length) {
       const n = stack.pop()!;
       if (n.endIndex <= start || n.startIndex >= end) continue;
-      const l = n.type === 'call_expression' && n.startIndex >= start ? launchAt(n, fn) : null;
+      // a macro that is only the launch configuration (`k KERNEL_ARGS2(grid, block)(args)`, whose body is `<<<grid,
+      // block>>>`, there so that editors parse the file) launches the kernel named before it
+      const within = n.startIndex >= start || kids(n).some((c) => c.type === 'kernel_call_syntax' && c.startIndex >= start && c.startIndex < end);
+      const l = n.type === 'call_expression' && within ? launchAt(n, fn) : null;
       if (l) facts.launches.push({ ...l, what: `${l.what ?? 'the launch'} in the macro \`${use.replace(/\s+/g, ' ')}\`` });
       for (const c of named(n)) stack.push(c);
     }
@@ -662,13 +671,16 @@ function macroLaunches(facts: FileFacts, text: string, root: Node): void {
   }
 }
 
-/** The kernel a launch API is given: `k`, `(void *)k`, `&k`, `reinterpret_cast<void *>(k)`, `k<T>`, `ns::k`. */
+/**
+ * The kernel a launch API is given: `k`, `(void *)k`, `&k`, `reinterpret_cast<void *>(k)`, `k<T>`, `ns::k`, and HIP's
+ * `HIP_KERNEL_NAME(k<T, N>)` (a macro that is its argument, there so the template's commas survive the launch macro).
+ */
 export function kernelRef(k: Node | null): { name: string; targs: Node[] | null } | null {
   for (let i = 0; k && i < 8; i++) {
     if (k.type === 'cast_expression') k = k.childForFieldName('value');
     else if (k.type === 'parenthesized_expression') k = named(k)[0] ?? null;
     else if (k.type === 'pointer_expression' && k.childForFieldName('operator')?.text === '&') k = k.childForFieldName('argument');
-    else if (k.type === 'call_expression' && /_cast$/.test(k.childForFieldName('function')?.text.replace(/<.*$/s, '') ?? '')) k = argumentNodes(k)[0] ?? null;
+    else if (k.type === 'call_expression' && /_cast$|^HIP_KERNEL_NAME$/.test(k.childForFieldName('function')?.text.replace(/<.*$/s, '') ?? '')) k = argumentNodes(k)[0] ?? null;
     else break;
   }
   let targs: Node[] | null = null;
@@ -682,10 +694,44 @@ export function kernelRef(k: Node | null): { name: string; targs: Node[] | null 
   return k && k.type === 'identifier' ? { name: k.text, targs } : null;
 }
 
-type ApiLaunch = Pick<LaunchFact, 'kernel' | 'templateArgs' | 'grid' | 'block' | 'shmem' | 'argsFrom' | 'what'>;
+type ApiLaunch = Pick<LaunchFact, 'kernel' | 'templateArgs' | 'grid' | 'block' | 'shmem' | 'argsFrom' | 'what' | 'gridAxes' | 'blockAxes'>;
 
 /**
- * `cudaLaunchKernel((void *)k, grid, block, args, shmem, stream)` and `cudaLaunchCooperativeKernel(...)`: a launch of
+ * The kernel name a driver-API function handle was looked up by: `cuModuleGetFunction(&f, module, "name")` (or
+ * `hipModuleGetFunction`) in the launching function before the launch, else anywhere in the file (a handle kept in a
+ * member or a global). Null where no such call gives `f` a string literal, or two give it different names.
+ */
+function handleName(f: Node, body: Node | null, before: number): string | null {
+  const found = (root: Node, limit: number): Set<string> => {
+    const names = new Set<string>();
+    const stack = [root];
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (n.startIndex >= limit) continue;
+      if (n.type === 'call_expression' && /^(?:cu|hip)ModuleGetFunction$/.test(n.childForFieldName('function')?.text ?? '')) {
+        const a = argumentNodes(n);
+        let h: Node | null = a[0] ?? null;
+        if (h?.type === 'pointer_expression' && h.childForFieldName('operator')?.text === '&') h = h.childForFieldName('argument');
+        const lit = a[2];
+        if (h && h.text === f.text && lit?.type === 'string_literal' && /^"\w+"$/.test(lit.text)) names.add(lit.text.slice(1, -1));
+        continue;
+      }
+      for (const c of named(n)) stack.push(c);
+    }
+    return names;
+  };
+  let names = body ? found(body, before) : new Set<string>();
+  if (!names.size) {
+    let root: Node = f;
+    while (root.parent) root = root.parent;
+    names = found(root, Infinity);
+  }
+  return names.size === 1 ? [...names][0] : null;
+}
+
+/**
+ * `cudaLaunchKernel((void *)k, grid, block, args, shmem, stream)` and `cudaLaunchCooperativeKernel(...)` (HIP's
+ * `hipLaunchKernel`, `hipLaunchCooperativeKernel` alike): a launch of
  * `k` with that grid, block and dynamic shared memory. `cudaLaunchKernelEx(&config, k, args...)` (and `...ExC`): the
  * shape is what the function set in `config` before the call (`config.blockDim = ...`, or `.blockDim = ...` where
  * it is declared); the C++ form passes the kernel's arguments after `k`.
@@ -694,7 +740,23 @@ function apiLaunch(node: Node, body: Node | null): ApiLaunch | null {
   const f = node.childForFieldName('function');
   const name = f?.type === 'identifier' ? f.text : f?.type === 'qualified_identifier' ? f.childForFieldName('name')?.text : null;
   const args = () => argumentNodes(node);
-  if (name === 'cudaLaunchKernel' || name === 'cudaLaunchCooperativeKernel') {
+  if (name === 'hipLaunchKernelGGL') {
+    // HIP's launch macro, also in CUDA files through hipify or a portability header:
+    // `hipLaunchKernelGGL(k, grid, block, shmem, stream, args...)`, the kernel's arguments after the stream
+    const a = args();
+    const k = kernelRef(a[0] ?? null);
+    if (!k || a.length < 3) return null;
+    return { kernel: k.name, templateArgs: k.targs, grid: a[1], block: a[2], shmem: a[3] ?? null, argsFrom: 5 };
+  }
+  if (name === 'cuLaunchKernel' || name === 'cuLaunchCooperativeKernel' || name === 'hipModuleLaunchKernel') {
+    // the driver API: `cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shmem, stream, params, extra)`, `f` looked up by name;
+    // the kernel's arguments go through `void **params`: not the call's
+    const a = args();
+    const k = a[0]?.type === 'identifier' || a[0]?.type === 'field_expression' ? handleName(a[0], body, node.startIndex) : null;
+    if (!k || a.length < 7) return null;
+    return { kernel: k, templateArgs: null, grid: a[1], block: a[4], shmem: a[7] ?? null, gridAxes: a.slice(1, 4), blockAxes: a.slice(4, 7) };
+  }
+  if (name === 'cudaLaunchKernel' || name === 'cudaLaunchCooperativeKernel' || name === 'hipLaunchKernel' || name === 'hipLaunchCooperativeKernel') {
     const a = args();
     const k = kernelRef(a[0] ?? null);
     if (!k || a.length < 3) return null;

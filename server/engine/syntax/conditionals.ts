@@ -25,6 +25,17 @@ const isPoint = (r: Range) => r.lo === r.hi && Number.isFinite(r.lo);
 
 /** Names every CUDA device compilation defines (the tool analyses device code). */
 const ALWAYS_DEFINED = new Set(['__CUDACC__', '__NVCC__', '__CUDA_ARCH__', '__cplusplus']);
+/**
+ * Names no nvcc compilation defines: HIP's marks of a compilation for AMD GPUs (HIP's headers refuse
+ * `__HIP_PLATFORM_AMD__` with `__NVCC__`), whose shared memory the bank model does not describe. Unless the file or
+ * a -D defines one, a branch on one is decided as nvcc decides it (`#ifdef __HIP_PLATFORM_AMD__` / `#define WARP 64`
+ * / `#else` / `#define WARP 32` is 32; the last definition was read). Nor does any compiler define `__INTELLISENSE__`
+ * (Visual Studio's editor parser: `#ifndef __INTELLISENSE__` / `#define KERNEL_ARGS2(g, b) <<<g, b>>>` / `#else` / an
+ * empty one), nor has nvcc defined `__DEVICE_EMULATION__` since CUDA 3.0 dropped device emulation (the SDK's
+ * `#ifdef __DEVICE_EMULATION__` / `#define TEMP(i) CUT_BANK_CHECKER(temp, i)` / `#else` / `#define TEMP(i) temp[i]`).
+ * `__HIPCC__` is not one: HIP's headers define it for nvcc too.
+ */
+const NEVER_DEFINED = new Set(['__HIP_PLATFORM_AMD__', '__HIP_PLATFORM_HCC__', '__HIP_PLATFORM_SPIRV__', '__HCC__', '__HIP__', '__HIP_DEVICE_COMPILE__', '__HCC_ACCELERATOR__', '__INTELLISENSE__', '__DEVICE_EMULATION__']);
 
 /** true, false, or null when the condition cannot be decided from this file. */
 export function decide(expr: string, env: ConditionEnv): boolean | null {
@@ -121,7 +132,7 @@ class CondParser {
       if (!name || !/^[A-Za-z_]\w*$/.test(name)) throw new Error('defined without a name');
       if (paren) this.eat(')');
       if (this.env.defined.has(name) || ALWAYS_DEFINED.has(name)) return truth(true);
-      if (this.env.undefined.has(name)) return truth(false);
+      if (this.env.undefined.has(name) || NEVER_DEFINED.has(name)) return truth(false);
       return BOOL;
     }
     if (/^[A-Za-z_]/.test(t)) {
@@ -131,6 +142,7 @@ class CondParser {
       if (t === '__CUDA_ARCH__') return this.env.arch;
       const body = this.env.defined.get(t);
       if (body) return new CondParser(body, this.env, this.depth + 1).run();
+      if (!this.env.defined.has(t) && NEVER_DEFINED.has(t)) return point(0);
       return ANY;
     }
     throw new Error(`unexpected ${t}`);
