@@ -300,6 +300,7 @@ function spellBraceMacros(text: string, unfit?: { at: number; name: string }[]):
     const params = m[2] === undefined ? null : m[3].split(',').map((p) => p.trim()).filter((p) => p);
     defs.set(m[1], { params, body });
   }
+  if (!defs.size) return text; // no block macro: nothing to spell (a walk and a copy of the whole text saved per keystroke)
   const left: { at: number; end: number; name: string }[] = [];
   const out = spellInPlace(text, defs, false, left).split('');
   const missed: { at: number; name: string }[] = [];
