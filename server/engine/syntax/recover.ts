@@ -10,7 +10,10 @@ const TOP_LEVEL = /^(?:template\s*<|(?:(?:static|inline|extern(?:\s+"C")?|__forc
  * Text that only begins a definition (its template header, `__global__`, `static`, `__launch_bounds__(...)`, comments):
  * a line after it that looks like a new definition is the rest of the same one.
  */
-const DECL_PREFIX = /^(?:\s+|\/\/[^\n]*|\/\*[\s\S]*?\*\/|template\s*<[^;{}]*>|(?:static|inline|constexpr|extern(?:\s+"C")?|__forceinline__|__noinline__|__global__|__device__|__host__)\b|__launch_bounds__\s*\([^;{}]*\))*$/;
+// each alternative matches a piece of text in one way only (a blank is one character, a comment runs to its end, a
+// template header's brackets and the bounds' parentheses nest two levels), so a text that does not match fails in
+// linear time: with `\s+` and `[^;{}]*` a long run of blanks and brackets backtracked for seconds
+const DECL_PREFIX = /^(?:\s|\/\/[^\n]*(?:\n|$)|\/\*(?:[^*]|\*+[^*/])*\*+\/|template\s*<(?:[^;{}<>]|<(?:[^;{}<>]|<[^;{}<>]*>)*>)*>|(?:static|inline|constexpr|extern(?:\s+"C")?|__forceinline__|__noinline__|__global__|__device__|__host__)\b|__launch_bounds__\s*\((?:[^;{}()]|\([^;{}()]*\))*\))*$/;
 
 /** What a well-formed file holds at its top level (a `;` after a struct or class included). */
 const TOP_LEVEL_TYPES = new Set([
