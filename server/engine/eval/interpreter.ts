@@ -338,6 +338,18 @@ export class Interp {
     if (!names) this.sharedPointers.set(body.id, (names = new Map()));
     if (!names.has(name)) names.set(name, v.base.nameNode);
   }
+  /** After a loop (its `finally`): the mask and context before it back, its scope closed, and the notes of the lanes a
+   * `break` or `continue` of the loop sent on ended (they are back after it). `exitNotes`: how many there were before. */
+  private endLoop(savedMask: Uint8Array | null, savedCtx: Interp['ctx'], exitNotes: number): void {
+    this.mask = savedMask;
+    this.ctx = savedCtx;
+    this.frame().scopes.pop();
+    const kept = this.exitNotes.filter((n, i) => i < exitNotes || !this.loopExitNotes.has(n));
+    if (kept.length !== this.exitNotes.length) {
+      this.exitNotes = kept;
+      this.assumptionEpoch++;
+    }
+  }
   /** `n` is not run: no thread of the block reaches it here (because of `why`, where one condition decides it). */
   private skipped(n: Node | null | undefined, why?: string): void {
     if (!n || this.cfg.host) return;
@@ -1296,15 +1308,7 @@ export class Interp {
         this.skipped(update);
       }
     } finally {
-      this.mask = savedMask;
-      this.ctx = savedCtx;
-      this.frame().scopes.pop();
-      // the lanes a `break` or `continue` of this loop sent on are back after it: its notes end here
-      const kept = this.exitNotes.filter((n, i) => i < exitNotes || !this.loopExitNotes.has(n));
-      if (kept.length !== this.exitNotes.length) {
-        this.exitNotes = kept;
-        this.assumptionEpoch++;
-      }
+      this.endLoop(savedMask, savedCtx, exitNotes);
     }
   }
 
@@ -1412,14 +1416,7 @@ export class Interp {
         }
       }
     } finally {
-      this.mask = savedMask;
-      this.ctx = savedCtx;
-      this.frame().scopes.pop();
-      const kept = this.exitNotes.filter((n, i) => i < exitNotes || !this.loopExitNotes.has(n));
-      if (kept.length !== this.exitNotes.length) {
-        this.exitNotes = kept;
-        this.assumptionEpoch++;
-      }
+      this.endLoop(savedMask, savedCtx, exitNotes);
     }
   }
 
