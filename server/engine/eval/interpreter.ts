@@ -162,6 +162,20 @@ const TEMPLATE_ARGS = new WeakMap<CType, Node[]>();
 const TEMPLATE_BOUND = new WeakMap<CType, ClassBinding>();
 const CLASS_DECLS = new WeakMap<CType, Node>();
 
+/** `a[i][j]`: the subscripted expression (`a`) and the indices, outermost first; null where a subscript has none. */
+function subscriptChain(node: Node): { base: Node | null; idx: Node[] } | null {
+  const idx: Node[] = [];
+  let base: Node | null = node;
+  while (base?.type === 'subscript_expression') {
+    const list = base.childForFieldName('indices');
+    const i = list ? named(list).filter((c) => c.type !== 'comment')[0] : base.childForFieldName('index');
+    if (!i) return null;
+    idx.unshift(i);
+    base = base.childForFieldName('argument');
+  }
+  return { base, idx };
+}
+
 export class Interp {
   readonly n: number;
   readonly tx: Float64Array;
@@ -4917,15 +4931,9 @@ export class Interp {
    * number on each active lane; null where the expression is no such element (fewer indices than extents).
    */
   private tableElement(node: Node): Value | null {
-    const idx: Node[] = [];
-    let base: Node | null = node;
-    while (base?.type === 'subscript_expression') {
-      const list = base.childForFieldName('indices');
-      const i = list ? named(list).filter((c) => c.type !== 'comment')[0] : base.childForFieldName('index');
-      if (!i) return null;
-      idx.unshift(i);
-      base = base.childForFieldName('argument');
-    }
+    const chain = subscriptChain(node);
+    if (!chain) return null;
+    const { base, idx } = chain;
     if (base?.type !== 'identifier' || this.binding(base.text)) return null;
     const table = this.constantTable(base.text);
     if (!table || idx.length !== table.dims.length) return null;
@@ -5003,15 +5011,9 @@ export class Interp {
    * where it is no such array, or fewer indices than its extents.
    */
   private cellOf(node: Node): { cell: Var; array: Var } | { why: string; array: Var } | null {
-    const idx: Node[] = [];
-    let base: Node | null = node;
-    while (base?.type === 'subscript_expression') {
-      const list = base.childForFieldName('indices');
-      const i = list ? named(list).filter((c) => c.type !== 'comment')[0] : base.childForFieldName('index');
-      if (!i) return null;
-      idx.unshift(i);
-      base = base.childForFieldName('argument');
-    }
+    const chain = subscriptChain(node);
+    if (!chain) return null;
+    const { base, idx } = chain;
     const v = base?.type === 'identifier' ? this.lookupVar(base.text) : null;
     if (!v?.cells || idx.length !== v.cells.dims.length) return null;
     if (v.value.k !== 'other') return { why: v.value.k === 'unk' ? v.value.reason : `the elements of \`${base!.text}\` are not known`, array: v };
