@@ -10,6 +10,7 @@ import { profileFor } from '../engine/model/bankModel';
 import { parseBlock, parseDefine } from '../engine/syntax/preprocess';
 import { renderText, renderJson, renderSarif, FileReport } from './render';
 import { applyEdits } from './edits';
+import { includeReader, HeaderCache } from '../host/headers';
 
 const VERSION = '0.1.0';
 const USAGE = `usage: cuda-bank-lens [check] [options] <file-or-folder>...
@@ -24,6 +25,9 @@ const USAGE = `usage: cuda-bank-lens [check] [options] <file-or-folder>...
   -D NAME=VALUE, --define NAME=VALUE
                             a macro the file takes from a header (WARP_SIZE=32, or a function-like one:
                             'FETCH_FLOAT4(p)=(reinterpret_cast<float4 *>(&(p))[0])'); repeatable; the file's own wins
+  -I DIR, --include-dir DIR where headers named by \`#include "..."\` are looked for after the including file's own
+                            directory; repeatable
+  --no-headers              do not read the macros of the headers a file includes
   --version, --help
 
 exit status: 0 no conflict, 1 at least one conflict, 2 bad usage or an unreadable file`;
@@ -37,23 +41,25 @@ interface Options {
   allSources: boolean;
   budgetMs: number;
   defines: Record<string, string>;
+  includeDirs: string[];
+  headers: boolean;
   paths: string[];
 }
 
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Options | 'help' | 'version' {
-  const o: Options = { format: 'text', fix: false, verbose: false, allSources: false, budgetMs: 10000, defines: {}, paths: [] };
+  const o: Options = { format: 'text', fix: false, verbose: false, allSources: false, budgetMs: 10000, defines: {}, includeDirs: [], headers: true, paths: [] };
   const args = [...argv];
   if (args[0] === 'check') args.shift();
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const eq = a.indexOf('=');
     // `-DNAME=VALUE` is `-D` with its value attached, as compilers take it
-    const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a.startsWith('-D') && a.length > 2 ? '-D' : a;
+    const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : /^-[DI]./.test(a) ? a.slice(0, 2) : a;
     const value = () => {
       if (a.startsWith('--') && eq > 0) return a.slice(eq + 1);
-      if (flag === '-D' && a.length > 2) return a.slice(2);
+      if ((flag === '-D' || flag === '-I') && a.length > 2) return a.slice(2);
       const v = args[++i];
       if (v === undefined) throw new UsageError(`${flag} needs a value`);
       return v;
@@ -97,6 +103,13 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
         o.defines[d[0]] = d[1];
         break;
       }
+      case '-I':
+      case '--include-dir':
+        o.includeDirs.push(value());
+        break;
+      case '--no-headers':
+        o.headers = false;
+        break;
       case '--fix':
         o.fix = true;
         break;
@@ -190,7 +203,9 @@ async function main(argv: string[]): Promise<number> {
   const reports: FileReport[] = [];
   const fixes: string[] = [];
   const engineOpts = { arch: opts.arch, block: opts.block, budgetMs: opts.budgetMs, ...(Object.keys(opts.defines).length ? { defines: opts.defines } : {}) };
+  const headerCache: HeaderCache = new Map();
   for (const file of files) {
+    const fileOpts = opts.headers ? { ...engineOpts, includes: includeReader(path.resolve(file), opts.includeDirs.map((d) => path.resolve(d)), headerCache) } : engineOpts;
     let text: string;
     try {
       text = fs.readFileSync(file, 'utf8');
@@ -200,7 +215,7 @@ async function main(argv: string[]): Promise<number> {
     }
     let analysis: FileAnalysis;
     try {
-      analysis = analyzeText(text, engineOpts);
+      analysis = analyzeText(text, fileOpts);
       if (opts.fix) {
         const edits: TextEdit[] = [];
         for (const a of analysis.arrays) {
@@ -211,7 +226,7 @@ async function main(argv: string[]): Promise<number> {
         if (edits.length) {
           text = applyEdits(text, edits);
           fs.writeFileSync(file, text);
-          analysis = analyzeText(text, engineOpts);
+          analysis = analyzeText(text, fileOpts);
         }
       }
     } catch (e) {

@@ -3,7 +3,8 @@
 // anything outside the kernels changed.
 import { AccessFinding, AnalyzeOptions, ArrayFinding, FileAnalysis, Notice, PaddingFix, Range, RequestFigures } from './types';
 import { parse, Tree, Node, Edit } from './syntax/parser';
-import { blankInactive, definedMacro } from './syntax/preprocess';
+import { blankInactive, definedMacro, type Macro } from './syntax/preprocess';
+import { headerMacros, HeaderMacros } from './syntax/includes';
 import { recover, closingCandidates, Blanked, Closed } from './syntax/recover';
 import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, kids, operatorOf, declaratorName, readTopLevelFunction } from './facts/collect';
 import { typeName } from './facts/ctypes';
@@ -51,7 +52,7 @@ function runInstance(
     it = r.it;
   }
   it ??= run(given.args);
-  const common = [inst.blockSource, ...given.sources, ...it.notes];
+  const common = [inst.blockSource, ...given.sources, ...it.notes, ...[...it.headerMacros].map(headerMacroNote)];
   if (inst.unbound) common.push(inst.unbound);
   const memo: SummaryMemo = new Map();
   const lists: AssumptionCache = new Map();
@@ -69,6 +70,12 @@ function runInstance(
   }));
   const why = [...it.unreachedWhy].map(([id, reason]) => ({ node: it.unreached.get(id)!, reason, ...(it.notKnown.has(id) ? { open: true } : {}) }));
   return { results, arrays, notes: [...it.notes], capped: it.capped, unreached: { nodes: [...it.unreached.values()], why, pointers: it.sharedPointers } };
+}
+
+/** What an assumption says of a macro read from a header the file includes. */
+function headerMacroNote(m: Macro): string {
+  const file = m.from!.split(/[\\/]/).pop();
+  return m.params === null && m.body.length <= 40 ? `\`${m.name}\` = ${m.body} (defined in ${file}, line ${m.line + 1})` : `\`${m.name}\` as ${file} defines it (line ${m.line + 1})`;
 }
 
 /** The launch's arguments each instance is run with, decided once (the padding search runs it again). */
@@ -569,15 +576,18 @@ const definesKey = (d: Record<string, string> | undefined): string => (d ? Objec
  * name the file `#undef`s is not given: where it holds is a matter of lines, which the evaluator does not follow.
  */
 const withDefinesMemo = new WeakMap<FileFacts, { key: string; facts: FileFacts }>();
-function withDefines(facts: FileFacts, defines: Record<string, string> | undefined, text: string): FileFacts {
-  const key = definesKey(defines);
+function withDefines(facts: FileFacts, defines: Record<string, string> | undefined, text: string, sources?: HeaderMacros['sources']): FileFacts {
+  const key = definesKey(defines) + (sources ? Object.values(sources).map((s) => `${s.path}:${s.line}`).join('\u0001') : '');
   if (!key) return facts;
   const hit = withDefinesMemo.get(facts);
   if (hit && hit.key === key) return hit.facts;
   const macros = new Map(facts.macros);
+  const undone = new Set([...text.matchAll(/^[ \t]*#[ \t]*undef[ \t]+(\w+)/gm)].map((m) => m[1]));
   for (const [given, body] of Object.entries(defines!)) {
     const mac = definedMacro(given, body);
-    if (!macros.has(mac.name) && !new RegExp(`^[ \\t]*#[ \\t]*undef[ \\t]+${mac.name.replace(/\W/g, '\\$&')}\\b`, 'm').test(text)) macros.set(mac.name, mac);
+    const src = sources?.[given];
+    if (src) Object.assign(mac, { from: src.path, line: src.line });
+    if (!macros.has(mac.name) && !undone.has(mac.name)) macros.set(mac.name, mac);
   }
   const out = { ...facts, macros };
   withDefinesMemo.set(facts, { key, facts: out });
@@ -615,6 +625,8 @@ export class EngineDocument {
   private archUndecided: number[] = [];
   /** uses of a macro that opens or closes a block whose expansion does not fit in place (see blankInactive). */
   private braceUnfit: { at: number; name: string }[] = [];
+  /** where the macros read from the headers the file includes were defined (see withHeaders). */
+  private headerSources: HeaderMacros['sources'] | undefined;
   /** the document that analyses a definition cut short in the middle of the file as if it were closed (see repaired). */
   private repair: EngineDocument | null = null;
 
@@ -706,7 +718,10 @@ export class EngineDocument {
 
   analyze(options: AnalyzeOptions = {}): FileAnalysis {
     const deadline = Date.now() + (options.budgetMs ?? DEFAULT_BUDGET_MS);
+    let headers: string[] | undefined;
+    if (options.includes) ({ options, headers } = this.withHeaders(options));
     const own = this.analyzeOwn(options);
+    if (headers?.length) own.headers = headers;
     const region = this.nested ? undefined : this.blanked[0];
     const left = deadline - Date.now();
     if (!region || own.incomplete) {
@@ -716,6 +731,19 @@ export class EngineDocument {
     }
     // the repair shares the budget: what the file's own analysis left of it
     return left > 0 ? this.repaired(own, region, { ...options, budgetMs: left }, options) : this.unrepaired(own, region, options);
+  }
+
+  /**
+   * The options with the macros of the headers the file includes (`#include "..."`, read through `includes`) joined to
+   * `defines`, which win over them; and the headers read.
+   */
+  private withHeaders(options: AnalyzeOptions): { options: AnalyzeOptions; headers?: string[] } {
+    const { includes, ...rest } = options;
+    this.headerSources = undefined;
+    if (!includes || !/^[ \t]*#[ \t]*include[ \t]*"/m.test(this.text)) return { options: rest };
+    const h = headerMacros(this.text, includes, archRange(options.arch) ?? archRange(undefined)!, options.defines);
+    this.headerSources = h.sources;
+    return { options: Object.keys(h.defines).length ? { ...rest, defines: { ...h.defines, ...options.defines } } : rest, headers: h.read };
   }
 
   /** The budget ran out before a cut-short definition was repaired: the result is incomplete, and says so. */
@@ -815,7 +843,7 @@ export class EngineDocument {
       this.kept = facts.expanded ? [facts.expanded] : [];
     }
     this.facts = facts;
-    facts = withDefines(facts, options.defines, text);
+    facts = withDefines(facts, options.defines, text, this.headerSources);
     const notices: Notice[] = this.blanked.map((b) => ({
       range: { start: { line: b.line, character: 0 }, end: { line: b.line, character: 0 } },
       severity: 'information' as const,

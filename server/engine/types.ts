@@ -134,7 +134,16 @@ export interface FileAnalysis {
    * kernels it finished: calling analyze() again continues with the rest (an editor can do so when idle).
    */
   incomplete?: boolean;
+  /** the headers whose macros were read (`#include "..."`, through AnalyzeOptions.includes), as the reader names them. */
+  headers?: string[];
 }
+
+/**
+ * The text of the header `#include "spec"` names, as a compiler looks for it from the file `from` (null: the document
+ * being analysed): its path (what the results name, and what a cache is keyed by) and its text; null where there is
+ * none that can be read. The engine reads no file itself: the CLI and the language server give it one.
+ */
+export type IncludeReader = (spec: string, from: string | null) => { path: string; text: string } | null;
 
 export interface AnalyzeOptions {
   /** `sm_50+` (default), `sm_1x`, `sm_2x`, `sm_3x`, `sm_3x-8B`, `sm_80`, `sm_100`, `compute_75`, `sm_35:8B`, ... */
@@ -150,6 +159,12 @@ export interface AnalyzeOptions {
    * names but takes from a header. A `#define` of the same name in the file wins. They decide `#if` as the file's do.
    */
   defines?: Record<string, string>;
+  /**
+   * reads the headers the file includes with `#include "..."`: their macros (`#define TILE 32` in `config.h`) hold as
+   * `defines` do, where neither the file nor `defines` defines them (see syntax/includes.ts). Without it, a header's
+   * macros are not known.
+   */
+  includes?: IncludeReader;
   /**
    * evaluate every thread of every block, never one warp standing for all (default false: the engine evaluates one
    * warp where that is exact; the results are the same, which the tests check with this).

@@ -27,6 +27,8 @@ export interface AnalysisResult {
   sinceEditMs: number;
   /** settings epoch the result was computed under. */
   epoch: number;
+  /** the document's refresh count when it was computed (see refresh). */
+  stamp?: number;
 }
 
 export interface SchedulerOptions {
@@ -56,6 +58,8 @@ interface DocState {
   rerun: boolean;
   latest?: AnalysisResult;
   waiters: Set<(r: AnalysisResult | undefined) => void>;
+  /** how often something outside the text changed (a header it reads): a result of an older count is stale. */
+  stamp: number;
   /** continuation runs made for `continuedVersion`. */
   continuations: number;
   continuedVersion: number;
@@ -77,7 +81,7 @@ export class AnalysisScheduler {
   private state(uri: string): DocState {
     let s = this.docs.get(uri);
     if (!s) {
-      s = { running: false, rerun: false, waiters: new Set(), scheduledAt: performance.now(), continuations: 0, continuedVersion: -1 };
+      s = { running: false, rerun: false, waiters: new Set(), scheduledAt: performance.now(), stamp: 0, continuations: 0, continuedVersion: -1 };
       this.docs.set(uri, s);
     }
     return s;
@@ -101,6 +105,13 @@ export class AnalysisScheduler {
     for (const uri of this.docs.keys()) if (this.o.getDocument(uri)) this.schedule(uri, 0);
   }
 
+  /** Something the document's result depends on outside its text changed (a header it includes): analyse it again. */
+  refresh(uri: string): void {
+    if (!this.o.getDocument(uri)) return;
+    this.state(uri).stamp++;
+    this.schedule(uri);
+  }
+
   /** The newest published result, whatever its version. */
   latest(uri: string): AnalysisResult | undefined {
     return this.docs.get(uri)?.latest;
@@ -108,7 +119,7 @@ export class AnalysisScheduler {
 
   private isFresh(uri: string, r: AnalysisResult | undefined): r is AnalysisResult {
     const doc = this.o.getDocument(uri);
-    return !!r && !!doc && r.version === doc.version && r.epoch === this.epoch;
+    return !!r && !!doc && r.version === doc.version && r.epoch === this.epoch && (r.stamp ?? 0) === (this.docs.get(uri)?.stamp ?? 0);
   }
 
   /** The latest result if it matches the current text, else waits for the pending analysis (undefined when cancelled or closed). */
@@ -162,9 +173,10 @@ export class AnalysisScheduler {
     if (!doc || this.disposed) return;
     const version = doc.version;
     const epoch = this.epoch;
+    const stamp = s.stamp;
     const settings = await this.o.getSettings(uri);
     // Edits that arrived while the settings were fetched restarted the timer: leave the work to that run.
-    if (this.stale(uri, version, epoch) || s.timer) return;
+    if (this.stale(uri, version, epoch) || s.stamp !== stamp || s.timer) return;
     const t0 = performance.now();
     let result: FileAnalysis | undefined;
     try {
@@ -177,8 +189,8 @@ export class AnalysisScheduler {
     const ms = performance.now() - t0;
     // Let messages that queued up during the (synchronous) analysis arrive, then drop the result if it is stale.
     await yieldToLoop();
-    if (this.stale(uri, version, epoch) || !result) return;
-    const r: AnalysisResult = { uri, version, result, settings, ms, epoch, sinceEditMs: performance.now() - s.scheduledAt };
+    if (this.stale(uri, version, epoch) || s.stamp !== stamp || !result) return;
+    const r: AnalysisResult = { uri, version, result, settings, ms, epoch, stamp, sinceEditMs: performance.now() - s.scheduledAt };
     s.latest = r;
     this.o.onResult(r);
     for (const w of [...s.waiters]) {

@@ -5,6 +5,7 @@ import {
   CodeLensRefreshRequest,
   Connection,
   DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
   ExecuteCommandParams,
   Hover,
   InitializeParams,
@@ -14,6 +15,9 @@ import {
   TextDocumentSyncKind,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import * as path from 'path';
+import { fileURLToPath } from 'url';
+import { includeReader, HeaderCache } from '../host/headers';
 import { EngineDocument, FileAnalysis, initEngine, Range, TextEdit } from '../engine';
 import { bankCountFor } from './bank-map';
 import { codeActions, workspaceEdit } from './code-actions';
@@ -33,6 +37,7 @@ export interface ServerInfo {
 
 interface ClientFeatures {
   configuration: boolean;
+  watchedFilesRegistration: boolean;
   configurationRegistration: boolean;
   relatedInformation: boolean;
   documentChanges: boolean;
@@ -44,6 +49,7 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
   const documents = new TextDocuments(TextDocument);
   let client: ClientFeatures = {
     configuration: false,
+    watchedFilesRegistration: false,
     configurationRegistration: false,
     relatedInformation: true,
     documentChanges: false,
@@ -58,6 +64,51 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
   let engineError: string | undefined;
   let faultMarker: string | undefined;
   let scheduler: AnalysisScheduler | undefined;
+  /** the workspace folders' paths: relative `includePaths` are relative to each. */
+  let roots: string[] = [];
+  const headerCache: HeaderCache = new Map();
+  /** header path -> the documents whose last analysis read it (`#include "..."`). */
+  const dependents = new Map<string, Set<string>>();
+  const headersOf = new Map<string, string[]>();
+
+  function fsPathOf(uri: string): string | null {
+    if (!uri.startsWith('file:')) return null;
+    try {
+      return path.normalize(fileURLToPath(uri));
+    } catch {
+      return null;
+    }
+  }
+
+  /** An open document's text by its path: it wins over the disk's. */
+  function openText(p: string): string | undefined {
+    for (const d of documents.all()) if (fsPathOf(d.uri) === p) return d.getText();
+    return undefined;
+  }
+
+  function includeDirs(settings: Settings): string[] {
+    return settings.includePaths.flatMap((d) => (path.isAbsolute(d) ? [d] : roots.map((r) => path.resolve(r, d))));
+  }
+
+  function recordHeaders(uri: string, headers: string[]): void {
+    for (const h of headersOf.get(uri) ?? []) dependents.get(h)?.delete(uri);
+    if (headers.length) headersOf.set(uri, headers);
+    else headersOf.delete(uri);
+    for (const h of headers) {
+      let set = dependents.get(h);
+      if (!set) dependents.set(h, (set = new Set()));
+      set.add(uri);
+    }
+  }
+
+  /** Headers changed (edited in the editor, closed, or changed on disk): the documents that read them again. */
+  function headersChanged(paths: (string | null)[], except?: string): void {
+    for (const p of paths) {
+      if (p === null) continue;
+      headerCache.delete(p);
+      for (const uri of dependents.get(p) ?? []) if (uri !== except) scheduler?.refresh(uri);
+    }
+  }
 
   function logProblems(problems: string[]): void {
     for (const p of problems) {
@@ -132,12 +183,16 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
     const caps = params.capabilities;
     client = {
       configuration: !!caps.workspace?.configuration,
+      watchedFilesRegistration: !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration,
       configurationRegistration: !!caps.workspace?.didChangeConfiguration?.dynamicRegistration,
       relatedInformation: caps.textDocument?.publishDiagnostics?.relatedInformation !== false,
       documentChanges: !!caps.workspace?.workspaceEdit?.documentChanges,
       codeLensRefresh: !!caps.workspace?.codeLens?.refreshSupport,
       markdown: caps.textDocument?.hover?.contentFormat?.includes(MarkupKind.Markdown) ?? true,
     };
+    roots = (params.workspaceFolders ?? []).map((f) => fsPathOf(f.uri)).filter((p): p is string => p !== null);
+    const rootPath = params.rootUri ? fsPathOf(params.rootUri) : null;
+    if (!roots.length && rootPath) roots = [rootPath];
     const init = (params.initializationOptions ?? {}) as InitializationOptions;
     if (typeof init.debounceMs === 'number' && init.debounceMs >= 0) debounceMs = init.debounceMs;
     logTimings = init.logTimings === true;
@@ -163,7 +218,12 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
           analyze: (settings) => {
             if (engineError) throw new Error(engineError);
             if (faultMarker && doc.text.includes(faultMarker)) throw new Error(`injected fault (${faultMarker})`);
-            return doc.analyze(analyzeOptions(settings));
+            const options = analyzeOptions(settings);
+            const own = fsPathOf(uri);
+            if (own && settings.readHeaders) options.includes = includeReader(own, includeDirs(settings), headerCache, openText);
+            const result = doc.analyze(options);
+            recordHeaders(uri, result.headers ?? []);
+            return result;
           },
           dispose: () => doc.dispose(),
         };
@@ -192,6 +252,10 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
     if (client.configurationRegistration) {
       void connection.client.register(DidChangeConfigurationNotification.type, { section: 'cudaBankLens' });
     }
+    // a header a file includes changed on disk: the file is analysed again
+    if (client.watchedFilesRegistration) {
+      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{h,hh,hpp,hxx,cuh,inc,inl}' }] });
+    }
     if (engineError) void connection.window.showErrorMessage(`CUDA Bank Lens: ${engineError}`);
   });
 
@@ -210,9 +274,16 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
   });
 
   // the first analysis of a document runs at once; later ones wait for typing to pause (debounce)
-  documents.onDidChangeContent((e) => scheduler?.schedule(e.document.uri, scheduler.latest(e.document.uri) ? undefined : 0));
+  documents.onDidChangeContent((e) => {
+    scheduler?.schedule(e.document.uri, scheduler.latest(e.document.uri) ? undefined : 0);
+    headersChanged([fsPathOf(e.document.uri)], e.document.uri);
+  });
+  connection.onDidChangeWatchedFiles((p) => headersChanged(p.changes.map((c) => fsPathOf(c.uri))));
   documents.onDidClose((e) => {
     scheduler?.close(e.document.uri);
+    recordHeaders(e.document.uri, []);
+    // what the files that include it read now is the disk's text
+    headersChanged([fsPathOf(e.document.uri)], e.document.uri);
     settingsCache.delete(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });

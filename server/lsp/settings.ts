@@ -15,6 +15,10 @@ export interface Settings {
   analysisBudgetMs: number;
   /** macros the files take from headers, `NAME=VALUE` each (`WARP_SIZE=32`), as `-D` gives them to a compiler. */
   defines: string[];
+  /** read the macros of the headers a file includes with `#include "..."`. */
+  readHeaders: boolean;
+  /** where such headers are looked for after the including file's directory (`-I`); relative to each workspace folder. */
+  includePaths: string[];
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -25,6 +29,8 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   showUnknown: false,
   analysisBudgetMs: 500,
   defines: [],
+  readHeaders: true,
+  includePaths: [],
 });
 
 /**
@@ -98,6 +104,13 @@ export function normalizeSettings(raw: unknown): SettingsResult {
     s.defines = ok;
     if (!list || ok.length !== list.length) problems.push(`cudaBankLens.defines: every entry must be a string NAME=VALUE (or NAME); ${JSON.stringify(r.defines)} has others, left out`);
   }
+  if (typeof r.readHeaders === 'boolean') s.readHeaders = r.readHeaders;
+  if (r.includePaths !== undefined) {
+    const list = Array.isArray(r.includePaths) ? r.includePaths : null;
+    const ok = list?.filter((d): d is string => typeof d === 'string' && d.trim() !== '') ?? [];
+    s.includePaths = ok;
+    if (!list || ok.length !== list.length) problems.push(`cudaBankLens.includePaths: every entry must be a folder's path; ${JSON.stringify(r.includePaths)} has others, left out`);
+  }
   return { settings: s, problems };
 }
 
@@ -111,5 +124,5 @@ export function analyzeOptions(s: Settings): AnalyzeOptions {
 
 /** A key that changes when the analysis-relevant settings change (display-only settings excluded). */
 export function analysisKey(s: Settings): string {
-  return JSON.stringify([s.architecture, s.defaultBlock, s.analysisBudgetMs, s.defines]);
+  return JSON.stringify([s.architecture, s.defaultBlock, s.analysisBudgetMs, s.defines, s.readHeaders, s.includePaths]);
 }

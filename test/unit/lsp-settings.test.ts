@@ -28,7 +28,7 @@ describe('lsp settings', () => {
     assert.deepEqual(normalizeSettings(null).settings, DEFAULT_SETTINGS);
     const ok = normalizeSettings({ architecture: 'sm_3x-8B', defaultBlock: 256, severity: 'hint', showBroadcastHints: false, showUnknown: true, analysisBudgetMs: '250' });
     assert.deepEqual(ok.problems, []);
-    assert.deepEqual(ok.settings, { architecture: 'sm_3x-8B', defaultBlock: '256', severity: 'hint', showBroadcastHints: false, showUnknown: true, analysisBudgetMs: 250, defines: [] });
+    assert.deepEqual(ok.settings, { architecture: 'sm_3x-8B', defaultBlock: '256', severity: 'hint', showBroadcastHints: false, showUnknown: true, analysisBudgetMs: 250, defines: [], readHeaders: true, includePaths: [] });
     const bad = normalizeSettings({ architecture: 'sm_99', defaultBlock: 'big', severity: 'loud', analysisBudgetMs: -1 });
     assert.deepEqual(bad.settings, DEFAULT_SETTINGS);
     assert.equal(bad.problems.length, 4);

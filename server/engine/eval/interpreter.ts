@@ -3,7 +3,7 @@
 // the byte address of each active thread. No bank arithmetic here: `model/` turns addresses into wavefronts.
 import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
-import { substitute, callArguments, rescanMacros, bracesBalance } from '../syntax/preprocess';
+import { substitute, callArguments, rescanMacros, bracesBalance, type Macro } from '../syntax/preprocess';
 import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex } from '../facts/collect';
 import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, DOUBLE, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
@@ -211,6 +211,8 @@ export class Interp {
   visits: Visit[] = [];
   /** extra assumptions that hold for every access of the run (template bindings, symbolic loops...). */
   notes = new Set<string>();
+  /** the macros read from the headers the file includes that the run looked up (never rolled back, as notes are). */
+  headerMacros = new Set<Macro>();
   private steps = 0;
   private stmtDepth = 0;
   /** how many return statements have run: a loop re-reads the exited threads only when this moved. */
@@ -429,7 +431,7 @@ export class Interp {
         // ends with the brace of the block it heads, spelled `FOR_ROWS;{` (see spellBraceMacros), object-like or not
         const first = c.type === 'expression_statement' && cs[i + 1] && (c.lastChild?.isMissing || cs[i + 1].type === 'compound_statement') ? named(c)[0] : null;
         const callee = first?.type === 'call_expression' ? first.childForFieldName('function') : first?.type === 'identifier' ? first : null;
-        const mac = callee?.type === 'identifier' ? this.cfg.facts.macros.get(callee.text) : undefined;
+        const mac = callee?.type === 'identifier' ? this.macroNamed(callee.text) : undefined;
         const opener = !!mac && /\{\s*$/.test(mac.body) && cs[i + 1].type === 'compound_statement';
         const call = first && (c.lastChild?.isMissing || opener) ? first : null;
         const fn = call ? callee : null;
@@ -484,7 +486,7 @@ export class Interp {
         const e = named(node)[0];
         // `INIT;`: an object-like macro whose body is statements (`#define INIT t = threadIdx.x; o = t & 3;`) runs
         // them; as a constant it was an unknown value, and its assignments were lost
-        const mac = e?.type === 'identifier' && !this.binding(e.text) ? this.cfg.facts.macros.get(e.text) : undefined;
+        const mac = e?.type === 'identifier' && !this.binding(e.text) ? this.macroNamed(e.text) : undefined;
         if (mac && mac.params === null && this.statementMacro(mac.body, e.text, e)) return;
         if (e && !this.arrayPointerDeclaration(e)) this.rvalue(e);
         return;
@@ -2436,7 +2438,7 @@ export class Interp {
     let out: CType = { kind: 'unknown', name: clean };
     const declNode = local ?? this.cfg.facts.typeDecls.get(clean);
     this.typeCache.set(key, out); // guards recursive definitions
-    const mac = declNode ? undefined : this.cfg.facts.macros.get(clean);
+    const mac = declNode ? undefined : this.macroNamed(clean);
     if (declNode) out = this.typeFromDecl(clean, declNode);
     else if (node && /^(struct|class|union)_specifier$/.test(node.type) && node.childForFieldName('body'))
       out = this.typeFromDecl(clean, node);
@@ -3017,7 +3019,7 @@ export class Interp {
     if (name === 'warpSize') return num(32, INT);
     // an object-like macro that names anything but constants (`#define COL (threadIdx.x * stride)`, `#define TILE_A
     // (s_a + warp_row * LD)`) has the value of its expansion where it is used, each time: never one cached value
-    const mac = this.cfg.facts.macros.get(name);
+    const mac = this.macroNamed(name);
     if (mac && mac.params === null && !this.cfg.facts.enums.has(name) && !this.cfg.facts.constants.has(name) && !this.constantMacro(name))
       return this.callMacro(mac.body, name, node);
     const own = this.classScopes.length ? this.openClassConstant(name) : null;
@@ -3090,6 +3092,13 @@ export class Interp {
   }
   private constantMacros = new Map<string, boolean>();
 
+  /** The file's macro of that name (or one given from outside); one read from a header is remembered for the assumptions. */
+  private macroNamed(name: string): Macro | undefined {
+    const mac = this.cfg.facts.macros.get(name);
+    if (mac?.from !== undefined) this.headerMacros.add(mac);
+    return mac;
+  }
+
   /** enum values, file-scope constants and object-like macros, evaluated once per name. */
   private constant(name: string): Value | null {
     const cached = this.constCache.get(name);
@@ -3098,7 +3107,7 @@ export class Interp {
     let v: Value | null = null;
     const en = facts.enums.get(name);
     const cst = facts.constants.get(name);
-    const mac = facts.macros.get(name);
+    const mac = this.macroNamed(name);
     if (en) v = this.enumValue(en);
     else if (cst) {
       const init = cst.childForFieldName('value');
@@ -4120,7 +4129,7 @@ export class Interp {
     // `cuda::aligned_size_t<16>(sizeof(float4))`: the size it wraps
     if (name === 'aligned_size_t' && argNodes.length === 1 && !this.cfg.facts.functions.has(name)) return this.rvalue(argNodes[0]);
     if ((name === 'load_matrix_sync' || name === 'store_matrix_sync') && !this.cfg.facts.functions.has(name)) return this.wmmaCopy(name, argNodes, node);
-    const mac = this.cfg.facts.macros.get(name);
+    const mac = this.macroNamed(name);
     if (mac && mac.params !== null && fnNode.type === 'identifier') {
       // evaluate the arguments where they stand (their accesses are real sites), then the expansion
       if (this.macroDepth >= this.cfg.caps.macroDepth) return this.tooDeep(name);

@@ -7,7 +7,10 @@ export interface Macro {
   name: string;
   params: string[] | null;
   body: string;
+  /** 0-based; -1 for a macro given from outside (`-D`). */
   line: number;
+  /** the header it was read from (`#include "..."`), as the reader names it; its line is the header's. */
+  from?: string;
 }
 
 /** A pointer cast, then a parenthesised name, then `+` or `-` (see blankInactive). */

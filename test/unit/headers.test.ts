@@ -1,0 +1,180 @@
+// The macros of the headers a file includes (`#include "..."`): read through AnalyzeOptions.includes (the engine reads
+// no file), by the command line from disk (`-I`, `--no-headers`), and by the language server, which analyses a file
+// again when a header it read changes. Figures worked out by hand from the bank model (32 banks of 4 bytes).
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { IncludeReader } from '../../server/engine';
+import { ready, analyzeFile, accessAt, figures, ROOT } from './helpers/engine';
+import { analyzeText } from '../../server/engine';
+import { includeReader } from '../../server/host/headers';
+import { LspTestClient } from './helpers/lsp-client';
+
+before(() => ready);
+
+const FIXTURE = 'test/fixtures/with-header.cu';
+const fixtureReader = () => includeReader(path.join(ROOT, FIXTURE));
+
+/** A reader over texts in memory, keyed by path; `calls` lists each spec asked for, with the file asking. */
+function memoryReader(files: Record<string, string>, calls: string[] = []): IncludeReader {
+  return (spec, from) => {
+    calls.push(`${from ?? '<doc>'} -> ${spec}`);
+    const dir = from ? path.posix.dirname(from) : '/src';
+    const p = path.posix.normalize(path.posix.join(dir, spec));
+    return p in files ? { path: p, text: files[p] } : null;
+  };
+}
+
+const KERNEL = (extent: string) => `#include "cfg.h"
+__global__ void k(float *o) {
+  __shared__ float s[${extent}];
+  s[threadIdx.x * STRIDE] = o[threadIdx.x];
+}
+`;
+
+test('a size defined in an included header gives the access its figures (was: unknown, `TILE` not known)', () => {
+  const { text, result } = analyzeFile(FIXTURE, { includes: fixtureReader() });
+  // tile[TILE_DIM][TILE_DIM + TILE_PAD] = [32][33], block 32x8 from `dim3 block(TILE_DIM, BLOCK_ROWS)`:
+  // the column read tile[tx][ty + j] is word 33 * tx + ty + j, one per bank
+  const load = accessAt(result, text, 'out[(y + j) * width + x] = tile[threadIdx.x][threadIdx.y + j];', 'load', 'tile');
+  figures(load, 'conflict-free', 1, 1, 32, 32);
+  assert.deepEqual(load.block, [32, 8, 1]);
+  assert.ok(load.assumptions.includes('`TILE_DIM` = 32 (defined in tile_config.h, line 7)'), load.assumptions.join('\n'));
+  // TILE_PAD comes from detail/pad.h, which tile_config.h includes from its own folder
+  assert.ok(load.assumptions.includes('`TILE_PAD` = 1 (defined in pad.h, line 3)'), load.assumptions.join('\n'));
+  assert.deepEqual(result.headers, [path.join(ROOT, 'test/fixtures/include/tile_config.h'), path.join(ROOT, 'test/fixtures/include/detail/pad.h')]);
+  // without a reader the same access is unknown, as before
+  const alone = analyzeFile(FIXTURE);
+  const before = accessAt(alone.result, alone.text, 'out[(y + j) * width + x] = tile[threadIdx.x][threadIdx.y + j];', 'load', 'tile');
+  assert.equal(before.status, 'unknown');
+  // (the loop's bound TILE_DIM is not known either)
+  assert.equal(before.reason, '`j` is changed by the loop at line 16, whose trip count is unknown, by a step not known to be the same on every lane');
+  assert.equal(alone.result.headers, undefined);
+});
+
+test('the file\'s own #define before the include decides the header\'s #ifdef (NARROW_ROWS: ROW_WORDS 16, not 32)', () => {
+  const { text, result } = analyzeFile(FIXTURE, { includes: fixtureReader() });
+  // rows[8][16]: rows[tx / 4][tx % 4] is word 16 * (tx / 4) + tx % 4: rows 0, 2, 4, 6 share banks 0-3, four words each
+  const store = accessAt(result, text, 'rows[threadIdx.x / 4][threadIdx.x % 4] = out[threadIdx.x];', 'store', 'rows');
+  figures(store, 'conflict', 4, 4, 32, 32);
+  assert.ok(store.assumptions.includes('`ROW_WORDS` = 16 (defined in tile_config.h, line 11)'), store.assumptions.join('\n'));
+  // rows[tx % 8][0]: words 0, 16, ..., 112; bank 0 holds 0, 32, 64, 96
+  figures(accessAt(result, text, 'out[threadIdx.x] = rows[threadIdx.x % 8][0];', 'load', 'rows'), 'conflict', 4, 4, 8, 32);
+});
+
+test('a function-like macro of the header is expanded (LOAD_F2: an 8-byte load, was a call not defined in this file)', () => {
+  const { text, result } = analyzeFile(FIXTURE, { includes: fixtureReader() });
+  // float2 at byte 8 * tx: 64 words, two phases of 16 lanes, one word per bank in each
+  const load = accessAt(result, text, 'float2 v = LOAD_F2(buf[2 * threadIdx.x]);', 'load');
+  figures(load, 'conflict-free', 1, 2, 64, 32);
+  assert.equal(load.elementBytes, 8);
+});
+
+test('-D (defines) wins over a header, and the file\'s own #define over both', () => {
+  const files = { '/src/cfg.h': '#pragma once\n#define STRIDE 2\n#define N 64\n' };
+  const text = KERNEL('N');
+  // STRIDE 2 from the header: words 2 * tx, two per bank in 16 banks
+  let r = analyzeText(text, { includes: memoryReader(files) });
+  assert.equal(r.accesses[0].degree, 2);
+  // STRIDE=4 given: words 4 * tx, four per bank
+  r = analyzeText(text, { includes: memoryReader(files), defines: { STRIDE: '4' } });
+  assert.equal(r.accesses[0].degree, 4);
+  assert.ok(!r.accesses[0].assumptions.some((a) => a.includes('STRIDE')), r.accesses[0].assumptions.join('\n'));
+  // the file defines STRIDE 1 after the include: conflict-free
+  r = analyzeText(text.replace('__global__', '#undef STRIDE\n#define STRIDE 1\n__global__'), { includes: memoryReader(files), defines: { STRIDE: '4' } });
+  assert.equal(r.accesses[0].status, 'conflict-free');
+});
+
+test('a macro two undecided branches of a header define differently is not taken (unknown), nor is an include in #if 0 read', () => {
+  const calls: string[] = [];
+  const files = {
+    '/src/cfg.h': '#pragma once\n#define N 64\n#if FROM_ELSEWHERE > 1\n#define STRIDE 2\n#else\n#define STRIDE 1\n#endif\n',
+    '/src/never.h': '#define N 8\n',
+  };
+  const text = `#if 0\n#include "never.h"\n#endif\n${KERNEL('N')}`;
+  const r = analyzeText(text, { includes: memoryReader(files, calls) });
+  assert.deepEqual(calls, ['<doc> -> cfg.h']);
+  assert.equal(r.accesses[0].status, 'unknown');
+  assert.match(r.accesses[0].reason!, /`STRIDE` is not known here/);
+  // decided from outside, it is known
+  const given = analyzeText(text, { includes: memoryReader(files), defines: { FROM_ELSEWHERE: '2' } });
+  assert.equal(given.accesses[0].degree, 2);
+});
+
+test('headers that include each other are read once each, nested ones from their own folder', () => {
+  const calls: string[] = [];
+  const files = {
+    '/src/cfg.h': '#include "detail/a.h"\n#define N 64\n',
+    '/src/detail/a.h': '#include "b.h"\n#define STRIDE (HALF * 2)\n',
+    '/src/detail/b.h': '#include "a.h"\n#include "../cfg.h"\n#define HALF 2\n',
+  };
+  const r = analyzeText(KERNEL('N'), { includes: memoryReader(files, calls) });
+  // STRIDE 4: four words per bank
+  assert.equal(r.accesses[0].degree, 4);
+  assert.deepEqual(r.headers, ['/src/cfg.h', '/src/detail/a.h', '/src/detail/b.h']);
+  assert.deepEqual(calls, ['<doc> -> cfg.h', '/src/cfg.h -> detail/a.h', '/src/detail/a.h -> b.h', '/src/detail/b.h -> a.h', '/src/detail/b.h -> ../cfg.h']);
+});
+
+const CLI = path.join(ROOT, 'bin', 'cuda-bank-lens.js');
+const cli = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
+
+/** A project folder: src/k.cu includes "tiles.h", which is in include/. */
+function project(): { dir: string; cu: string; header: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cbl-headers-'));
+  fs.mkdirSync(path.join(dir, 'src'));
+  fs.mkdirSync(path.join(dir, 'include'));
+  const header = path.join(dir, 'include', 'tiles.h');
+  fs.writeFileSync(header, '#pragma once\n#define N 64\n#define STRIDE 2\n');
+  const cu = path.join(dir, 'src', 'k.cu');
+  fs.writeFileSync(cu, KERNEL('N').replace('cfg.h', 'tiles.h'));
+  return { dir, cu, header };
+}
+
+test('the CLI looks for a header in the file\'s folder, then in -I folders; --no-headers reads none', () => {
+  const { dir, cu } = project();
+  const j = (args: string[]) => JSON.parse(cli(['--format', 'json', ...args, cu]).stdout).files[0].accesses[0];
+  // not in src/: unknown, as before
+  assert.equal(j([]).status, 'unknown');
+  const found = j(['-I', path.join(dir, 'include')]);
+  assert.equal(found.degree, 2);
+  assert.ok(found.assumptions.includes('`STRIDE` = 2 (defined in tiles.h, line 3)'), found.assumptions.join('\n'));
+  assert.equal(j([`-I${path.join(dir, 'include')}`]).degree, 2);
+  assert.equal(j(['--no-headers', '-I', path.join(dir, 'include')]).status, 'unknown');
+  // the exit status follows the findings: 1 for the 2-way conflict
+  assert.equal(cli(['-I', path.join(dir, 'include'), cu]).status, 1);
+});
+
+/** A diagnostic's message, as text. */
+const text = (d: { message: string | { value: string } }): string => (typeof d.message === 'string' ? d.message : d.message.value);
+
+test('lsp: a file is analysed with its header\'s macros, and again when the header is edited in the editor', async () => {
+  const { dir, cu, header } = project();
+  const c = await LspTestClient.start({ settings: { includePaths: [path.join(dir, 'include')] } });
+  try {
+    const uri = pathToFileURL(cu).href;
+    await c.open(uri, fs.readFileSync(cu, 'utf8'));
+    const first = await c.waitForDiagnostics(uri, (p) => p.diagnostics.some((d) => /2-way bank conflict/.test(text(d))));
+    assert.equal(first.diagnostics.filter((d) => /bank conflict/.test(text(d))).length, 1);
+    // the header opened and changed (STRIDE 1): the file's diagnostics go, with no edit of the file
+    const since = c.published.length;
+    const hUri = pathToFileURL(header).href;
+    await c.open(hUri, fs.readFileSync(header, 'utf8'));
+    await c.change(hUri, [{ text: '#pragma once\n#define N 64\n#define STRIDE 1\n' }]);
+    const after = await c.waitForDiagnostics(uri, (p) => !p.diagnostics.some((d) => /bank conflict/.test(text(d))), 20_000, since);
+    assert.equal(after.version, 1);
+    // closed, the header is the disk's again (STRIDE 2); then changed on disk (STRIDE 4), as a file watcher reports it
+    let mark = c.published.length;
+    await c.close(hUri);
+    await c.waitForDiagnostics(uri, (p) => p.diagnostics.some((d) => /2-way bank conflict/.test(text(d))), 20_000, mark);
+    mark = c.published.length;
+    fs.writeFileSync(header, '#pragma once\n#define N 64\n#define STRIDE 4\n');
+    await c.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: hUri, type: 2 }] });
+    await c.waitForDiagnostics(uri, (p) => p.diagnostics.some((d) => /4-way bank conflict/.test(text(d))), 20_000, mark);
+  } finally {
+    await c.stop();
+  }
+});
