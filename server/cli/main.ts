@@ -10,7 +10,7 @@ import { profileFor } from '../engine/model/bankModel';
 import { parseBlock, parseDefine } from '../engine/syntax/preprocess';
 import { renderText, renderJson, renderSarif, FileReport } from './render';
 import { applyEdits } from './edits';
-import { includeReader, HeaderCache } from '../host/headers';
+import { includeReader, IncludeGraph, HeaderCache } from '../host/headers';
 
 const VERSION = '0.1.0';
 const USAGE = `usage: cuda-bank-lens [check] [options] <file-or-folder>...
@@ -204,15 +204,25 @@ async function main(argv: string[]): Promise<number> {
   const fixes: string[] = [];
   const engineOpts = { arch: opts.arch, block: opts.block, budgetMs: opts.budgetMs, ...(Object.keys(opts.defines).length ? { defines: opts.defines } : {}) };
   const headerCache: HeaderCache = new Map();
+  const includeDirs = opts.includeDirs.map((d) => path.resolve(d));
+  // every file first: a header's kernels are launched in the files of the run that include it
+  const texts = new Map<string, string>();
   for (const file of files) {
-    const fileOpts = opts.headers ? { ...engineOpts, includes: includeReader(path.resolve(file), opts.includeDirs.map((d) => path.resolve(d)), headerCache) } : engineOpts;
-    let text: string;
     try {
-      text = fs.readFileSync(file, 'utf8');
+      texts.set(path.resolve(file), fs.readFileSync(file, 'utf8'));
     } catch (e) {
       errors.push({ path: file, message: (e as NodeJS.ErrnoException).code === 'EISDIR' ? 'is a directory' : (e as Error).message });
-      continue;
     }
+  }
+  const graph = new IncludeGraph(includeDirs);
+  if (opts.headers) for (const [file, text] of texts) graph.setFile(file, text);
+  for (const file of files) {
+    const abs = path.resolve(file);
+    const read = texts.get(abs);
+    if (read === undefined) continue;
+    let text = read;
+    const by = graph.includersOf(abs).map((p) => ({ path: p, text: texts.get(p)! }));
+    const fileOpts = opts.headers ? { ...engineOpts, path: abs, includes: includeReader(abs, includeDirs, headerCache), ...(by.length ? { includedBy: by } : {}) } : engineOpts;
     let analysis: FileAnalysis;
     try {
       analysis = analyzeText(text, fileOpts);

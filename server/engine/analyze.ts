@@ -1,7 +1,7 @@
 // Orchestrates the stages for one document: syntax -> facts -> eval -> model -> findings -> fix.
 // Keeps the tree between edits (incremental reparse) and reuses each kernel's results while neither its text nor
 // anything outside the kernels changed.
-import { AccessFinding, AnalyzeOptions, ArrayFinding, FileAnalysis, Notice, PaddingFix, Range, RequestFigures } from './types';
+import { AccessFinding, AnalyzeOptions, ArrayFinding, FileAnalysis, IncludeReader, Notice, PaddingFix, Range, RequestFigures } from './types';
 import { parse, Tree, Node, Edit } from './syntax/parser';
 import { blankInactive, definedMacro, type Macro } from './syntax/preprocess';
 import { headerMacros, HeaderMacros } from './syntax/includes';
@@ -16,6 +16,10 @@ import { buildFindings, contextText, SiteResult } from './findings/findings';
 import { paddingFix, rowConstantFix, ArrayInfo, RowConstant } from './fix/padding';
 
 export const DEFAULT_BUDGET_MS = 500;
+/** At most this many files that include a file are read with it (see AnalyzeOptions.includedBy). */
+const MAX_INCLUDERS = 8;
+/** ... and this much of their text in all (each keystroke in the file parses it again, incrementally). */
+const MAX_INCLUDER_CHARS = 1_000_000;
 
 /** The node's range (kept on the node: a loop's visits ask for the same ones; ranges are never written). */
 export function rangeOf(n: Node): Range {
@@ -627,6 +631,8 @@ export class EngineDocument {
   private braceUnfit: { at: number; name: string }[] = [];
   /** where the macros read from the headers the file includes were defined (see withHeaders). */
   private headerSources: HeaderMacros['sources'] | undefined;
+  /** the document that analyses the file followed by the files that include it (see asIncluded). */
+  private host: EngineDocument | null = null;
   /** the document that analyses a definition cut short in the middle of the file as if it were closed (see repaired). */
   private repair: EngineDocument | null = null;
 
@@ -717,6 +723,9 @@ export class EngineDocument {
   }
 
   analyze(options: AnalyzeOptions = {}): FileAnalysis {
+    if (options.includedBy?.length && !this.nested && !this.only && /\b__global__\b/.test(this.text)) return this.asIncluded(options, options.includedBy);
+    this.host?.dispose();
+    this.host = null;
     const deadline = Date.now() + (options.budgetMs ?? DEFAULT_BUDGET_MS);
     let headers: string[] | undefined;
     if (options.includes) ({ options, headers } = this.withHeaders(options));
@@ -737,13 +746,83 @@ export class EngineDocument {
    * The options with the macros of the headers the file includes (`#include "..."`, read through `includes`) joined to
    * `defines`, which win over them; and the headers read.
    */
-  private withHeaders(options: AnalyzeOptions): { options: AnalyzeOptions; headers?: string[] } {
-    const { includes, ...rest } = options;
+  private withHeaders(options: AnalyzeOptions, includers: { path: string; text: string }[] = []): { options: AnalyzeOptions; headers?: string[] } {
+    const { includes, includedBy: _, ...rest } = options;
     this.headerSources = undefined;
-    if (!includes || !/^[ \t]*#[ \t]*include[ \t]*"/m.test(this.text)) return { options: rest };
-    const h = headerMacros(this.text, includes, archRange(options.arch) ?? archRange(undefined)!, options.defines);
-    this.headerSources = h.sources;
-    return { options: Object.keys(h.defines).length ? { ...rest, defines: { ...h.defines, ...options.defines } } : rest, headers: h.read };
+    if (!includes) return { options: rest };
+    const arch = archRange(options.arch) ?? archRange(undefined)!;
+    let defines: Record<string, string> = { ...options.defines };
+    const sources: HeaderMacros['sources'] = {};
+    const read: string[] = [];
+    // the file itself and the headers read so far are not read again (their include guards, or `#pragma once`)
+    const seen = new Set<string>([...(options.path ? [options.path] : []), ...includers.map((p) => p.path)]);
+    // the file's headers, then each includer's, looked for from the includer's own folder: the first definition wins
+    for (const [text, reader] of [[this.text, includes], ...includers.map((p) => [p.text, (spec: string, from: string | null) => includes(spec, from ?? p.path)])] as [string, IncludeReader][]) {
+      if (!/^[ \t]*#[ \t]*include[ \t]*"/m.test(text)) continue;
+      const h = headerMacros(text, reader, arch, defines, seen);
+      defines = { ...h.defines, ...defines };
+      Object.assign(sources, h.sources);
+      read.push(...h.read);
+    }
+    if (!read.length) return { options: rest };
+    this.headerSources = sources;
+    return { options: { ...rest, defines }, headers: read };
+  }
+
+  /**
+   * The file's analysis with the files that include it read after its text (see AnalyzeOptions.includedBy), in a
+   * second document that keeps their tree between edits: only what lies in the file's own lines is kept, and a line
+   * of theirs that a text names is named with its file.
+   */
+  private asIncluded(options: AnalyzeOptions, includers: { path: string; text: string }[]): FileAnalysis {
+    const parts: { path: string; text: string }[] = [];
+    let chars = 0;
+    for (const p of includers.slice(0, MAX_INCLUDERS)) {
+      if (chars + p.text.length > MAX_INCLUDER_CHARS) continue;
+      chars += p.text.length;
+      parts.push(p);
+    }
+    if (!parts.length) return this.analyze({ ...options, includedBy: undefined });
+    const { options: merged, headers } = this.withHeaders(options, parts);
+    const ownLines = countLines(this.text) + 1;
+    let combined = this.text;
+    const starts: { from: number; to: number; file: string }[] = []; // 1-based lines of each includer, `to` excluded
+    let line = ownLines;
+    for (const p of parts) {
+      const n = countLines(p.text) + 1;
+      starts.push({ from: line + 1, to: line + 1 + n, file: p.path.split(/[\\/]/).pop()! });
+      combined += '\n' + p.text;
+      line += n;
+    }
+    if (this.host) this.host.update(combined);
+    else this.host = new EngineDocument(combined);
+    this.host.headerSources = this.headerSources;
+    this.host.only = { from: 0, to: ownLines }; // the includers' own kernels are not this file's
+    const r = this.host.analyze({ ...merged, includes: undefined, includedBy: undefined });
+    const mine = (x: Range) => x.start.line < ownLines;
+    const where = (n: number) => starts.find((s) => n >= s.from && n < s.to);
+    const shift = (t: string) => t.replace(/\b(lines? )(\d+)(?:-(\d+))?/g, (m, w: string, a: string, b?: string) => {
+      const s = where(Number(a));
+      if (!s) return m;
+      return `${w}${Number(a) - s.from + 1}${b === undefined ? '' : `-${Number(b) - s.from + 1}`} of ${s.file}`;
+    });
+    const index = new Map<number, number>();
+    const accesses: AccessFinding[] = [];
+    r.accesses.forEach((a, i) => {
+      if (!mine(a.range)) return;
+      index.set(i, accesses.length);
+      accesses.push({
+        ...a, assumptions: a.assumptions.map(shift), message: shift(a.message),
+        ...(a.reason === undefined ? {} : { reason: shift(a.reason) }),
+        cases: a.cases.map((c) => ({ ...c, context: Object.fromEntries(Object.entries(c.context).map(([k, v]) => [shift(k), v])) })),
+      });
+    });
+    const arrays = r.arrays.filter((a) => mine(a.declRange)).map((a) => ({ ...a, accesses: a.accesses.map((i) => index.get(i)).filter((i): i is number => i !== undefined) }));
+    const notices = r.notices.filter((n) => mine(n.range)).map((n) => ({ ...n, message: shift(n.message) }));
+    const out: FileAnalysis = { ...r, accesses, arrays, notices };
+    const read = [...(headers ?? []), ...parts.map((p) => p.path)];
+    out.headers = read;
+    return out;
   }
 
   /** The budget ran out before a cut-short definition was repaired: the result is incomplete, and says so. */
@@ -1054,6 +1133,8 @@ export class EngineDocument {
   dispose(): void {
     this.repair?.dispose();
     this.repair = null;
+    this.host?.dispose();
+    this.host = null;
     this.tree?.delete();
     this.tree = null;
     for (const t of this.kept) t.delete();

@@ -165,6 +165,15 @@ export interface AnalyzeOptions {
    * macros are not known.
    */
   includes?: IncludeReader;
+  /** the document's own path, as `includes` names files: an include of it (from a file that includes it) is not read. */
+  path?: string;
+  /**
+   * the files that include this one (directly, or through other headers): a header's kernels are launched there
+   * (`kernels.cuh` included by `runner.cu`). Their launches, host code and macros are read after the file's own text,
+   * as if they followed it; only the file's own findings are reported, and a line of theirs is named with its file
+   * (`block 16x16x1 from the launch at line 12 of runner.cu`). Used where the file defines a kernel.
+   */
+  includedBy?: { path: string; text: string }[];
   /**
    * evaluate every thread of every block, never one warp standing for all (default false: the engine evaluates one
    * warp where that is exact; the results are the same, which the tests check with this).

@@ -11,33 +11,39 @@ const MAX_HEADER_BYTES = 2_000_000;
 export type HeaderCache = Map<string, { mtimeMs: number; size: number; text: string | null }>;
 
 /**
+ * A file's text: the editor's (`open`) where it has it, else the disk's, read again only when its size or time of
+ * change moved; null for one that cannot be read, holds a NUL byte, or is over 2 MB.
+ */
+export function readText(p: string, cache: HeaderCache, open?: (p: string) => string | undefined): string | null {
+  const given = open?.(p);
+  if (given !== undefined) return given;
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(p);
+  } catch {
+    return null;
+  }
+  if (!st.isFile() || st.size > MAX_HEADER_BYTES) return null;
+  const hit = cache.get(p);
+  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.text;
+  let text: string | null;
+  try {
+    text = fs.readFileSync(p, 'utf8');
+    if (text.includes('\0')) text = null;
+  } catch {
+    text = null;
+  }
+  cache.set(p, { mtimeMs: st.mtimeMs, size: st.size, text });
+  return text;
+}
+
+/**
  * A reader that looks for `#include "spec"` as compilers do: in the directory of the file that includes it (the
  * document's own directory for the document), then in each of `dirs` (`-I`) in order. `open(path)` gives the text of
  * an editor's open document, which wins over the disk's. A file that holds a NUL byte, or is over 2 MB, is not read.
  */
 export function includeReader(docPath: string, dirs: readonly string[] = [], cache: HeaderCache = new Map(), open?: (p: string) => string | undefined): IncludeReader {
-  const read = (p: string): string | null => {
-    const given = open?.(p);
-    if (given !== undefined) return given;
-    let st: fs.Stats;
-    try {
-      st = fs.statSync(p);
-    } catch {
-      return null;
-    }
-    if (!st.isFile() || st.size > MAX_HEADER_BYTES) return null;
-    const hit = cache.get(p);
-    if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.text;
-    let text: string | null;
-    try {
-      text = fs.readFileSync(p, 'utf8');
-      if (text.includes('\0')) text = null;
-    } catch {
-      text = null;
-    }
-    cache.set(p, { mtimeMs: st.mtimeMs, size: st.size, text });
-    return text;
-  };
+  const read = (p: string) => readText(p, cache, open);
   return (spec, from) => {
     if (path.isAbsolute(spec)) {
       const text = read(spec);
@@ -50,4 +56,67 @@ export function includeReader(docPath: string, dirs: readonly string[] = [], cac
     }
     return null;
   };
+}
+
+/** How far includers are followed: through this many headers, and this many includers at most per file. */
+const INCLUDER_DEPTH = 4;
+const MAX_INCLUDERS = 8;
+
+/**
+ * Which file includes which with `#include "..."` (resolved as includeReader resolves it: the including file's
+ * folder, then `dirs`), kept up to date file by file: a header's kernels are launched in the files that include it
+ * (see the engine's AnalyzeOptions.includedBy).
+ */
+export class IncludeGraph {
+  private readonly targets = new Map<string, string[]>();
+  private readonly by = new Map<string, Set<string>>();
+
+  constructor(private readonly dirs: readonly string[] = [], private readonly exists: (p: string) => boolean = (p) => fs.existsSync(p)) {}
+
+  /** A file's text, read or changed: its includes replace those it had. */
+  setFile(file: string, text: string): void {
+    this.removeFile(file);
+    const found: string[] = [];
+    if (text.includes('#include')) {
+      for (const m of text.matchAll(/^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"/gm)) {
+        const spec = m[1];
+        const candidates = path.isAbsolute(spec) ? [spec] : [path.dirname(file), ...this.dirs].map((d) => path.resolve(d, spec));
+        const target = candidates.map((c) => path.normalize(c)).find((c) => this.targets.has(c) || this.exists(c));
+        if (target && target !== file && !found.includes(target)) found.push(target);
+      }
+    }
+    this.targets.set(file, found);
+    for (const t of found) {
+      let set = this.by.get(t);
+      if (!set) this.by.set(t, (set = new Set()));
+      set.add(file);
+    }
+  }
+
+  removeFile(file: string): void {
+    for (const t of this.targets.get(file) ?? []) this.by.get(t)?.delete(file);
+    this.targets.delete(file);
+  }
+
+  get size(): number {
+    return this.targets.size;
+  }
+
+  /** The files that include `file`, directly or through other headers: nearest first, at most 8, 4 levels deep. */
+  includersOf(file: string): string[] {
+    const found: string[] = [];
+    let level = [file];
+    for (let depth = 0; depth < INCLUDER_DEPTH && level.length && found.length < MAX_INCLUDERS; depth++) {
+      const next: string[] = [];
+      for (const f of level) {
+        for (const by of this.by.get(f) ?? []) {
+          if (by === file || found.includes(by) || found.length >= MAX_INCLUDERS) continue;
+          found.push(by);
+          next.push(by);
+        }
+      }
+      level = next;
+    }
+    return found;
+  }
 }

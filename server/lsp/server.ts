@@ -16,8 +16,9 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import * as path from 'path';
-import { fileURLToPath } from 'url';
-import { includeReader, HeaderCache } from '../host/headers';
+import { fileURLToPath, pathToFileURL } from 'url';
+import { includeReader, readText, HeaderCache, IncludeGraph } from '../host/headers';
+import { isSource, scanWorkspace } from '../host/workspace-scan';
 import { EngineDocument, FileAnalysis, initEngine, Range, TextEdit } from '../engine';
 import { bankCountFor } from './bank-map';
 import { codeActions, workspaceEdit } from './code-actions';
@@ -38,6 +39,7 @@ export interface ServerInfo {
 interface ClientFeatures {
   configuration: boolean;
   watchedFilesRegistration: boolean;
+  workDoneProgress: boolean;
   configurationRegistration: boolean;
   relatedInformation: boolean;
   documentChanges: boolean;
@@ -50,6 +52,7 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
   let client: ClientFeatures = {
     configuration: false,
     watchedFilesRegistration: false,
+    workDoneProgress: false,
     configurationRegistration: false,
     relatedInformation: true,
     documentChanges: false,
@@ -70,6 +73,13 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
   /** header path -> the documents whose last analysis read it (`#include "..."`). */
   const dependents = new Map<string, Set<string>>();
   const headersOf = new Map<string, string[]>();
+  /** who includes whom in the workspace (scanned at start, then kept up to date): a header's kernels are launched there. */
+  const graphDirs: string[] = [];
+  const graph = new IncludeGraph(graphDirs);
+  let scanning = false;
+  let scannedDirs = '[]';
+
+  const pathToUri = (p: string): string => pathToFileURL(p).href;
 
   function fsPathOf(uri: string): string | null {
     if (!uri.startsWith('file:')) return null;
@@ -101,12 +111,40 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
     }
   }
 
-  /** Headers changed (edited in the editor, closed, or changed on disk): the documents that read them again. */
+  /**
+   * Files changed (edited in the editor, closed, or changed on disk): the documents that read them (as headers, or
+   * as files that include them) and the open documents they include, again.
+   */
   function headersChanged(paths: (string | null)[], except?: string): void {
     for (const p of paths) {
       if (p === null) continue;
       headerCache.delete(p);
-      for (const uri of dependents.get(p) ?? []) if (uri !== except) scheduler?.refresh(uri);
+      const again = new Set(dependents.get(p) ?? []);
+      for (const d of documents.all()) {
+        const own = fsPathOf(d.uri);
+        if (own && graph.includersOf(own).includes(p)) again.add(d.uri);
+      }
+      again.delete(except ?? '');
+      for (const uri of again) scheduler?.refresh(uri);
+    }
+  }
+
+  /** The workspace's includes, read once at start, with progress where the client shows it. */
+  async function scanIncludes(progressSupported: boolean): Promise<void> {
+    if (!roots.length || scanning) return;
+    scanning = true;
+    const settings = await getSettings(pathToUri(roots[0]));
+    graphDirs.splice(0, graphDirs.length, ...includeDirs(settings));
+    scannedDirs = JSON.stringify(graphDirs);
+    const bar = progressSupported ? await connection.window.createWorkDoneProgress().catch(() => undefined) : undefined;
+    bar?.begin('CUDA Bank Lens: reading includes', 0, 'listing files');
+    const n = await scanWorkspace(roots, graph, (done, total) => bar?.report(Math.round((100 * done) / Math.max(1, total)), `${done}/${total} files`));
+    bar?.done();
+    scanning = false;
+    connection.console.log(`read the includes of ${n} files`);
+    for (const d of documents.all()) {
+      const own = fsPathOf(d.uri);
+      if (own && graph.includersOf(own).length) scheduler?.refresh(d.uri);
     }
   }
 
@@ -184,6 +222,7 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
     client = {
       configuration: !!caps.workspace?.configuration,
       watchedFilesRegistration: !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration,
+      workDoneProgress: !!caps.window?.workDoneProgress,
       configurationRegistration: !!caps.workspace?.didChangeConfiguration?.dynamicRegistration,
       relatedInformation: caps.textDocument?.publishDiagnostics?.relatedInformation !== false,
       documentChanges: !!caps.workspace?.workspaceEdit?.documentChanges,
@@ -220,7 +259,15 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
             if (faultMarker && doc.text.includes(faultMarker)) throw new Error(`injected fault (${faultMarker})`);
             const options = analyzeOptions(settings);
             const own = fsPathOf(uri);
-            if (own && settings.readHeaders) options.includes = includeReader(own, includeDirs(settings), headerCache, openText);
+            if (own && settings.readHeaders) {
+              options.includes = includeReader(own, includeDirs(settings), headerCache, openText);
+              options.path = own;
+              const by = graph.includersOf(own).flatMap((p) => {
+                const text = readText(p, headerCache, openText);
+                return text === null ? [] : [{ path: p, text }];
+              });
+              if (by.length) options.includedBy = by;
+            }
             const result = doc.analyze(options);
             recordHeaders(uri, result.headers ?? []);
             return result;
@@ -254,8 +301,9 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
     }
     // a header a file includes changed on disk: the file is analysed again
     if (client.watchedFilesRegistration) {
-      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{h,hh,hpp,hxx,cuh,inc,inl}' }] });
+      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{cu,cuh,h,hh,hpp,hxx,inc,inl,cpp,cc,cxx}' }] });
     }
+    void scanIncludes(client.workDoneProgress).catch((err: unknown) => connection.console.warn(`reading the workspace's includes failed: ${String(err)}`));
     if (engineError) void connection.window.showErrorMessage(`CUDA Bank Lens: ${engineError}`);
   });
 
@@ -270,18 +318,45 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
       }
     }
     scheduler?.invalidateAll();
+    // other include folders: the workspace's includes are read again
+    if (roots.length) {
+      void getSettings(pathToUri(roots[0])).then((settings) => {
+        if (JSON.stringify(includeDirs(settings)) !== scannedDirs) return scanIncludes(client.workDoneProgress);
+      }).catch(() => undefined);
+    }
     if (client.codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
   });
 
   // the first analysis of a document runs at once; later ones wait for typing to pause (debounce)
   documents.onDidChangeContent((e) => {
     scheduler?.schedule(e.document.uri, scheduler.latest(e.document.uri) ? undefined : 0);
-    headersChanged([fsPathOf(e.document.uri)], e.document.uri);
+    const own = fsPathOf(e.document.uri);
+    if (own && isSource(own)) graph.setFile(own, e.document.getText());
+    headersChanged([own], e.document.uri);
   });
-  connection.onDidChangeWatchedFiles((p) => headersChanged(p.changes.map((c) => fsPathOf(c.uri))));
+  connection.onDidChangeWatchedFiles((p) => {
+    const paths = p.changes.map((c) => fsPathOf(c.uri));
+    for (const [i, c] of p.changes.entries()) {
+      const f = paths[i];
+      if (!f || !isSource(f) || openText(f) !== undefined) continue;
+      if (c.type === 3) graph.removeFile(f);
+      else {
+        const text = readText(f, headerCache);
+        if (text === null) graph.removeFile(f);
+        else graph.setFile(f, text);
+      }
+    }
+    headersChanged(paths);
+  });
   documents.onDidClose((e) => {
     scheduler?.close(e.document.uri);
     recordHeaders(e.document.uri, []);
+    const own = fsPathOf(e.document.uri);
+    if (own && isSource(own)) {
+      const disk = readText(own, headerCache);
+      if (disk === null) graph.removeFile(own);
+      else graph.setFile(own, disk);
+    }
     // what the files that include it read now is the disk's text
     headersChanged([fsPathOf(e.document.uri)], e.document.uri);
     settingsCache.delete(e.document.uri);

@@ -178,3 +178,91 @@ test('lsp: a file is analysed with its header\'s macros, and again when the head
     await c.stop();
   }
 });
+
+/** A project whose kernels are in a header that a runner includes through another header, as many repositories do. */
+function kernelsProject(): { dir: string; kernel: string; runner: string; kernelText: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cbl-includers-'));
+  fs.mkdirSync(path.join(dir, 'src', 'kernels'), { recursive: true });
+  const kernel = path.join(dir, 'src', 'kernels', 'transpose.cuh');
+  const kernelText = `#pragma once
+template <int BS>
+__global__ void scale(float *out)
+{
+  __shared__ float buf[BS];
+  buf[threadIdx.x] = out[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = buf[(threadIdx.x * 2) % BS];
+}
+
+__global__ void transposeNaive(float *out)
+{
+  __shared__ float tile[TILE][TILE];
+  tile[threadIdx.y][threadIdx.x] = out[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+}
+`;
+  fs.writeFileSync(kernel, kernelText);
+  fs.writeFileSync(path.join(dir, 'src', 'kernels.cuh'), '#pragma once\n#define TILE 16\n#include "kernels/transpose.cuh"\n');
+  const runner = path.join(dir, 'src', 'runner.cu');
+  fs.writeFileSync(runner, '#include "kernels.cuh"\n\nvoid run(float *o)\n{\n  scale<256><<<64, 256>>>(o);\n  dim3 block(TILE, TILE);\n  transposeNaive<<<1, block>>>(o);\n}\n');
+  return { dir, kernel, runner, kernelText };
+}
+
+test('a header\'s kernels take their launches from the files that include it (was: 32 threads assumed, templates not bound)', () => {
+  const { kernel, runner, kernelText, dir } = kernelsProject();
+  const by = [{ path: path.join(dir, 'src', 'kernels.cuh'), text: fs.readFileSync(path.join(dir, 'src', 'kernels.cuh'), 'utf8') }, { path: runner, text: fs.readFileSync(runner, 'utf8') }];
+  const r = analyzeText(kernelText, { includes: includeReader(kernel), path: kernel, includedBy: by });
+  // TILE 16 (kernels.cuh), block 16x16 from runner.cu: tile[tx][ty] is word 16 * tx + ty, eight words in bank 0
+  const load = accessAt(r, kernelText, 'out[threadIdx.x] = tile[threadIdx.x][threadIdx.y];', 'load', 'tile');
+  figures(load, 'conflict', 8, 8, 32, 32);
+  assert.deepEqual(load.block, [16, 16, 1]);
+  assert.ok(load.assumptions.includes('block 16x16x1 from the launch at line 7 of runner.cu'), load.assumptions.join('\n'));
+  // scale<256>, block 256: (2 * tx) % 256 is two words per bank
+  const s = accessAt(r, kernelText, 'out[threadIdx.x] = buf[(threadIdx.x * 2) % BS];', 'load', 'buf');
+  figures(s, 'conflict', 2, 2, 32, 32);
+  assert.deepEqual(s.block, [256, 1, 1]);
+  // only the header's own accesses: every range lies in its lines
+  const lines = kernelText.split('\n').length;
+  assert.ok(r.accesses.every((a) => a.range.end.line < lines));
+  assert.deepEqual(r.headers, [path.join(dir, 'src', 'kernels.cuh'), runner]);
+  // the padding fix edits the header's own declaration
+  const fix = r.arrays.find((a) => a.name === 'tile')!.fix!;
+  assert.ok(fix.edits.every((e) => e.range.start.line === 12), JSON.stringify(fix.edits));
+  // alone: the template is not bound and TILE is not known
+  const alone = analyzeText(kernelText, { includes: includeReader(kernel) });
+  assert.equal(accessAt(alone, kernelText, 'out[threadIdx.x] = tile[threadIdx.x][threadIdx.y];', 'load', 'tile').status, 'unknown');
+});
+
+test('the CLI on a folder gives a header the launches of the files of the run that include it', () => {
+  const { dir, kernel } = kernelsProject();
+  const out = JSON.parse(cli(['--format', 'json', dir]).stdout);
+  const file = out.files.find((f: { path: string }) => path.resolve(f.path) === kernel);
+  const load = file.accesses.find((a: { line: number; kind: string }) => a.line === 16 && a.kind === 'load');
+  assert.equal(load.degree, 8);
+  assert.deepEqual(load.block, [16, 16, 1]);
+  // the header alone: no includer in the run
+  const alone = JSON.parse(cli(['--format', 'json', kernel]).stdout).files[0].accesses.find((a: { line: number; kind: string }) => a.line === 16 && a.kind === 'load');
+  assert.equal(alone.status, 'unknown');
+});
+
+test('lsp: a header\'s kernels take their launches from the workspace\'s files that include it, and follow their edits', async () => {
+  const { dir, kernel, runner, kernelText } = kernelsProject();
+  const c = await LspTestClient.start({ workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'p' }] });
+  try {
+    const uri = pathToFileURL(kernel).href;
+    await c.open(uri, kernelText);
+    // once the workspace's includes are read: block 16x16 from runner.cu, 8-way
+    await c.waitForDiagnostics(uri, (p) => p.diagnostics.some((d) => /8-way bank conflict/.test(text(d))));
+    // the runner opened and its block changed to 8x4 in the editor
+    const since = c.published.length;
+    const rUri = pathToFileURL(runner).href;
+    await c.open(rUri, fs.readFileSync(runner, 'utf8'));
+    await c.change(rUri, [{ text: fs.readFileSync(runner, 'utf8').replace('dim3 block(TILE, TILE);', 'dim3 block(8, 4);') }]);
+    // block 8x4: words 16 * tx + ty, tx 0..7 and ty 0..3: the four even tx in banks 0-3, four words each
+    const after = await c.waitForDiagnostics(uri, (p) => p.diagnostics.some((d) => /4-way bank conflict/.test(text(d))), 20_000, since);
+    assert.equal(after.version, 1);
+  } finally {
+    await c.stop();
+  }
+});

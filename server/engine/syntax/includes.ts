@@ -74,18 +74,18 @@ function definition(arg: string): [string, string] | null {
  * The macros the headers of `text` define, read as a compiler reads them: each `#include "..."` the file's `#if`s
  * leave in (decided with the macros `given` from outside, then with those read so far), its header's own `#if`s
  * decided the same way, its includes read where they stand, once per header (an include guard or `#pragma once` would
- * leave a second reading empty). A header that cannot be read adds nothing. A name that two undecided branches define
+ * leave a second reading empty; `seen` holds those read already, which it adds to). A header that cannot be read adds
+ * nothing. A name that two undecided branches define
  * differently (`#if X` / `#define W 64` / `#else` / `#define W 32`, with `X` not known) is left out: which holds is not
  * known. `given` wins over a header's definition of the same name; the file's own `#define`s win over both (see
  * analyze.ts's withDefines).
  */
-export function headerMacros(text: string, reader: IncludeReader, arch: Range, given: Record<string, string> = {}): HeaderMacros {
+export function headerMacros(text: string, reader: IncludeReader, arch: Range, given: Record<string, string> = {}, seen = new Set<string>()): HeaderMacros {
   const defines: Record<string, string> = {};
   const sources: Record<string, { path: string; line: number }> = {};
   const byName = new Map<string, string>(); // macro name -> its key in `defines` (function-like keys hold parameters)
   const ambiguous = new Set<string>();
   const read: string[] = [];
-  const seen = new Set<string>();
   const local: Record<string, string> = {}; // the file's own definitions so far: they decide a header's `#if`s too
   const givenNames = new Set(Object.keys(given).map((k) => k.replace(/\(.*$/, '')));
   let chars = 0;

@@ -56,6 +56,8 @@ export interface StartOptions {
   /** merged over the default client capabilities. */
   capabilities?: ClientCapabilities;
   workspaceEditDocumentChanges?: boolean;
+  /** the workspace folders the client opens (none by default). */
+  workspaceFolders?: { uri: string; name: string }[];
   /** keep only the newest N publishDiagnostics (the benchmark: 200 copies of a big file's diagnostics add up). */
   maxPublished?: number;
 }
@@ -145,7 +147,7 @@ export class LspTestClient {
       rootUri: null,
       capabilities: caps,
       initializationOptions: options.initializationOptions,
-      workspaceFolders: null,
+      workspaceFolders: options.workspaceFolders ?? null,
     });
     await connection.sendNotification(InitializedNotification.type, {});
     return client;
