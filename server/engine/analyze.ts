@@ -5,6 +5,7 @@ import { AccessFinding, AnalyzeOptions, ArrayFinding, FileAnalysis, IncludeReade
 import { parse, Tree, Node, Edit } from './syntax/parser';
 import { blankInactive, definedMacro, type Macro } from './syntax/preprocess';
 import { headerMacros, HeaderMacros } from './syntax/includes';
+import { headerDeclarations, HeaderDecls } from './syntax/header-decls';
 import { recover, closingCandidates, Blanked, Closed } from './syntax/recover';
 import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, kids, operatorOf, declaratorName, readTopLevelFunction } from './facts/collect';
 import { typeName } from './facts/ctypes';
@@ -16,6 +17,18 @@ import { buildFindings, contextText, SiteResult } from './findings/findings';
 import { paddingFix, rowConstantFix, ArrayInfo, RowConstant } from './fix/padding';
 
 export const DEFAULT_BUDGET_MS = 500;
+/** The files that include a file read with it (see AnalyzeOptions.includedBy): the first 8, 1 MB of text in all. */
+function pickIncluders(includers: { path: string; text: string }[]): { path: string; text: string }[] {
+  const parts: { path: string; text: string }[] = [];
+  let chars = 0;
+  for (const p of includers.slice(0, MAX_INCLUDERS)) {
+    if (chars + p.text.length > MAX_INCLUDER_CHARS) continue;
+    chars += p.text.length;
+    parts.push(p);
+  }
+  return parts;
+}
+
 /** At most this many files that include a file are read with it (see AnalyzeOptions.includedBy). */
 const MAX_INCLUDERS = 8;
 /** ... and this much of their text in all (each keystroke in the file parses it again, incrementally). */
@@ -631,8 +644,10 @@ export class EngineDocument {
   private braceUnfit: { at: number; name: string }[] = [];
   /** where the macros read from the headers the file includes were defined (see withHeaders). */
   private headerSources: HeaderMacros['sources'] | undefined;
-  /** the document that analyses the file followed by the files that include it (see asIncluded). */
+  /** the document that analyses the file followed by its headers' declarations and its includers (see asAppended). */
   private host: EngineDocument | null = null;
+  /** in that document: where the file's own text ends. */
+  private ownEnd = Infinity;
   /** the document that analyses a definition cut short in the middle of the file as if it were closed (see repaired). */
   private repair: EngineDocument | null = null;
 
@@ -723,12 +738,23 @@ export class EngineDocument {
   }
 
   analyze(options: AnalyzeOptions = {}): FileAnalysis {
-    if (options.includedBy?.length && !this.nested && !this.only && /\b__global__\b/.test(this.text)) return this.asIncluded(options, options.includedBy);
+    // a file's own kernels (not a repair's, nor the second document's of asAppended, whose options come made)
+    const first = !this.nested && !this.only;
+    const includers = first && /\b__global__\b/.test(this.text) ? pickIncluders(options.includedBy ?? []) : [];
+    let headers: string[] | undefined;
+    let files: { path: string; text: string }[] = [];
+    if (first) {
+      this.headerSources = undefined;
+      ({ options, headers, files } = this.withHeaders(options, includers));
+    }
+    if (first && /\b__(?:global|device)__\b/.test(this.text)) {
+      const arch = archRange(options.arch) ?? archRange(undefined)!;
+      const decls = files.map((f) => ({ path: f.path, decls: headerDeclarations(f.path, f.text, arch, options.defines ?? {}) })).filter((d) => d.decls.text);
+      if (includers.length || decls.length) return this.asAppended(options, decls, includers, headers ?? []);
+    }
     this.host?.dispose();
     this.host = null;
     const deadline = Date.now() + (options.budgetMs ?? DEFAULT_BUDGET_MS);
-    let headers: string[] | undefined;
-    if (options.includes) ({ options, headers } = this.withHeaders(options));
     const own = this.analyzeOwn(options);
     if (headers?.length) own.headers = headers;
     const region = this.nested ? undefined : this.blanked[0];
@@ -743,17 +769,16 @@ export class EngineDocument {
   }
 
   /**
-   * The options with the macros of the headers the file includes (`#include "..."`, read through `includes`) joined to
-   * `defines`, which win over them; and the headers read.
+   * The options with the macros of the headers the file includes (`#include "..."`, read through `includes`), and of
+   * those its includers include, joined to `defines`, which win over them; the headers read and their texts.
    */
-  private withHeaders(options: AnalyzeOptions, includers: { path: string; text: string }[] = []): { options: AnalyzeOptions; headers?: string[] } {
+  private withHeaders(options: AnalyzeOptions, includers: { path: string; text: string }[]): { options: AnalyzeOptions; headers?: string[]; files: { path: string; text: string }[] } {
     const { includes, includedBy: _, ...rest } = options;
-    this.headerSources = undefined;
-    if (!includes) return { options: rest };
+    if (!includes) return { options: rest, files: [] };
     const arch = archRange(options.arch) ?? archRange(undefined)!;
     let defines: Record<string, string> = { ...options.defines };
     const sources: HeaderMacros['sources'] = {};
-    const read: string[] = [];
+    const files: { path: string; text: string }[] = [];
     // the file itself and the headers read so far are not read again (their include guards, or `#pragma once`)
     const seen = new Set<string>([...(options.path ? [options.path] : []), ...includers.map((p) => p.path)]);
     // the file's headers, then each includer's, looked for from the includer's own folder: the first definition wins
@@ -762,49 +787,58 @@ export class EngineDocument {
       const h = headerMacros(text, reader, arch, defines, seen);
       defines = { ...h.defines, ...defines };
       Object.assign(sources, h.sources);
-      read.push(...h.read);
+      h.read.forEach((path, i) => files.push({ path, text: h.texts[i] }));
     }
-    if (!read.length) return { options: rest };
+    if (!files.length) return { options: rest, files };
     this.headerSources = sources;
-    return { options: { ...rest, defines }, headers: read };
+    return { options: { ...rest, defines }, headers: files.map((f) => f.path), files };
   }
 
   /**
-   * The file's analysis with the files that include it read after its text (see AnalyzeOptions.includedBy), in a
-   * second document that keeps their tree between edits: only what lies in the file's own lines is kept, and a line
-   * of theirs that a text names is named with its file.
+   * The file's analysis with texts read after its own, in a second document that keeps their tree between edits: the
+   * declarations of the headers it includes (types and constants: header-decls.ts) and the files that include it
+   * (their launches of its kernels: AnalyzeOptions.includedBy). Only the file's kernels run, a name the file defines
+   * keeps its definition (collectFacts' `ownEnd`), only what lies in its own lines is kept, and a line of theirs that
+   * a text names is named with its file.
    */
-  private asIncluded(options: AnalyzeOptions, includers: { path: string; text: string }[]): FileAnalysis {
-    const parts: { path: string; text: string }[] = [];
-    let chars = 0;
-    for (const p of includers.slice(0, MAX_INCLUDERS)) {
-      if (chars + p.text.length > MAX_INCLUDER_CHARS) continue;
-      chars += p.text.length;
-      parts.push(p);
-    }
-    if (!parts.length) return this.analyze({ ...options, includedBy: undefined });
-    const { options: merged, headers } = this.withHeaders(options, parts);
+  private asAppended(options: AnalyzeOptions, decls: { path: string; decls: HeaderDecls }[], includers: { path: string; text: string }[], headers: string[]): FileAnalysis {
     const ownLines = countLines(this.text) + 1;
     let combined = this.text;
-    const starts: { from: number; to: number; file: string }[] = []; // 1-based lines of each includer, `to` excluded
+    // each appended text: its first line in the combined text (1-based), its line count, its file, and the line of its
+    // file a line of it stands for (0-based in, 0-based out)
+    const segments: { from: number; to: number; file: string; line: (k: number) => number }[] = [];
     let line = ownLines;
-    for (const p of parts) {
-      const n = countLines(p.text) + 1;
-      starts.push({ from: line + 1, to: line + 1 + n, file: p.path.split(/[\\/]/).pop()! });
-      combined += '\n' + p.text;
+    const append = (text: string, path: string, at: (k: number) => number) => {
+      const n = countLines(text) + 1;
+      segments.push({ from: line + 1, to: line + 1 + n, file: path.split(/[\\/]/).pop()!, line: at });
+      combined += '\n' + text;
       line += n;
+    };
+    for (const d of decls) {
+      const pieces = d.decls.lines;
+      append(d.decls.text, d.path, (k) => {
+        let p = pieces[0];
+        for (const q of pieces) if (q.at <= k) p = q;
+        return p.line + (k - p.at);
+      });
     }
+    for (const p of includers) append(p.text, p.path, (k) => k);
     if (this.host) this.host.update(combined);
     else this.host = new EngineDocument(combined);
     this.host.headerSources = this.headerSources;
     this.host.only = { from: 0, to: ownLines }; // the includers' own kernels are not this file's
-    const r = this.host.analyze({ ...merged, includes: undefined, includedBy: undefined });
+    this.host.ownEnd = this.text.length;
+    const r = this.host.analyze({ ...options, includes: undefined, includedBy: undefined });
     const mine = (x: Range) => x.start.line < ownLines;
-    const where = (n: number) => starts.find((s) => n >= s.from && n < s.to);
+    const at = (n: number) => {
+      const seg = segments.find((s) => n >= s.from && n < s.to);
+      return seg ? { file: seg.file, line: seg.line(n - seg.from) + 1 } : null;
+    };
     const shift = (t: string) => t.replace(/\b(lines? )(\d+)(?:-(\d+))?/g, (m, w: string, a: string, b?: string) => {
-      const s = where(Number(a));
-      if (!s) return m;
-      return `${w}${Number(a) - s.from + 1}${b === undefined ? '' : `-${Number(b) - s.from + 1}`} of ${s.file}`;
+      const x = at(Number(a));
+      if (!x) return m;
+      const y = b === undefined ? null : at(Number(b));
+      return `${w}${x.line}${y && y.file === x.file ? `-${y.line}` : ''} of ${x.file}`;
     });
     const index = new Map<number, number>();
     const accesses: AccessFinding[] = [];
@@ -819,10 +853,8 @@ export class EngineDocument {
     });
     const arrays = r.arrays.filter((a) => mine(a.declRange)).map((a) => ({ ...a, accesses: a.accesses.map((i) => index.get(i)).filter((i): i is number => i !== undefined) }));
     const notices = r.notices.filter((n) => mine(n.range)).map((n) => ({ ...n, message: shift(n.message) }));
-    const out: FileAnalysis = { ...r, accesses, arrays, notices };
-    const read = [...(headers ?? []), ...parts.map((p) => p.path)];
-    out.headers = read;
-    return out;
+    const read = [...headers, ...includers.map((p) => p.path).filter((p) => !headers.includes(p))];
+    return { ...r, accesses, arrays, notices, ...(read.length ? { headers: read } : {}) };
   }
 
   /** The budget ran out before a cut-short definition was repaired: the result is incomplete, and says so. */
@@ -916,7 +948,7 @@ export class EngineDocument {
     const text = this.parsedText!;
     let facts = this.reuseFacts(tree);
     if (!facts) {
-      facts = collectFacts(tree.rootNode, text);
+      facts = collectFacts(tree.rootNode, text, this.ownEnd);
       for (const t of this.kept) t.delete();
       // the copy with launch macros expanded goes with these facts (their launches' nodes are in it)
       this.kept = facts.expanded ? [facts.expanded] : [];

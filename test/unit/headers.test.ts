@@ -266,3 +266,66 @@ test('lsp: a header\'s kernels take their launches from the workspace\'s files t
     await c.stop();
   }
 });
+
+test('a header\'s types and constants are known: struct layouts, constexpr in a namespace, typedefs (was: unknown layout, not known)', () => {
+  const files = {
+    '/src/particle.h': `#pragma once
+namespace cfg {
+constexpr int kBlock = 128;
+}
+constexpr int kStride = 2;
+struct Particle {
+  float x, y, z;
+  __device__ float norm() const { return x * x + y * y + z * z; }
+};
+typedef struct { double a; double b; } Pair;
+#if FROM_ELSEWHERE
+constexpr int kPad = 1;
+#endif
+`,
+  };
+  const text = `#include "particle.h"
+__global__ void k(float *o) {
+  __shared__ Particle p[cfg::kBlock];
+  __shared__ Pair q[64];
+  __shared__ float s[256];
+  p[threadIdx.x].x = o[threadIdx.x];
+  s[threadIdx.x * kStride] = p[threadIdx.x].norm();
+  q[threadIdx.x].b = 1.0;
+  s[threadIdx.x + kPad] = 0.0f;
+}
+int main() { k<<<1, cfg::kBlock>>>(0); }
+`;
+  const r = analyzeText(text, { includes: memoryReader(files) });
+  // Particle is 12 bytes: .x of lane t is word 3t, an odd stride: 32 banks
+  const px = accessAt(r, text, 'p[threadIdx.x].x = o[threadIdx.x];', 'store', 'p');
+  figures(px, 'conflict-free', 1, 1, 32, 32);
+  assert.deepEqual(px.block, [128, 1, 1]);
+  // kStride 2: two words per bank
+  figures(accessAt(r, text, 's[threadIdx.x * kStride] =', 'store', 's'), 'conflict', 2, 2, 32, 32);
+  // Pair is 16 bytes: .b of lane t at byte 16t + 8, 8 bytes, in half-warp phases: lanes t and t + 8 share banks
+  figures(accessAt(r, text, 'q[threadIdx.x].b = 1.0;', 'store', 'q'), 'conflict', 2, 4, 64, 32);
+  // the member function's body is the header's: its call is still one the file does not see
+  assert.match(accessAt(r, text, 'p[threadIdx.x].norm()', 'atomic', 'p').reason!, /member function of `Particle` that this file does not define/);
+  // a constant under a #if the file cannot decide is not taken
+  assert.match(accessAt(r, text, 's[threadIdx.x + kPad] = 0.0f;', 'store', 's').reason!, /`kPad` is not known here/);
+  // only the file's own lines
+  assert.ok(r.accesses.every((a) => a.range.end.line < text.split('\n').length));
+});
+
+test('the file\'s own definition of a name wins over a header\'s, as the compiler would refuse the two', () => {
+  const files = { '/src/cfg.h': '#pragma once\nconstexpr int N = 64;\nconstexpr int STRIDE = 4;\nstruct Cell { float v; };\n' };
+  const text = `#include "cfg.h"
+struct Cell { float v; float w; };
+__global__ void k(float *o) {
+  __shared__ float s[N * 4];
+  __shared__ Cell c[32];
+  s[threadIdx.x * STRIDE] = o[threadIdx.x];
+  c[threadIdx.x].v = 1.0f;
+}
+`.replace('__global__', 'constexpr int STRIDE = 1;\n__global__');
+  const r = analyzeText(text, { includes: memoryReader(files) });
+  assert.equal(accessAt(r, text, 's[threadIdx.x * STRIDE]', 'store', 's').status, 'conflict-free');
+  // the file's Cell is 8 bytes: .v of lane t is word 2t, two per bank
+  assert.equal(accessAt(r, text, 'c[threadIdx.x].v = 1.0f;', 'store', 'c').degree, 2);
+});

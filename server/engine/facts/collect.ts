@@ -278,7 +278,11 @@ function writtenSymbol(text: string, name: string, decl: Node): boolean {
 /** nodes whose children are items of the file scope when they are. */
 const TOP_CONTAINERS = new Set(['namespace_definition', 'declaration_list', 'linkage_specification', 'preproc_if', 'preproc_ifdef', 'preproc_else', 'preproc_elif']);
 
-export function collectFacts(root: Node, text: string): FileFacts {
+/**
+ * `ownEnd`: where the file's own text ends in a text that goes on with other files' (a header's declarations, the
+ * files that include it: see analyze.ts's asAppended): a name defined in the file keeps the file's definition.
+ */
+export function collectFacts(root: Node, text: string, ownEnd = Infinity): FileFacts {
   const facts: FileFacts = {
     macros: new Map(),
     functions: new Map(),
@@ -298,6 +302,11 @@ export function collectFacts(root: Node, text: string): FileFacts {
   };
   const sig: Node[] = [];
   const launching = new Set<FunctionFact>();
+  /** Map.set, but a definition after the file's own text does not replace one of the file's. */
+  const put = <V>(m: Map<string, V>, k: string, v: V, at: Node): void => {
+    if (at.startIndex >= ownEnd && m.has(k)) return;
+    m.set(k, v);
+  };
   /** a constant under its scopes' names: `ns::In::K`; an enumerator of an unscoped enum also without the enum's. */
   const addScoped = (node: Node, name: string) => {
     const path: string[] = [];
@@ -313,7 +322,7 @@ export function collectFacts(root: Node, text: string): FileFacts {
         if (n) path.unshift(n.text);
       }
     }
-    const add = (parts: string[]) => { if (parts.length) facts.scoped.set([...parts, name].join('::'), node); };
+    const add = (parts: string[]) => { if (parts.length) put(facts.scoped, [...parts, name].join('::'), node, node); };
     add(path);
     if (unscopedEnum) add(path.slice(0, -1));
   };
@@ -343,7 +352,7 @@ export function collectFacts(root: Node, text: string): FileFacts {
       case 'preproc_def':
       case 'preproc_function_def': {
         const m = readMacro(node);
-        if (m) facts.macros.set(m.name, m);
+        if (m) put(facts.macros, m.name, m, node);
         if (!fn) sig.push(node);
         continue;
       }
@@ -392,29 +401,29 @@ export function collectFacts(root: Node, text: string): FileFacts {
       case 'class_specifier':
       case 'union_specifier': {
         const n = node.childForFieldName('name');
-        if (n && node.childForFieldName('body')) facts.typeDecls.set(n.text, node);
+        if (n && node.childForFieldName('body')) put(facts.typeDecls, n.text, node, node);
         // a class template declared and never defined, only specialized (`template <typename T> struct SharedMemory;`):
         // its parameters tell which specialization an instance is (a definition, before or after, wins)
-        else if (n?.type === 'type_identifier' && node.parent?.type === 'template_declaration' && !facts.typeDecls.has(n.text)) facts.typeDecls.set(n.text, node);
+        else if (n?.type === 'type_identifier' && node.parent?.type === 'template_declaration' && !facts.typeDecls.has(n.text)) put(facts.typeDecls, n.text, node, node);
         break; // nested definitions and enums inside
       }
       case 'type_definition': {
         for (const d of node.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
           const n = declaratorName(d);
-          if (n) facts.typeDecls.set(n.text, node);
+          if (n) put(facts.typeDecls, n.text, node, node);
         }
         break;
       }
       case 'alias_declaration': {
         const n = node.childForFieldName('name');
-        if (n) facts.typeDecls.set(n.text, node);
+        if (n) put(facts.typeDecls, n.text, node, node);
         if (!fn) sig.push(node);
         continue;
       }
       case 'enumerator': {
         const n = node.childForFieldName('name');
         if (n) {
-          facts.enums.set(n.text, node);
+          put(facts.enums, n.text, node, node);
           addScoped(node, n.text);
         }
         continue;
@@ -437,20 +446,20 @@ export function collectFacts(root: Node, text: string): FileFacts {
             // a scalar only: the declarator is the name, or the name with an initializer
             for (const d of node.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
               const n = d.type === 'init_declarator' ? d.childForFieldName('declarator') : d;
-              if (n?.type === 'identifier') facts.constantVars.set(n.text, node);
+              if (n?.type === 'identifier') put(facts.constantVars, n.text, node, node);
               // a table with its values, which the host never replaces: the values are the initializer's
               const name = declaratorName(d)?.text;
-              if (name && tableDeclarator(d) && !writtenSymbol(text, name, node)) facts.constantTables.set(name, d);
+              if (name && tableDeclarator(d) && !writtenSymbol(text, name, node)) put(facts.constantTables, name, d, node);
               const a = d.type === 'init_declarator' ? d.childForFieldName('declarator') : d;
-              if (name && a?.type === 'array_declarator' && a.childForFieldName('declarator')?.type === 'identifier') facts.constantArrays.set(name, node);
+              if (name && a?.type === 'array_declarator' && a.childForFieldName('declarator')?.type === 'identifier') put(facts.constantArrays, name, node, node);
             }
           } else if (/\b(const|constexpr)\b/.test(node.text.split('=')[0] ?? '')) {
             for (const d of node.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
               const n = declaratorName(d);
               if (n && d.type === 'init_declarator') {
-                facts.constants.set(n.text, d);
+                put(facts.constants, n.text, d, d);
                 addScoped(d, n.text);
-                if (tableDeclarator(d)) facts.constantTables.set(n.text, d);
+                if (tableDeclarator(d)) put(facts.constantTables, n.text, d, d);
               }
             }
           }

@@ -9,6 +9,8 @@ export interface HeaderMacros {
   defines: Record<string, string>;
   /** every header read, in the order it was first read. */
   read: string[];
+  /** their texts, in the same order. */
+  texts: string[];
   /** where each key of `defines` was defined: the header's path and the 0-based line. */
   sources: Record<string, { path: string; line: number }>;
 }
@@ -86,6 +88,7 @@ export function headerMacros(text: string, reader: IncludeReader, arch: Range, g
   const byName = new Map<string, string>(); // macro name -> its key in `defines` (function-like keys hold parameters)
   const ambiguous = new Set<string>();
   const read: string[] = [];
+  const texts: string[] = [];
   const local: Record<string, string> = {}; // the file's own definitions so far: they decide a header's `#if`s too
   const givenNames = new Set(Object.keys(given).map((k) => k.replace(/\(.*$/, '')));
   let chars = 0;
@@ -103,6 +106,7 @@ export function headerMacros(text: string, reader: IncludeReader, arch: Range, g
         if (!h || seen.has(h.path) || chars + h.text.length > CAPS.chars) continue;
         seen.add(h.path);
         read.push(h.path);
+        texts.push(h.text);
         chars += h.text.length;
         visit(h.text, h.path, depth + 1);
         continue;
@@ -138,5 +142,5 @@ export function headerMacros(text: string, reader: IncludeReader, arch: Range, g
     delete defines[key];
     delete sources[key];
   }
-  return { defines, read, sources };
+  return { defines, read, texts, sources };
 }
