@@ -110,6 +110,17 @@ test('where the wrap moves lanes to other banks (48 floats), each set of lanes p
   assert.deepEqual(c.cases.map((k) => [k.context['(40 * blockIdx.x) % 48'], k.degree]), [[0, 1], [24, 2], [32, 2], [40, 2]]);
 });
 
+test('where the wrap joins lanes on a word (`((head + t) & 31) + t`), each set of lanes past it is a case (was: unknown, combines `head` with per-lane values)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // lanes t and t' < t share a word where the wrapped one lands 32 lower: only head % 32 = 16 pairs every lane (16
+  // words, one wavefront); every other value leaves some bank two words: 2-way
+  const a = accessAt(result, text, 'wide[((head + t) & 31) + t] = out[t];', 'store', 'wide');
+  figures(a, 'conflict', 2, 2, 32, 32);
+  assert.equal(a.message, 'wide: 2-way bank conflict: 2 lanes need 2 distinct words from bank 0; served in 2 wavefronts (ideal 1) (worst case: head % 32 = 0)');
+  assert.deepEqual(a.cases.map((k) => [k.context['head % 32'], k.degree]), Array.from({ length: 32 }, (_, u) => [u, u === 16 ? 1 : 2]));
+  has(a, /move back 128 bytes: each of the 32 sets of lanes that some value of `head % 32` puts past it is evaluated, the worst reported/);
+});
+
 // ---- the rule against brute force, over many values of the unknown ----
 
 interface Case { src: string; elem: number; bx: number; addr: (t: number, u: number) => number; us: number[] }

@@ -5340,7 +5340,7 @@ export class Interp {
       const cases = why && width >= 4 ? wrapCases(visit.addrs!, w) : null;
       if (cases) {
         const back = off.sym![wrapped] * w.m;
-        const key = `(${w.part}) % ${w.m}`;
+        const key = `${/^[\w.@'\[\]]+$/.test(w.part) ? w.part : `(${w.part})`} % ${w.m}`;
         visit.assumptions = [...visit.assumptions, `\`${w.label}\` wraps around at ${w.m} (${w.why}), and the lanes past the wrap move back ${Math.abs(back)} bytes: each of the ${cases.length} sets of lanes that some value of \`${key}\` puts past it is evaluated, the worst reported; the rest of it adds the same offset to every lane (bank model rule 6)`];
         const a = visit.addrs!;
         for (const { u, past } of cases) {
