@@ -97,6 +97,19 @@ test('a remainder used in linear arithmetic keeps its figures; one cancelled, ma
   has(accessAt(result, text, 'out[t] = ring[t] + wide[t];', 'load', 'ring'), /the guard `slot < 32` at line \d+ could not be evaluated per lane \(`slot < 32` compares `\(head \+ t\) % 64`/);
 });
 
+test('a remainder of a ring index by a divisor of its ring, `(slot + 7 * k) % 64`, `slot % 32`, is exact; by 48 it is not followed (was: unknown, combines `head` with per-lane values)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // every k: 32 consecutive slots of the ring of 64, for any head
+  for (const kind of ['load', 'store'] as const) {
+    const a = accessAt(result, text, 'ring[(slot + 7 * k) % 64] += 1.f;', kind, 'ring');
+    figures(a, 'conflict-free', 1, 1, 32, 32);
+    has(a, /`\(slot \+ 7 \* k\) % 64` wraps around at 64 \(the dividend is unsigned and 64 divides 2\^32\)/);
+  }
+  figures(accessAt(result, text, 'ring[slot % 32] = out[t];', 'store', 'ring'), 'conflict-free', 1, 1, 32, 32);
+  const n = accessAt(result, text, 'ring[(slot + 1) % 48] = out[t];', 'store', 'ring');
+  assert.equal(n.reason, '`(slot + 1) % 48` takes `(head + t) % 64` modulo 48, which does not divide 64: where the two wrap together is not followed');
+});
+
 test('where the wrap moves lanes to other banks (48 floats), each set of lanes past it is a case: `(40 * b + t) % 48` (was: unknown, combines `40 * blockIdx.x` with per-lane values)', () => {
   const { text, result } = analyzeFile(FIXTURE);
   // block 256: every value of b gives 2-way (a warp of 32 consecutive slots of 48 always has 16 of them on shared banks)
@@ -123,11 +136,14 @@ test('where the wrap joins lanes on a word (`((head + t) & 31) + t`), each set o
 
 // ---- the rule against brute force, over many values of the unknown ----
 
-interface Case { src: string; elem: number; bx: number; addr: (t: number, u: number) => number; us: number[] }
+interface Case { src: string; elem: number; bx: number; addr: (t: number, u: number) => number; us: number[]; nest: boolean }
 
 const TYPES: [string, number][] = [['char', 1], ['short', 2], ['float', 4], ['double', 8], ['float4', 16]];
 
-/** A random ring subscript: `S * ((U * H + L * t + K) % M) + O` (or `& (M - 1)`), U an unsigned parameter or a block's index. */
+/**
+ * A random ring subscript: `S * ((U * H + L * t + K) % M) + O` (or `& (M - 1)`), U an unsigned parameter or a block's
+ * index, sometimes with the remainder taken again, `(r + K2) % M2`.
+ */
 function makeCase(seed: number): Case {
   const next = seededRandom(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
@@ -141,7 +157,11 @@ function makeCase(seed: number): Case {
   const u = byBlock ? '(int)blockIdx.x' : 'h';
   const t = byBlock ? '(int)threadIdx.x' : 'threadIdx.x';
   const inner = `${u} * ${H} + ${L} * ${t} + ${K}`;
-  const idx = `${S} * ((${inner}) ${mask ? `& ${M - 1}` : `% ${M}`}) + ${O}`;
+  // sometimes a remainder of the remainder: `(r + K2) % M2`, M2 a divisor of M (or not, then unknown)
+  const nest = next() < 0.3;
+  const K2 = int(0, 9), M2 = next() < 0.8 ? M / pick([1, 2, 4].filter((d) => M % d === 0 && M / d >= 2)) : int(2, 60);
+  const first = `(${inner}) ${mask ? `& ${M - 1}` : `% ${M}`}`;
+  const idx = `${S} * (${nest ? `(${first} + ${K2}) % ${M2}` : first}) + ${O}`;
   const src = `// bank-lens: block=${bx}
 __global__ void k(${type} *out, unsigned h) {
   __shared__ ${type} s[${S * (M - 1) + O + 1}];
@@ -151,13 +171,14 @@ __global__ void k(${type} *out, unsigned h) {
   const addr = (tt: number, uu: number) => {
     let x = uu * H + L * tt + K;
     if (!byBlock) x = x % 2 ** 32; // unsigned arithmetic
-    const r = mask ? x % M : x % M; // x >= 0 here: floor and C remainders agree
+    const r0 = x % M; // x >= 0 here: floor and C remainders, and the mask, agree
+    const r = nest ? (r0 + K2) % M2 : r0;
     return elem * (S * r + O);
   };
   const us: number[] = [];
   for (let i = 0; i < 3 * M && i < 600; i++) us.push(i);
   for (let i = 0; i < 40; i++) us.push(byBlock ? int(0, 2 ** 20) : Math.floor(next() * 2 ** 32));
-  return { src, elem, bx, addr, us };
+  return { src, elem, bx, addr, us, nest };
 }
 
 /** Degree and wavefronts of one warp's request (bank model rules 1-3, phases by width), brute force. */
@@ -181,13 +202,14 @@ function request(addrs: number[], width: number): { degree: number; wavefronts: 
 }
 
 test('property: a ring subscript\'s figures, where given, are the worst over every value of the unknown, and the same for all where no case is listed (200 seeded cases)', () => {
-  let exact = 0;
+  let exact = 0, nested = 0;
   for (let seed = 1; seed <= 200; seed++) {
     const c = makeCase(seed);
     const a = analyzeText(c.src, { fixes: false, budgetMs: 60_000 }).accesses.find((x) => x.kind === 'load' && x.array === 's')!;
     assert.ok(a, `seed ${seed}: no access\n${c.src}`);
     if (a.status === 'unknown') continue;
     exact++;
+    if (c.nest) nested++;
     const seen = new Set<number>();
     let worst = { degree: 0, wavefronts: 0 };
     for (const u of c.us) {
@@ -207,4 +229,5 @@ test('property: a ring subscript\'s figures, where given, are the worst over eve
   }
   // most cases are exact: the rule is not vacuous
   assert.ok(exact >= 120, `only ${exact} of 200 exact`);
+  assert.ok(nested >= 20, `only ${nested} remainders of remainders exact`);
 });

@@ -419,6 +419,10 @@ export function binary(op: string, a: Value, b: Value, labelArg: Label, mask: Ui
       const bU = !b.sym && isUniform(b.v, mask);
       const linear = op === '+' || op === '-' || (op === '*' && (bU || (!a.sym && isUniform(a.v, mask)))) || (op === '<<' && bU);
       const what = wrapOf(wrapped)!.label;
+      if ((op === '%' || op === '&') && wrapped === wrapKey(a.sym) && bU && !hasThread(a.sym) && isInt(t)) {
+        const r = rewrap(op, a, b, t, String(label), mask, wrapped);
+        if (r) return r;
+      }
       if (!linear) return unk(`\`${label}\` ${cmp ? 'compares' : `applies \`${op}\` to`} \`${what}\`, which wraps around on the lanes past a place not known: not followed`);
       if (op === '+' || op === '-') {
         const r = hasThread(a.sym) || hasThread(b.sym) ? threadBinary(op, a, b, t, String(label), mask) : num(map2(a.v, b.v, op === '+' ? (x, y) => x + y : (x, y) => x - y), t, addSym(a.sym, b.sym, op === '+' ? 1 : -1));
@@ -749,7 +753,7 @@ function dropMultiples(op: string, a: Num, b: Num, t: CType, labelArg: Label, ma
  * negative (blockIdx, gridDim, a loop's pass count) with positive coefficients and lanes not negative. Anything else
  * is `unknown`, saying which condition fails; null where the usual reasons apply (an unknown address, NaN lanes).
  */
-function remainder(op: string, a: Num, b: Num, t: CType, label: string, mask: Uint8Array | null): Value | null {
+function remainder(op: string, a: Num, b: Num, t: CType, label: string, mask: Uint8Array | null, nonNeg?: string): Value | null {
   if (!isUniform(b.v, mask) || t.kind !== 'int' || typeof a.v === 'number' || hasNaN(a.v, mask)) return null;
   const m = laneAt(b.v, firstActive(mask));
   const pow2 = (x: number) => x > 0 && Number.isSafeInteger(x) && 2 ** Math.round(Math.log2(x)) === x;
@@ -768,7 +772,7 @@ function remainder(op: string, a: Num, b: Num, t: CType, label: string, mask: Ui
       if (!pow2(M) || M > 2 ** 31) return unk(`\`${label}\`: the unsigned dividend may wrap past 2^${t.bytes * 8}, which ${M}, not a power of two, does not divide`);
       why = `the dividend is unsigned and ${M} divides 2^${t.bytes * 8}`;
     } else {
-      const neg = Object.keys(s).find((k) => !(s[k] > 0 && NON_NEGATIVE.test(k)));
+      const neg = Object.keys(s).find((k) => !(s[k] > 0 && (NON_NEGATIVE.test(k) || k === nonNeg)));
       if (neg !== undefined) return unk(`\`${label}\`: \`${symText({ [neg]: s[neg] })}\` may be negative, and \`%\` of a negative value is negative: where the lanes wrap is not known`);
       for (let i = 0; i < a.v.length; i++) if ((!mask || mask[i]) && a.v[i] < 0) return unk(`\`${label}\`: a lane's part is negative, and \`%\` of a negative value is negative: where the lanes wrap is not known`);
       why = `the dividend is never negative: \`${unknownPart}\` is made of block indices, grid extents or pass counts`;
@@ -780,6 +784,33 @@ function remainder(op: string, a: Num, b: Num, t: CType, label: string, mask: Ui
   let g = M;
   for (const k in s) g = gcd(g, s[k]);
   return num(f, t, { [wrapKeyFor({ label, part: unknownPart, m: M, g, lanes: f, why })]: 1 });
+}
+
+/**
+ * A remainder of a remainder that wraps (`(slot + k) % 64`, `slot & 31`, with `slot = (head + t) % 64`): the value is
+ * `c * r + d`, r = (U + f) mod M as in remainder(), U = S mod M a multiple of g. Where M2 divides c * M, taking it
+ * modulo M2 forgets the wrap of r (c * M * k is a multiple of M2), and c * U differs from c * S by a multiple of c * M:
+ * so `(c * r + d) mod M2` is the remainder of `c * g * J + (c * f + d)` with J = U / g an unknown never negative, and
+ * remainder() applies. `%` of a signed value wants it never negative: c > 0 and d >= 0 on every lane (r >= 0).
+ */
+function rewrap(op: string, a: Num, b: Num, t: CType, label: string, mask: Uint8Array | null, key: string): Value | null {
+  const w = wrapOf(key)!;
+  const c = a.sym![key];
+  const m = laneAt(b.v, firstActive(mask));
+  const M2 = op === '&' ? m + 1 : m;
+  if (!Number.isSafeInteger(c) || !(M2 > 0) || !Number.isSafeInteger(M2)) return null;
+  if ((c * w.m) % M2 !== 0) return unk(`\`${label}\` takes \`${w.label}\` modulo ${M2}, which does not divide ${Math.abs(c * w.m)}: where the two wrap together is not followed`);
+  if (op === '%' && t.kind === 'int' && t.signed) {
+    if (c < 0) return null;
+    const v = a.v;
+    for (let i = 0; i < w.lanes.length; i++) if ((!mask || mask[i]) && laneAt(v, i) - c * w.lanes[i] < 0) return null;
+  }
+  const j = `${w.part} % ${w.m}${w.g > 1 ? ` / ${w.g}` : ''}`;
+  const sym: Sym = {};
+  for (const k in a.sym!) if (k !== key) sym[k] = a.sym![k];
+  if (j in sym) return null;
+  sym[j] = c * w.g;
+  return remainder(op, num(a.v, a.t, sym), b, t, label, mask, j);
 }
 
 /** A remainder that wraps (see remainder()): its text, modulus, the step of its uniform part, the lanes' part. */
