@@ -20,8 +20,12 @@ test('gid % 32, gid & 31, gid / 32, gid >> 5 of blockIdx.x * blockDim.x + thread
   assert.ok(row.assumptions.includes('`1056 * blockIdx.x` adds the same offset to every lane; it does not change the degree (bank model rule 6)'));
   assert.equal(at('// one word per warp: broadcast').status, 'broadcast');
   assert.equal(at('// unsigned, power of two: 2-way').degree, 2);
-  assert.equal(at('// n may be negative: unknown').reason, '`q % 32` combines the unknown warp-uniform value `32 * n` with per-lane values');
-  assert.equal(at('// 48 is not a multiple of 32: unknown').reason, '`(blockIdx.x * 48 + threadIdx.x) % 32` combines the unknown warp-uniform value `48 * blockIdx.x` with per-lane values');
+  assert.equal(at('// n may be negative: unknown').reason, '`q % 32`: `32 * n` may be negative, and `%` of a negative value is negative: where the lanes wrap is not known');
+  // a remainder that wraps (test/unit/modular.test.ts): the wrapped lanes move back 128 bytes, onto the same banks
+  const wraps = at('// 48 is not a multiple of 32: wraps, conflict-free');
+  assert.equal(wraps.status, 'conflict-free');
+  assert.equal(wraps.worst!.distinctWords, 32);
+  assert.ok(wraps.assumptions.some((a) => a.startsWith('`(blockIdx.x * 48 + threadIdx.x) % 32` wraps around at 32 (the dividend is unsigned and 32 divides 2^32)')), wraps.assumptions.join('\n'));
   for (const a of result.accesses) assert.deepEqual(a.block, [256, 1, 1]);
 });
 
@@ -56,9 +60,12 @@ test('oracle: wherever the engine gives a degree for (blockIdx.x * C + k * threa
     const src = `__global__ void k(float *o)\n{\n  __shared__ float s[8192];\n  ${ty} g = blockIdx.x * ${c} + ${k} * threadIdx.x;\n  o[0] = s[g ${op} ${m}];\n}\nvoid h(float *d) { k<<<64, ${block}>>>(d); }\n`;
     const r = analyzeText(src);
     const a = r.accesses.find((x) => x.kind === 'load')!;
-    // known exactly when the block's coefficient is a multiple of the divisor (of the power of two above a mask)
+    // known when the block's coefficient is a multiple of the divisor (of the power of two above a mask); otherwise
+    // a quotient is unknown, and a remainder or mask that wraps may be known (test/unit/modular.test.ts): the oracle
+    // below checks every degree given
     const unit = op === '&' ? m + 1 : op === '>>' ? 2 ** m : m;
-    assert.equal(a.degree !== null, c % unit === 0, src);
+    if (c % unit === 0) assert.notEqual(a.degree, null, src);
+    else if (op === '/' || op === '>>') assert.equal(a.degree, null, src);
     if (a.degree === null) continue;
     known++;
     for (const b of [0, 1, 2, 3, 5, 7, 63]) {

@@ -82,7 +82,7 @@ test('`(blockIdx.x * blockDim.x + threadIdx.x) % 32`, `/ 32` and `& 31`: the blo
   assert.equal(accessAt(result, text, 'out[id] += g[k & 31];', 'load').status, 'conflict-free');
   const r = accessAt(result, text, 'out[id] += g[k % 32];', 'load');
   assert.equal(r.status, 'unknown');
-  assert.equal(r.reason, '`k % 32` combines the unknown warp-uniform value `32 * n` with per-lane values');
+  assert.equal(r.reason, '`k % 32`: `32 * n` may be negative, and `%` of a negative value is negative: where the lanes wrap is not known');
   // the quotient keeps the block offset: 8 * blockIdx.x + threadIdx.x / 32
   const q = accessAt(result, text, 'out[id] += g[(warp - 8 * blockIdx.x) * 32 + lane];', 'load');
   assert.equal(q.status, 'conflict-free');

@@ -49,7 +49,7 @@ test('an index that moves on at every pass, or that a `break` or `continue` carr
   const d = accessAt(result, text, 'cell[v % 256] = 1.f;', 'store');
   assert.equal(d.status, 'unknown');
   // `v` is `threadIdx.x` plus an unknown warp-uniform amount (each pass adds 32 on every lane); its remainder is not known
-  assert.equal(d.reason, '`v % 256` combines the unknown warp-uniform value `v@56` with per-lane values');
+  assert.equal(d.reason, '`v % 256`: `v@56` may be negative, and `%` of a negative value is negative: where the lanes wrap is not known');
   // inside the loop `u` is `threadIdx.x` (the break leaves the loop); after it, not known
   assert.equal(accessAt(result, text, 'cell[u] = 1.f;', 'store').status, 'conflict-free');
   const after = accessAt(result, text, 'dst[threadIdx.x] = cell[u];', 'load');

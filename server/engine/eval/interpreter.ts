@@ -9,7 +9,7 @@ import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, DOUBLE, sizeOf, align
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, isNonNegative, gcd, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
   isUniform, isWarpUniform, symText, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
-  UNKNOWN, unknownPointer, eitherPointer, promote,
+  UNKNOWN, unknownPointer, eitherPointer, promote, wrapKey, wrapOf, Wrap,
 } from './values';
 
 export class BudgetExceeded extends Error {}
@@ -4650,7 +4650,7 @@ export class Interp {
       if (!a || !b) return unk(`\`${name}\` needs two arguments`);
       if (a.k !== 'num' || b.k !== 'num') return a.k === 'unk' ? a : b.k === 'unk' ? b : unk(`\`${node.text}\``);
       if (hasThread(a.sym) || hasThread(b.sym)) return unk(`\`${node.text}\` is not exact for every warp${THREAD}`);
-      if (a.sym || b.sym) return isUniform(a.v) && isUniform(b.v) ? atom(node.text) : unk(`\`${node.text}\` combines an unknown warp-uniform value with per-lane values`);
+      if (a.sym || b.sym) return isUniform(a.v) && isUniform(b.v) && !wrapKey(a.sym) && !wrapKey(b.sym) ? atom(node.text) : unk(`\`${node.text}\` combines an unknown warp-uniform value with per-lane values`);
       const t = a.t.kind === 'float' || b.t.kind === 'float' ? FLOAT : a.t;
       const out = new Float64Array(this.n);
       for (let i = 0; i < this.n; i++) out[i] = op(laneAt(a.v, i), laneAt(b.v, i));
@@ -4661,7 +4661,7 @@ export class Interp {
       const a = args[0];
       if (!a || a.k !== 'num') return a?.k === 'unk' ? a : unk(`\`${node.text}\` is not integer arithmetic`);
       if (hasThread(a.sym)) return unk(`\`${node.text}\` is not exact for every warp${THREAD}`);
-      if (a.sym) return isUniform(a.v) ? atom(node.text, t) : unk(`\`${node.text}\` applies \`${name}\` to an unknown warp-uniform value`);
+      if (a.sym) return isUniform(a.v) && !wrapKey(a.sym) ? atom(node.text, t) : unk(`\`${node.text}\` applies \`${name}\` to an unknown warp-uniform value`);
       return num(typeof a.v === 'number' ? op(a.v) : a.v.map(op), t);
     };
     // an integer intrinsic of two or three 32-bit arguments, lane by lane, giving a value of type `t`
@@ -4673,7 +4673,7 @@ export class Interp {
       const ns = xs as Num[];
       if (ns.some((a) => a.t.kind !== 'int')) return unk(`\`${node.text}\` applies \`${name}\` to a floating-point value`);
       if (ns.some((a) => hasThread(a.sym))) return unk(`\`${node.text}\` is not exact for every warp${THREAD}`);
-      if (ns.some((a) => a.sym)) return ns.every((a) => isUniform(a.v)) ? atom(node.text, t) : unk(`\`${node.text}\` combines an unknown warp-uniform value with per-lane values`);
+      if (ns.some((a) => a.sym)) return ns.every((a) => isUniform(a.v) && !wrapKey(a.sym)) ? atom(node.text, t) : unk(`\`${node.text}\` combines an unknown warp-uniform value with per-lane values`);
       const out = new Float64Array(this.n);
       for (let i = 0; i < this.n; i++) out[i] = op(ns.map((a) => laneAt(a.v, i)));
       return num(isUniform(out) ? out[0] : out, t);
@@ -5276,9 +5276,18 @@ export class Interp {
     // chars, u loaded per block): the offset moves the lanes' bytes across word boundaries, which can join or part
     // lanes that share a word, so each place it can take in a word is a case of its own (the figures depend on
     // nothing else of it: whole words rotate the banks, rule 6)
-    const step = other && width < 4 ? wordPlaces(other) : 4;
-    if (other && step < 4) visit.assumptions = [...visit.assumptions, `\`${symText(other)}\` adds the same offset to every lane, in bytes; a whole number of words does not change the degree (bank model rule 6), but within a word it moves this ${width}-byte access's lanes across word boundaries: each of its places in a word is evaluated, the worst reported`];
-    else if (other) visit.assumptions = [...visit.assumptions, `\`${symText(other)}\` adds the same offset to every lane; it does not change the degree (bank model rule 6)`];
+    // a remainder that wraps (values.ts, remainder()) is checked below, once the lanes' addresses are known; its
+    // unknown is a multiple of its step g, which is what can move the lanes within a word
+    const wrapped = wrapKey(other);
+    const plain = wrapped ? withoutKey(other!, wrapped) : other;
+    const step = other && width < 4 ? wordPlaces(wrapped ? { ...other, [wrapped]: other![wrapped] * wrapOf(wrapped)!.g } : other) : 4;
+    if (wrapped && plain && wrapKey(plain)) {
+      visit.reason = `the address adds two remainders that wrap, \`${wrapOf(wrapped)!.label}\` and \`${wrapOf(wrapKey(plain)!)!.label}\`: where both wrap together is not followed`;
+      this.visits.push(visit);
+      return;
+    }
+    if (plain && step < 4) visit.assumptions = [...visit.assumptions, `\`${symText(plain)}\` adds the same offset to every lane, in bytes; a whole number of words does not change the degree (bank model rule 6), but within a word it moves this ${width}-byte access's lanes across word boundaries: each of its places in a word is evaluated, the worst reported`];
+    else if (plain) visit.assumptions = [...visit.assumptions, `\`${symText(plain)}\` adds the same offset to every lane; it does not change the degree (bank model rule 6)`];
     if (r.alt) visit.assumptions = [...visit.assumptions, r.alt];
     if (r.base.outerUnknown) visit.assumptions = [...visit.assumptions, `${r.base.outerUnknown}: the outermost extent changes no address; indices past it are not checked`];
     const act = this.active();
@@ -5325,6 +5334,38 @@ export class Interp {
         }
       }
       if (visit.oob) break;
+    }
+    if (wrapped) {
+      const w = wrapOf(wrapped)!;
+      const places: number[] = [];
+      for (let r = 0; r < 4; r += step) places.push(r);
+      // the places within a word the rest of the offset can take, each with any value of the remainder's unknown;
+      // where there is no such rest the remainder's unknown alone sets the place
+      const free = width < 4 && plain && wordPlaces(plain) < 4 ? places : width < 4 ? null : [0];
+      const why = wrapMoves(visit.addrs!, off.sym![wrapped], w, free);
+      // otherwise, for accesses of whole words, each set of lanes past the wrap that some value gives is a case of
+      // its own, its lanes `c * M` bytes lower: exact for every value of the unknown in its range (the rest of it
+      // rotates the banks, rule 6)
+      const cases = why && width >= 4 ? wrapCases(visit.addrs!, w) : null;
+      if (cases) {
+        const back = off.sym![wrapped] * w.m;
+        const key = `${/^[\w.@'\[\]]+$/.test(w.part) ? w.part : `(${w.part})`} % ${w.m}`;
+        visit.assumptions = [...visit.assumptions, `\`${w.label}\` wraps around at ${w.m} (${w.why}), and the lanes past the wrap move back ${Math.abs(back)} bytes: each of the ${cases.length} sets of lanes that some value of \`${key}\` puts past it is evaluated, the worst reported; the rest of it adds the same offset to every lane (bank model rule 6)`];
+        const a = visit.addrs!;
+        for (const { u, past } of cases) {
+          const moved = u === 0 ? a : a.map((x, i) => (past[i] ? x - back : x));
+          this.visits.push({ ...visit, addrs: moved, context: { ...visit.context, [key]: u } });
+        }
+        return;
+      }
+      if (why) {
+        visit.reason = why;
+        visit.addrs = null;
+        visit.oob = undefined;
+        this.visits.push(visit);
+        return;
+      }
+      visit.assumptions = [...visit.assumptions, `\`${w.label}\` wraps around at ${w.m} (${w.why}): the lanes past the wrap move back ${Math.abs(off.sym![wrapped] * w.m)} bytes, whole rows of the 32 banks, so each keeps its bank, and no two lanes come to share a word or stop sharing one, for any value it wraps; the rest of it adds the same offset to every lane (bank model rules 1, 2 and 6)`];
     }
     if (other && step < 4) {
       const key = `(${symText(other)}) % 4`;
@@ -5567,6 +5608,80 @@ function wordPlaces(sym: Record<string, number>): number {
     g = gcd(g, Math.abs(c));
   }
   return g === 0 ? 4 : g;
+}
+
+function withoutKey(s: Record<string, number>, key: string): Record<string, number> | null {
+  const out: Record<string, number> = {};
+  for (const k in s) if (k !== key) out[k] = s[k];
+  return Object.keys(out).length ? out : null;
+}
+
+/**
+ * Why the figures of an access at `addrs` (one byte offset per thread, NaN where inactive, for U = 0) can change
+ * with the value a remainder that wraps (values.ts, remainder()) takes, or null where they cannot. At U, the
+ * lanes with `f + U >= M` sit `c * M` bytes lower (`c`: the byte coefficient of its key). If that is a whole
+ * number of 128-byte bank rows, every lane keeps its bank; if, for each pattern of lanes past the wrap that some U
+ * gives (U a multiple of g below M: the lanes start to wrap at most once each, in order of f), the words of a warp's
+ * lanes map one to one onto their words at U = 0, the lanes that share a word are the same. Then every phase asks
+ * each bank for as many distinct words as at U = 0, and the rest of U is the same offset on every lane (rule 6).
+ * `places`: the byte places within a word the uniform offset can take (sub-word accesses), each checked.
+ */
+function wrapMoves(addrs: Float64Array, c: number, w: Wrap, places: number[] | null): string | null {
+  const back = c * w.m;
+  if (!Number.isInteger(back) || back % 128 !== 0)
+    return `the lanes where \`${w.label}\` wraps around (at ${w.m}) move back ${Math.abs(back)} bytes, not a whole number of rows of the 32 banks (128 bytes): which banks they reach depends on the value it wraps, which is not known`;
+  if (w.lanes.length !== addrs.length) return `\`${w.label}\` wraps around at a place not known`;
+  const ab = new Map<number, number>(), ba = new Map<number, number>();
+  for (let w0 = 0; w0 < addrs.length; w0 += 32) {
+    const end = Math.min(addrs.length, w0 + 32);
+    const set = new Set<number>();
+    for (let i = w0; i < end; i++) {
+      if (addrs[i] !== addrs[i]) continue;
+      const u = Math.ceil((w.m - w.lanes[i]) / w.g) * w.g;
+      if (u < w.m) set.add(u);
+    }
+    const starts = [...set].sort((x, y) => x - y);
+    for (let s = 0; s < starts.length; s++) {
+      const u = starts[s];
+      // the lanes past the wrap are the same for every U from u to the next start; the place in a word that U
+      // gives repeats every four of its steps
+      const us: number[] = [];
+      for (let j = 0; j < 4 && u + j * w.g < (starts[s + 1] ?? w.m); j++) us.push(u + j * w.g);
+      const pairs = places ? places.map((r) => [u, r]) : us.map((x) => [x, (((c * x) % 4) + 4) % 4]);
+      for (const [, r] of pairs) {
+        ab.clear();
+        ba.clear();
+        for (let i = w0; i < end; i++) {
+          const x = addrs[i];
+          if (x !== x) continue;
+          const a = Math.floor((x + r) / 4);
+          const b = w.lanes[i] + u >= w.m ? Math.floor((x + r - back) / 4) : a;
+          const pa = ab.get(a), pb = ba.get(b);
+          if ((pa !== undefined && pa !== b) || (pb !== undefined && pb !== a))
+            return `where \`${w.label}\` wraps around (at ${w.m}), the lanes past the wrap move back ${Math.abs(back)} bytes, which joins or parts lanes that share a word: the figures depend on the value it wraps, which is not known`;
+          ab.set(a, b);
+          ba.set(b, a);
+        }
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * The sets of lanes past the wrap of `w` that a value U of its unknown gives (a lane is past it where f + U >= M;
+ * U a multiple of g below M), each with the least such U; null where there are more than 64.
+ */
+function wrapCases(addrs: Float64Array, w: Wrap): { u: number; past: Uint8Array }[] | null {
+  if (w.lanes.length !== addrs.length) return null;
+  const set = new Set<number>([0]);
+  for (let i = 0; i < addrs.length; i++) {
+    if (addrs[i] !== addrs[i]) continue;
+    const u = Math.ceil((w.m - w.lanes[i]) / w.g) * w.g;
+    if (u < w.m) set.add(u);
+    if (set.size > 64) return null;
+  }
+  return [...set].sort((x, y) => x - y).map((u) => ({ u, past: Uint8Array.from(w.lanes, (f) => +(f + u >= w.m)) }));
 }
 
 function knownOffset(off: Num): boolean {

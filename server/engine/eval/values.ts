@@ -123,7 +123,7 @@ export function eitherPointer(a: Ptr, b: Ptr, how: string, mask: Uint8Array | nu
   const width = (p: Ptr) => (p.to.kind === 'int' || p.to.kind === 'float' ? p.to.bytes : JSON.stringify(p.to));
   if (width(a) !== width(b)) return null;
   const d = binary('-', b.off, a.off, 'the distance between the two places', null);
-  if (d.k !== 'num' || hasThread(d.sym) || (d.sym && Object.keys(d.sym).some((k) => k.startsWith(UNKNOWN))) || !isUniform(d.v, mask)) return null;
+  if (d.k !== 'num' || hasThread(d.sym) || wrapKey(d.sym) || (d.sym && Object.keys(d.sym).some((k) => k.startsWith(UNKNOWN))) || !isUniform(d.v, mask)) return null;
   if (typeof d.v === 'number' && Number.isNaN(d.v)) return null;
   const where = a.base === b.base ? `one of two places of \`${a.base.name}\`` : `\`${a.base.name}\` or into \`${b.base.name}\``;
   const alt = `${how} points into ${where}, the same on every lane of a warp: the lanes' offsets differ by the same amount in either, which does not change the figures (bank model rule 6)`;
@@ -247,7 +247,7 @@ function scaleSym(a: Sym | null, c: number): Sym | null {
   return out;
 }
 export function symText(s: Sym): string {
-  const terms = Object.entries(s);
+  const terms = Object.entries(s).map(([k, c]): [string, number] => [k.charCodeAt(0) === 3 ? wrapOf(k)!.label : k, c]);
   // a name that is an expression's text (`tile % STAGES`) is parenthesised where an operator stands next to it
   const wrap = (k: string) => (/^[\w.@'\[\]]+$/.test(k) ? k : `(${k})`);
   return terms.map(([k, c]) => (c === 1 ? (terms.length > 1 ? wrap(k) : k) : `${c} * ${wrap(k)}`)).join(' + ');
@@ -403,13 +403,35 @@ export function binary(op: string, a: Value, b: Value, labelArg: Label, mask: Ui
     // is that of what is left (known numbers, and warp mode's thread coordinates). An order (`<`, `>=`) only in a
     // signed compare, where the sums cannot wrap (signed overflow is undefined); an unsigned one could, and stays
     // unknown. `==` and `!=` hold modulo the type's width, wrap or not (`idx == blockIdx.x * blockDim.x`)
-    if (cmp && op !== '&&' && op !== '||' && a.sym && b.sym) {
+    if (cmp && op !== '&&' && op !== '||' && a.sym && b.sym && !wrapKey(a.sym) && !wrapKey(b.sym)) {
       const ct = promote(a.t, b.t);
       const common = ct.kind === 'int' && (ct.signed || op === '==' || op === '!=') ? cancelled(a.sym, b.sym) : null;
       if (common) return binary(op, { ...a, sym: common.a }, { ...b, sym: common.b }, labelArg, mask);
     }
     if (a.sym && !b.sym && (op === '%' || op === '/' || op === '&' || op === '>>') && isInt(t)) {
       const r = dropMultiples(op, a, b, t, labelArg, mask);
+      if (r) return r;
+    }
+    const wrapped = wrapKey(a.sym) ?? wrapKey(b.sym);
+    if (wrapped) {
+      // a remainder that wraps on some lanes (see remainder()) is followed through sums, differences and products
+      // with a known uniform factor only: each keeps it `lanes + c * U` less `c * M` on the lanes past the wrap
+      const bU = !b.sym && isUniform(b.v, mask);
+      const linear = op === '+' || op === '-' || (op === '*' && (bU || (!a.sym && isUniform(a.v, mask)))) || (op === '<<' && bU);
+      const what = wrapOf(wrapped)!.label;
+      if ((op === '%' || op === '&') && wrapped === wrapKey(a.sym) && bU && !hasThread(a.sym) && isInt(t)) {
+        const r = rewrap(op, a, b, t, String(label), mask, wrapped);
+        if (r) return r;
+      }
+      if (!linear) return unk(`\`${label}\` ${cmp ? 'compares' : `applies \`${op}\` to`} \`${what}\`, which wraps around on the lanes past a place not known: not followed`);
+      if (op === '+' || op === '-') {
+        const r = hasThread(a.sym) || hasThread(b.sym) ? threadBinary(op, a, b, t, String(label), mask) : num(map2(a.v, b.v, op === '+' ? (x, y) => x + y : (x, y) => x - y), t, addSym(a.sym, b.sym, op === '+' ? 1 : -1));
+        // the per-lane part cancelled (`(h + t) % 64 - t`): what is left differs between lanes by the wrap alone
+        if (r.k === 'num' && wrapKey(r.sym) && isUniform(r.v, mask)) return unk(`\`${label}\` cancels the lanes' part of \`${what}\`: what is left differs between lanes by where it wraps, which is not known`);
+        return r;
+      }
+    } else if (a.sym && !b.sym && (op === '%' || op === '&') && isInt(t) && !hasThread(a.sym)) {
+      const r = remainder(op, a, b, t, String(label), mask);
       if (r) return r;
     }
     if (hasThread(a.sym) || hasThread(b.sym)) return threadBinary(op, a, b, t, String(label), mask);
@@ -711,6 +733,117 @@ function dropMultiples(op: string, a: Num, b: Num, t: CType, labelArg: Label, ma
   return num(r.v, r.t, addSym(r.sym, scaleSym(dropped, 1 / unit)));
 }
 
+/**
+ * A remainder of a sum that wraps (`(head + threadIdx.x) % 64`, `(base + tid) & 63`, `i % 4096` in a grid-stride
+ * loop): `x = S + v`, `S` a sum of warp-uniform unknowns, `v` known per lane, `M` a known modulus (`& m`: M = m + 1, a
+ * power of two).
+ *
+ * Claim: where `x % M` (or `x & (M - 1)`) is the floor remainder of `x` (see below), it is, on every lane,
+ *     r(lane) = f(lane) + U - M * k(lane),   f = v mod M in [0, M),  U = S mod M in [0, M),  k = [f + U >= M].
+ * Proof: S + v = (S - U) + (v - f) + (U + f) with S - U and v - f multiples of M, and 0 <= U + f < 2M, so the floor
+ * remainder is U + f, less M where U + f >= M. U is a multiple of g = gcd(M, the coefficients of S).
+ * The value made here is `f` per lane plus one warp-uniform unknown for U (a key of its own, see wrapOf): linear
+ * arithmetic keeps the form (`c * r + d` is `c * f + d + c * U - c * M * k`), and the access (Interp.record) checks,
+ * for every pattern of k that some U can give, that the lanes past the wrap keep their banks and which of them share
+ * a word: then the figures are those of `f` and any value of U (bank model rules 1, 2 and 6).
+ *
+ * When it is the floor remainder: `&` of an integer in two's complement, always (the type's wrap at 2^32 or 2^64 is
+ * a multiple of M); C's `%` rounds toward zero, so only for a dividend never negative that no wrap of its type
+ * disturbs: unsigned with M a power of two (at most 2^31), or signed (overflow undefined) with unknowns that are never
+ * negative (blockIdx, gridDim, a loop's pass count) with positive coefficients and lanes not negative. Anything else
+ * is `unknown`, saying which condition fails; null where the usual reasons apply (an unknown address, NaN lanes).
+ */
+function remainder(op: string, a: Num, b: Num, t: CType, label: string, mask: Uint8Array | null, nonNeg?: string): Value | null {
+  if (!isUniform(b.v, mask) || t.kind !== 'int' || typeof a.v === 'number' || hasNaN(a.v, mask)) return null;
+  const m = laneAt(b.v, firstActive(mask));
+  const pow2 = (x: number) => x > 0 && Number.isSafeInteger(x) && 2 ** Math.round(Math.log2(x)) === x;
+  const s = a.sym!;
+  for (const k in s) if (k.charCodeAt(0) === 0 || !Number.isSafeInteger(s[k])) return null;
+  const unknownPart = symText(s);
+  let M: number, why: string;
+  if (op === '&') {
+    if (!pow2(m + 1)) return m > 0 && Number.isSafeInteger(m) ? unk(`\`${label}\` masks \`${unknownPart}\` with ${m}, not one less than a power of two: the bits it keeps above the lowest ones are not followed`) : null;
+    M = m + 1;
+    why = `\`&\` keeps the low bits of any integer`;
+  } else {
+    if (!(m > 0 && Number.isSafeInteger(m))) return null;
+    M = m;
+    if (!t.signed) {
+      if (!pow2(M) || M > 2 ** 31) return unk(`\`${label}\`: the unsigned dividend may wrap past 2^${t.bytes * 8}, which ${M}, not a power of two, does not divide`);
+      why = `the dividend is unsigned and ${M} divides 2^${t.bytes * 8}`;
+    } else {
+      const neg = Object.keys(s).find((k) => !(s[k] > 0 && (NON_NEGATIVE.test(k) || k === nonNeg)));
+      if (neg !== undefined) return unk(`\`${label}\`: \`${symText({ [neg]: s[neg] })}\` may be negative, and \`%\` of a negative value is negative: where the lanes wrap is not known`);
+      for (let i = 0; i < a.v.length; i++) if ((!mask || mask[i]) && a.v[i] < 0) return unk(`\`${label}\`: a lane's part is negative, and \`%\` of a negative value is negative: where the lanes wrap is not known`);
+      why = `the dividend is never negative: \`${unknownPart}\` is made of block indices, grid extents or pass counts`;
+    }
+  }
+  if (M > 2 ** 31) return null;
+  const f = map1(a.v, (x) => x - M * Math.floor(x / M)) as Float64Array;
+  if (isUniform(f, mask)) return atom(label, t); // every lane wraps alike: one value on the warp
+  let g = M;
+  for (const k in s) g = gcd(g, s[k]);
+  return num(f, t, { [wrapKeyFor({ label, part: unknownPart, m: M, g, lanes: f, why })]: 1 });
+}
+
+/**
+ * A remainder of a remainder that wraps (`(slot + k) % 64`, `slot & 31`, with `slot = (head + t) % 64`): the value is
+ * `c * r + d`, r = (U + f) mod M as in remainder(), U = S mod M a multiple of g. Where M2 divides c * M, taking it
+ * modulo M2 forgets the wrap of r (c * M * k is a multiple of M2), and c * U differs from c * S by a multiple of c * M:
+ * so `(c * r + d) mod M2` is the remainder of `c * g * J + (c * f + d)` with J = U / g an unknown never negative, and
+ * remainder() applies. `%` of a signed value wants it never negative: c > 0 and d >= 0 on every lane (r >= 0).
+ */
+function rewrap(op: string, a: Num, b: Num, t: CType, label: string, mask: Uint8Array | null, key: string): Value | null {
+  const w = wrapOf(key)!;
+  const c = a.sym![key];
+  const m = laneAt(b.v, firstActive(mask));
+  const M2 = op === '&' ? m + 1 : m;
+  if (!Number.isSafeInteger(c) || !(M2 > 0) || !Number.isSafeInteger(M2)) return null;
+  if ((c * w.m) % M2 !== 0) return unk(`\`${label}\` takes \`${w.label}\` modulo ${M2}, which does not divide ${Math.abs(c * w.m)}: where the two wrap together is not followed`);
+  if (op === '%' && t.kind === 'int' && t.signed) {
+    if (c < 0) return null;
+    const v = a.v;
+    for (let i = 0; i < w.lanes.length; i++) if ((!mask || mask[i]) && laneAt(v, i) - c * w.lanes[i] < 0) return null;
+  }
+  const j = `${w.part} % ${w.m}${w.g > 1 ? ` / ${w.g}` : ''}`;
+  const sym: Sym = {};
+  for (const k in a.sym!) if (k !== key) sym[k] = a.sym![k];
+  if (j in sym) return null;
+  sym[j] = c * w.g;
+  return remainder(op, num(a.v, a.t, sym), b, t, label, mask, j);
+}
+
+/** A remainder that wraps (see remainder()): its text, modulus, the step of its uniform part, the lanes' part. */
+export interface Wrap {
+  label: string;
+  /** the text of the warp-uniform part of the dividend (`head`) */
+  part: string;
+  m: number;
+  g: number;
+  lanes: Float64Array;
+  why: string;
+}
+// keys start with \u0003; the same remainder of the same lanes is the same key (so `r - r` cancels, and a run
+// repeated gives the same values)
+const wrapKeys = new Map<string, string>();
+const wrapInfo = new Map<string, Wrap>();
+function wrapKeyFor(w: Wrap): string {
+  const content = `${w.label}\u0003${w.part}\u0003${w.m}\u0003${w.g}\u0003${w.why}\u0003${w.lanes.join(',')}`;
+  let key = wrapKeys.get(content);
+  if (!key) {
+    key = `\u0003${w.label}\u0003${wrapKeys.size}`;
+    wrapKeys.set(content, key);
+    wrapInfo.set(key, w);
+  }
+  return key;
+}
+export const wrapOf = (key: string): Wrap | undefined => wrapInfo.get(key);
+/** The first key of a remainder that wraps in `s`, if any. */
+export function wrapKey(s: Sym | null): string | undefined {
+  if (s) for (const k in s) if (k.charCodeAt(0) === 3) return k;
+  return undefined;
+}
+
 function firstActive(mask: Uint8Array | null): number {
   if (!mask) return 0;
   for (let i = 0; i < mask.length; i++) if (mask[i]) return i;
@@ -728,6 +861,8 @@ export function unary(op: string, a: Value, labelArg: Label, mask: Uint8Array | 
   if (a.sym) {
     if (op === '-') return num(map1(a.v, (x) => -x), a.t, scaleSym(a.sym, -1));
     if (op === '+') return a;
+    const w = wrapKey(a.sym);
+    if (w) return unk(`\`${label}\` applies \`${op}\` to \`${wrapOf(w)!.label}\`, which wraps around on the lanes past a place not known: not followed`);
     if (isUniform(a.v, mask)) return atom(label, a.t);
     return unk(`\`${label}\` applies \`${op}\` to the unknown warp-uniform value \`${symText(a.sym)}\``);
   }
