@@ -4670,6 +4670,11 @@ export class Interp {
       return num(isUniform(out) ? out[0] : out, t);
     };
     const u32 = (x: number) => Number(BigInt.asUintN(32, BigInt(Math.trunc(x))));
+    const simd = SIMD_INTRINSIC.exec(name);
+    if (simd && simdKnown(simd) && !this.cfg.facts.functions.has(name)) {
+      const [, op, cmp, sat, sign, parts] = simd;
+      return ints(UNARY_SIMD.has(op) ? 1 : 2, (xs) => simdParts(op, cmp, sat, sign, Number(parts), xs.map(u32)), UINT);
+    }
     switch (name) {
       // CUDA's byte and word intrinsics, exact on each lane's 32-bit patterns (the Math API's definitions): bytes of
       // {y, x} picked by the low 3 bits of each selector nibble; the high word of a 64-bit product; a 64-bit
@@ -5465,6 +5470,47 @@ function copyPiece(width: number, align: number, baseAlign: number, off: Num, ac
 
 /** libcu++'s bulk copies (TMA): `cuda::device::memcpy_async_tx`, `cuda::ptx::cp_async_bulk[_tensor]`. */
 const BULK_COPIES = new Set(['memcpy_async_tx', 'cp_async_bulk', 'cp_async_bulk_tensor']);
+
+/**
+ * CUDA's SIMD intrinsics on the 2 halfwords or 4 bytes of 32-bit words (CUDA Math API, SIMD intrinsics): per part,
+ * wrapping (`__vadd4`, `__vsub2`, `__vneg4`, `__vabs2`) or saturating (`ss` signed, `us` unsigned) arithmetic, `|a - b|`
+ * (`absdiffs`/`absdiffu`), max and min, the truncated unsigned average (`hadd`) and the rounded one (`avgu`), compares
+ * giving all ones per part (`cmp`), and the sum of absolute differences over the parts (`sads`/`sadu`). Not evaluated:
+ * the signed rounded average (`__vavgs2`), whose rounding of negative sums the API does not give, and the `__vset*`
+ * compares, which the API says both return 1 per part and 1 if all parts compare.
+ */
+const SIMD_INTRINSIC = /^__v(add|sub|absdiff|max|min|hadd|avg|abs|neg|sad|cmp)(eq|ne|ge|gt|le|lt)?(ss|us)?(s|u)?([24])$/;
+const UNARY_SIMD = new Set(['abs', 'neg']);
+
+/** whether a match of SIMD_INTRINSIC names one of the intrinsics it evaluates (`__vavgs2` and made-up names do not). */
+function simdKnown([, op, cmp, sat, sign]: RegExpExecArray): boolean {
+  return (op === 'add' || op === 'sub') ? !cmp && !sign : (op === 'abs' || op === 'neg') ? !cmp && !sign && sat !== 'us'
+    : op === 'cmp' ? !!cmp && !sat && (cmp === 'eq' || cmp === 'ne' ? !sign : !!sign)
+    : op === 'hadd' || op === 'avg' ? !cmp && !sat && sign === 'u' : !cmp && !sat && !!sign;
+}
+
+/** the result of one SIMD intrinsic (see SIMD_INTRINSIC, simdKnown) on unsigned 32-bit words. */
+function simdParts(op: string, cmp: string | undefined, sat: string | undefined, sign: string | undefined, parts: number, xs: number[]): number {
+  const bits = 32 / parts, m = 2 ** bits, half = m / 2;
+  const signed = sat === 'ss' || sign === 's' || op === 'abs' || op === 'neg';
+  const part = (x: number, k: number) => {
+    const u = Math.floor(x / 2 ** (bits * k)) % m;
+    return signed && u >= half ? u - m : u;
+  };
+  const clamp = (v: number) => (sat === 'ss' ? Math.max(-half, Math.min(half - 1, v)) : sat === 'us' ? Math.max(0, Math.min(m - 1, v)) : v);
+  let out = 0;
+  for (let k = 0; k < parts; k++) {
+    const a = part(xs[0], k), b = xs.length > 1 ? part(xs[1], k) : 0;
+    const holds = cmp === 'eq' ? a === b : cmp === 'ne' ? a !== b : cmp === 'ge' ? a >= b : cmp === 'gt' ? a > b : cmp === 'le' ? a <= b : a < b;
+    const r = op === 'add' ? a + b : op === 'sub' ? a - b : op === 'absdiff' || op === 'sad' ? Math.abs(a - b)
+      : op === 'max' ? Math.max(a, b) : op === 'min' ? Math.min(a, b) : op === 'hadd' ? Math.floor((a + b) / 2)
+      : op === 'avg' ? Math.floor((a + b + 1) / 2) : op === 'abs' ? Math.abs(a) : op === 'neg' ? -a
+      : holds ? m - 1 : 0;
+    if (op === 'sad') out += r;
+    else out += (((clamp(r) % m) + m) % m) * 2 ** (bits * k);
+  }
+  return out;
+}
 
 function accessType(bytes: number): CType | null {
   return bytes === 1 ? BUILTINS.char : bytes === 2 ? BUILTINS.short : bytes === 4 ? BUILTINS.int : bytes === 8 ? BUILTINS.int2 : bytes === 16 ? BUILTINS.int4 : null;
