@@ -3881,6 +3881,36 @@ export class Interp {
     return Math.max(n, alignOf(base.elem));
   }
 
+  /**
+   * Why an access of `width` bytes (2 to 16) is not a request the bank model serves: an active lane's offset into the
+   * array is not a multiple of the width (`*reinterpret_cast<uint32_t *>(&bytes[4 * t + 1])`), and every other term of
+   * it (warp-uniform, or another warp's rows) is, so every warp has such a lane. Shared-memory accesses must be
+   * naturally aligned (PTX ISA, "Addresses as Operands": misaligned accesses are undefined; the GPU stops the kernel
+   * with a misaligned address error): the figures of such lanes' words would describe no request. Null otherwise.
+   */
+  private misaligned(r: Ref, width: number): string | null {
+    if (width < 2 || this.cfg.host) return null;
+    for (const k in r.off.sym ?? {}) if (r.off.sym![k] % width !== 0) return null;
+    const act = this.active();
+    const ov = r.off.v;
+    let lane = -1;
+    const residues = new Set<number>();
+    for (let i = 0; i < this.n; i++) {
+      const x = laneAt(ov, i);
+      if (!act[i] || !Number.isFinite(x)) continue;
+      const rest = ((x % width) + width) % width;
+      residues.add(rest);
+      if (rest !== 0 && lane < 0) lane = i;
+    }
+    if (lane < 0) return null;
+    const at = laneAt(ov, lane), align = this.alignmentOf(r.base) || alignOf(r.base.elem);
+    const where = `lane ${lane % 32}'s ${width}-byte access is at byte ${at} of \`${r.base.name}\`, not a multiple of ${width}`;
+    // lanes at different places within an access-sized unit: wherever the array starts, some of them are misaligned
+    if (align >= width || residues.size > 1) return `${where}: a misaligned shared-memory access is an error (misaligned address), not a request the bank model serves`;
+    const past = (width - (((at % width) + width) % width)) % width;
+    return `${where}: it is aligned only if \`${r.base.name}\` (aligned to ${align} byte${align === 1 ? '' : 's'}) starts ${past} byte${past === 1 ? '' : 's'} past a multiple of ${width}, which nothing here says; not evaluated`;
+  }
+
   /** `p + by`, `p - by` (also `p += by`, `++p`) and `p ^ by`, `p | by`, `p & by` of a pointer into shared memory. */
   private ptrStep(p: Ptr, by: Value, op: string, node: Node): Value {
     if (by.k === 'num' && (op === '^' || op === '|' || op === '&')) return this.ptrBits(p, node, op, by);
@@ -5256,6 +5286,12 @@ export class Interp {
         return;
       }
       visit.reason = reason;
+      this.visits.push(visit);
+      return;
+    }
+    const misaligned = this.misaligned(r, width);
+    if (misaligned) {
+      visit.reason = misaligned;
       this.visits.push(visit);
       return;
     }
