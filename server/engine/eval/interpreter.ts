@@ -3890,7 +3890,12 @@ export class Interp {
    */
   private misaligned(r: Ref, width: number): string | null {
     if (width < 2 || this.cfg.host) return null;
-    for (const k in r.off.sym ?? {}) if (r.off.sym![k] % width !== 0) return null;
+    for (const k in r.off.sym ?? {}) {
+      if (r.off.sym![k] % width === 0) continue;
+      // another warp's rows move it by a part of the width (`&xs[ty][4 * k]` of 33-byte rows): the whole block says
+      if (this.warpMode && k.charCodeAt(0) === THREAD.charCodeAt(0)) throw NEEDS_FULL_BLOCK;
+      return null;
+    }
     const act = this.active();
     const ov = r.off.v;
     let lane = -1;
@@ -3904,7 +3909,7 @@ export class Interp {
     }
     if (lane < 0) return null;
     const at = laneAt(ov, lane), align = this.alignmentOf(r.base) || alignOf(r.base.elem);
-    const where = `lane ${lane % 32}'s ${width}-byte access is at byte ${at} of \`${r.base.name}\`, not a multiple of ${width}`;
+    const where = `lane ${lane % 32}${lane >= 32 ? ` of warp ${Math.floor(lane / 32)}` : ''}'s ${width}-byte access is at byte ${at} of \`${r.base.name}\`, not a multiple of ${width}`;
     // lanes at different places within an access-sized unit: wherever the array starts, some of them are misaligned
     if (align >= width || residues.size > 1) return `${where}: a misaligned shared-memory access is an error (misaligned address), not a request the bank model serves`;
     const past = (width - (((at % width) + width) % width)) % width;
