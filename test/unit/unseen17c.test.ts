@@ -204,3 +204,14 @@ test('an int read from byte rows of 33 is misaligned in every warp but the first
   // the byte store is evaluated: 8 words, as for 32-byte rows
   figures(accessAt(result, text, 'xp[ty][tx] = (int8_t)g[', 'store', 'xp'), 'conflict-free', 1, 1, 8, 32);
 });
+
+test('the padding fix of an int8 tile read by ldmatrix keeps its rows 16-byte aligned (was, once a misaligned access became unknown: pad to [64][65], which misaligns every row but the first)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // rows of 64 bytes: four rows of each 8x8 matrix on one group of banks, 4-way, 16 wavefronts (ideal 4)
+  figures(accessAt(result, text, ': "r"(rows));', 'load'), 'conflict', 4, 16, 128, 32);
+  figures(accessAt(result, text, 'sR[r][t] = g[', 'store', 'sR'), 'conflict-free', 1, 1, 8, 32);
+  const arr = result.arrays.find((a) => a.name === 'sR');
+  // 65 to 79 bytes misalign the rows (unknown, not counted); 80 bytes: every matrix's rows in distinct bank groups
+  assert.equal(arr?.fix?.newShape, '[64][80]');
+  assert.equal(arr?.fix?.padding, 16);
+});
