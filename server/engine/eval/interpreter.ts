@@ -3890,6 +3890,41 @@ export class Interp {
     return Math.max(n, alignOf(base.elem));
   }
 
+  /**
+   * Why an access of `width` bytes (2 to 16) is not a request the bank model serves: an active lane's offset into the
+   * array is not a multiple of the width (`*reinterpret_cast<uint32_t *>(&bytes[4 * t + 1])`), and every other term of
+   * it (warp-uniform, or another warp's rows) is, so every warp has such a lane. Shared-memory accesses must be
+   * naturally aligned (PTX ISA, "Addresses as Operands": misaligned accesses are undefined; the GPU stops the kernel
+   * with a misaligned address error): the figures of such lanes' words would describe no request. Null otherwise.
+   */
+  private misaligned(r: Ref, width: number): string | null {
+    if (width < 2 || this.cfg.host) return null;
+    for (const k in r.off.sym ?? {}) {
+      if (r.off.sym![k] % width === 0) continue;
+      // another warp's rows move it by a part of the width (`&xs[ty][4 * k]` of 33-byte rows): the whole block says
+      if (this.warpMode && k.charCodeAt(0) === THREAD.charCodeAt(0)) throw NEEDS_FULL_BLOCK;
+      return null;
+    }
+    const act = this.active();
+    const ov = r.off.v;
+    let lane = -1;
+    const residues = new Set<number>();
+    for (let i = 0; i < this.n; i++) {
+      const x = laneAt(ov, i);
+      if (!act[i] || !Number.isFinite(x)) continue;
+      const rest = ((x % width) + width) % width;
+      residues.add(rest);
+      if (rest !== 0 && lane < 0) lane = i;
+    }
+    if (lane < 0) return null;
+    const at = laneAt(ov, lane), align = this.alignmentOf(r.base) || alignOf(r.base.elem);
+    const where = `lane ${lane % 32}${lane >= 32 ? ` of warp ${Math.floor(lane / 32)}` : ''}'s ${width}-byte access is at byte ${at} of \`${r.base.name}\`, not a multiple of ${width}`;
+    // lanes at different places within an access-sized unit: wherever the array starts, some of them are misaligned
+    if (align >= width || residues.size > 1) return `${where}: a misaligned shared-memory access is an error (misaligned address), not a request the bank model serves`;
+    const past = (width - (((at % width) + width) % width)) % width;
+    return `${where}: it is aligned only if \`${r.base.name}\` (aligned to ${align} byte${align === 1 ? '' : 's'}) starts ${past} byte${past === 1 ? '' : 's'} past a multiple of ${width}, which nothing here says; not evaluated`;
+  }
+
   /** `p + by`, `p - by` (also `p += by`, `++p`) and `p ^ by`, `p | by`, `p & by` of a pointer into shared memory. */
   private ptrStep(p: Ptr, by: Value, op: string, node: Node): Value {
     if (by.k === 'num' && (op === '^' || op === '|' || op === '&')) return this.ptrBits(p, node, op, by);
@@ -4679,6 +4714,11 @@ export class Interp {
       return num(isUniform(out) ? out[0] : out, t);
     };
     const u32 = (x: number) => Number(BigInt.asUintN(32, BigInt(Math.trunc(x))));
+    const simd = SIMD_INTRINSIC.exec(name);
+    if (simd && simdKnown(simd) && !this.cfg.facts.functions.has(name)) {
+      const [, op, cmp, sat, sign, parts] = simd;
+      return ints(UNARY_SIMD.has(op) ? 1 : 2, (xs) => simdParts(op, cmp, sat, sign, Number(parts), xs.map(u32)), UINT);
+    }
     switch (name) {
       // CUDA's byte and word intrinsics, exact on each lane's 32-bit patterns (the Math API's definitions): bytes of
       // {y, x} picked by the low 3 bits of each selector nibble; the high word of a 64-bit product; a 64-bit
@@ -5263,6 +5303,12 @@ export class Interp {
       this.visits.push(visit);
       return;
     }
+    const misaligned = this.misaligned(r, width);
+    if (misaligned) {
+      visit.reason = misaligned;
+      this.visits.push(visit);
+      return;
+    }
     let other = off.sym;
     if (hasThread(off.sym)) {
       other = null;
@@ -5515,6 +5561,47 @@ function copyPiece(width: number, align: number, baseAlign: number, off: Num, ac
 
 /** libcu++'s bulk copies (TMA): `cuda::device::memcpy_async_tx`, `cuda::ptx::cp_async_bulk[_tensor]`. */
 const BULK_COPIES = new Set(['memcpy_async_tx', 'cp_async_bulk', 'cp_async_bulk_tensor']);
+
+/**
+ * CUDA's SIMD intrinsics on the 2 halfwords or 4 bytes of 32-bit words (CUDA Math API, SIMD intrinsics): per part,
+ * wrapping (`__vadd4`, `__vsub2`, `__vneg4`, `__vabs2`) or saturating (`ss` signed, `us` unsigned) arithmetic, `|a - b|`
+ * (`absdiffs`/`absdiffu`), max and min, the truncated unsigned average (`hadd`) and the rounded one (`avgu`), compares
+ * giving all ones per part (`cmp`), and the sum of absolute differences over the parts (`sads`/`sadu`). Not evaluated:
+ * the signed rounded average (`__vavgs2`), whose rounding of negative sums the API does not give, and the `__vset*`
+ * compares, which the API says both return 1 per part and 1 if all parts compare.
+ */
+const SIMD_INTRINSIC = /^__v(add|sub|absdiff|max|min|hadd|avg|abs|neg|sad|cmp)(eq|ne|ge|gt|le|lt)?(ss|us)?(s|u)?([24])$/;
+const UNARY_SIMD = new Set(['abs', 'neg']);
+
+/** whether a match of SIMD_INTRINSIC names one of the intrinsics it evaluates (`__vavgs2` and made-up names do not). */
+function simdKnown([, op, cmp, sat, sign]: RegExpExecArray): boolean {
+  return (op === 'add' || op === 'sub') ? !cmp && !sign : (op === 'abs' || op === 'neg') ? !cmp && !sign && sat !== 'us'
+    : op === 'cmp' ? !!cmp && !sat && (cmp === 'eq' || cmp === 'ne' ? !sign : !!sign)
+    : op === 'hadd' || op === 'avg' ? !cmp && !sat && sign === 'u' : !cmp && !sat && !!sign;
+}
+
+/** the result of one SIMD intrinsic (see SIMD_INTRINSIC, simdKnown) on unsigned 32-bit words. */
+function simdParts(op: string, cmp: string | undefined, sat: string | undefined, sign: string | undefined, parts: number, xs: number[]): number {
+  const bits = 32 / parts, m = 2 ** bits, half = m / 2;
+  const signed = sat === 'ss' || sign === 's' || op === 'abs' || op === 'neg';
+  const part = (x: number, k: number) => {
+    const u = Math.floor(x / 2 ** (bits * k)) % m;
+    return signed && u >= half ? u - m : u;
+  };
+  const clamp = (v: number) => (sat === 'ss' ? Math.max(-half, Math.min(half - 1, v)) : sat === 'us' ? Math.max(0, Math.min(m - 1, v)) : v);
+  let out = 0;
+  for (let k = 0; k < parts; k++) {
+    const a = part(xs[0], k), b = xs.length > 1 ? part(xs[1], k) : 0;
+    const holds = cmp === 'eq' ? a === b : cmp === 'ne' ? a !== b : cmp === 'ge' ? a >= b : cmp === 'gt' ? a > b : cmp === 'le' ? a <= b : a < b;
+    const r = op === 'add' ? a + b : op === 'sub' ? a - b : op === 'absdiff' || op === 'sad' ? Math.abs(a - b)
+      : op === 'max' ? Math.max(a, b) : op === 'min' ? Math.min(a, b) : op === 'hadd' ? Math.floor((a + b) / 2)
+      : op === 'avg' ? Math.floor((a + b + 1) / 2) : op === 'abs' ? Math.abs(a) : op === 'neg' ? -a
+      : holds ? m - 1 : 0;
+    if (op === 'sad') out += r;
+    else out += (((clamp(r) % m) + m) % m) * 2 ** (bits * k);
+  }
+  return out;
+}
 
 function accessType(bytes: number): CType | null {
   return bytes === 1 ? BUILTINS.char : bytes === 2 ? BUILTINS.short : bytes === 4 ? BUILTINS.int : bytes === 8 ? BUILTINS.int2 : bytes === 16 ? BUILTINS.int4 : null;
