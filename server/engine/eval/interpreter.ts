@@ -3046,10 +3046,7 @@ export class Interp {
     }
     // the whole built-in (`uint3 t = threadIdx;`, `const dim3 bd = blockDim;`, volume code): an object whose components
     // are its `.x`, `.y`, `.z`; every index made of it was unknown
-    if (name === 'threadIdx' || name === 'blockIdx' || name === 'blockDim' || name === 'gridDim') {
-      const st = vectorFields(BUILTINS.uint3 as Extract<CType, { kind: 'vector' }>) as Extract<CType, { kind: 'struct' }>;
-      return { k: 'obj', t: st, fields: new Map(st.fields.map((f) => [f.name, { value: this.builtinIndex(name, f.name), type: f.type }])) };
-    }
+    if (name === 'threadIdx' || name === 'blockIdx' || name === 'blockDim' || name === 'gridDim') return this.builtinObject(name);
     // HIP's first spelling of the built-ins (`hipThreadIdx_x`, `hipBlockDim_y`, hipify's output for older code), which
     // its headers define as `threadIdx.x`, `blockDim.y` for nvcc
     const hip = /^hip(ThreadIdx|BlockIdx|BlockDim|GridDim)_([xyz])$/.exec(name);
@@ -3480,6 +3477,12 @@ export class Interp {
       return { ...base, off: binary('+', base.off, num(m.offset), () => node.text, null) as Num, t: m.type };
     }
     return base.k === 'unk' ? base : unk(`\`${node.text}\` is not evaluated`);
+  }
+
+  /** the whole built-in `which` (`threadIdx`, `blockDim`...): an object whose components are its `.x`, `.y`, `.z`. */
+  private builtinObject(which: string): Value {
+    const st = vectorFields(BUILTINS.uint3 as Extract<CType, { kind: 'vector' }>) as Extract<CType, { kind: 'struct' }>;
+    return { k: 'obj', t: st, fields: new Map(st.fields.map((f) => [f.name, { value: this.builtinIndex(which, f.name), type: f.type }])) };
   }
 
   private builtinIndex(which: string, c: string): Value {
@@ -4564,8 +4567,25 @@ export class Interp {
    * when the call is not one of these.
    */
   private cooperativeGroups(fnNode: Node, name: string, argNodes: Node[], object: () => Value): Value | null {
-    if (this.warpMode && (name === 'this_thread_block' || name === 'tiled_partition')) throw NEEDS_FULL_BLOCK;
+    if (this.warpMode && /^(?:this_thread_block|tiled_partition|this_grid|this_cluster)$/.test(name)) throw NEEDS_FULL_BLOCK;
     if (name === 'this_thread_block') return { k: 'other', what: 'cg:block:0' };
+    if (name === 'this_grid' || name === 'this_cluster') return { k: 'other', what: `cg:${name.slice(5)}` };
+    if (name === 'coalesced_threads') {
+      if (this.warpMode) throw NEEDS_FULL_BLOCK;
+      if (this.cfg.host) return unk('a thread group in host code');
+      // the lanes of each warp active at the call (`if (p) { auto g = cg::coalesced_threads(); ... }`): a lane's rank
+      // is the count of active lanes below it in its warp, the group's size their count (Programming Guide,
+      // coalesced groups)
+      const act = this.active();
+      const rank = new Float64Array(this.n), size = new Float64Array(this.n);
+      for (let w = 0; w < this.n; w += 32) {
+        let k = 0;
+        for (let i = w; i < Math.min(w + 32, this.n); i++) if (act[i]) rank[i] = k++;
+        for (let i = w; i < Math.min(w + 32, this.n); i++) size[i] = k;
+      }
+      const id = this.coalesced.push({ rank: num(rank, UINT), size: num(size, UINT) }) - 1;
+      return { k: 'other', what: `cg:coalesced:${id}` };
+    }
     if (name === 'tiled_partition') {
       const targ = fnNode.type === 'template_function' ? argumentNodes(fnNode)[0] : argNodes[1];
       const size = targ ? uniformValue(this.rvalue(targ)) : null;
@@ -4575,9 +4595,19 @@ export class Interp {
     if (fnNode.type !== 'field_expression') return null;
     // the object is read only if it is a thread group (a shared object, a cuda::barrier, is not loaded by a call)
     const obj = object();
-    const m = obj.k === 'other' ? /^cg:(block|tile):(\d+)$/.exec(obj.what) : null;
+    const m = obj.k === 'other' ? /^cg:(block|tile|grid|cluster|coalesced)(?::(\d+))?$/.exec(obj.what) : null;
     if (!m) return null;
     const method = fnNode.childForFieldName('field')?.text ?? '';
+    if (m[1] === 'coalesced') {
+      const g = this.coalesced[Number(m[2])];
+      for (const a of argNodes) this.rvalue(a);
+      return method === 'thread_rank' ? g.rank : method === 'size' || method === 'num_threads' ? g.size : method === 'sync' ? { k: 'other', what: 'sync' } : unk(`the result of \`${fnNode.text}()\``);
+    }
+    if (m[1] === 'grid' || m[1] === 'cluster') return this.gridOrCluster(m[1], method, fnNode, argNodes);
+    // a thread block's coordinates: `thread_index()` is threadIdx, `group_index()` blockIdx, `dim_threads()` (and the
+    // older `group_dim()`) blockDim
+    const coords = m[1] === 'block' ? { thread_index: 'threadIdx', group_index: 'blockIdx', dim_threads: 'blockDim', group_dim: 'blockDim' }[method] : undefined;
+    if (coords) return this.builtinObject(coords);
     const tile = m[1] === 'tile' ? Number(m[2]) : this.n;
     const lanes = (f: (t: number) => number) => this.perThread(f, 'a thread group in host code');
     // the arguments are read where they stand (`tile.shfl(s[r][l], 0)` loads from shared memory)
@@ -4589,6 +4619,35 @@ export class Interp {
       case 'num_threads': return num(tile, UINT);
       case 'meta_group_size': return num(Math.ceil(this.n / tile), UINT);
       case 'sync': return { k: 'other', what: 'sync' };
+      default: return unk(`the result of \`${fnNode.text}()\``);
+    }
+  }
+
+  /** each `cg::coalesced_threads()` group made in this run: its lanes' ranks and sizes. */
+  private coalesced: { rank: Num; size: Num }[] = [];
+
+  /**
+   * `cg::this_grid()` and `cg::this_cluster()`: a block's rank in the grid or in its thread block cluster is one value
+   * per block (warp-uniform, not known here), and a thread's rank is that times the block's size plus its rank in the
+   * block. `cluster.map_shared_rank(p, r)` points into the shared memory of a block of the cluster (distributed shared
+   * memory, cc 9.0): what it indexes is an access site, `unknown`, since the bank model has no rule for it.
+   */
+  private gridOrCluster(kind: string, method: string, fnNode: Node, argNodes: Node[]): Value {
+    const label = `${kind === 'grid' ? 'the grid' : 'the cluster'}`;
+    const args = argNodes.map((a) => this.rvalue(a));
+    const blockRank = atom(`${this.realNode(fnNode).childForFieldName('argument')?.text ?? kind}.block_rank()`, UINT);
+    switch (method) {
+      case 'block_rank': return blockRank;
+      case 'thread_rank': return binary('+', binary('*', blockRank, num(this.n, UINT), label, null), this.perThread((t) => t, `${label} in host code`), label, null);
+      case 'sync':
+      case 'barrier_arrive':
+      case 'barrier_wait': return { k: 'other', what: 'sync' };
+      case 'map_shared_rank': {
+        const p = args[0];
+        const at = this.realNode(fnNode.parent ?? fnNode);
+        if (p?.k === 'ptr') return unknownPointer(p, `\`${at.text.replace(/\s+/g, ' ')}\` at line ${at.startPosition.row + 1} points into the shared memory of a block of the thread block cluster (distributed shared memory): the bank model has no rule for its accesses`);
+        return unk(`the result of \`${at.text}\``);
+      }
       default: return unk(`the result of \`${fnNode.text}()\``);
     }
   }
