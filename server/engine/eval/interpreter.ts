@@ -2332,7 +2332,7 @@ export class Interp {
       const t = this.templateStruct(node);
       if (t) return t;
     }
-    const acc = this.accumulateType(node) ?? this.openCvVecType(node);
+    const acc = this.accumulateType(node) ?? this.openCvVecType(node) ?? this.stdArray(node);
     if (acc) return acc;
     // `typename Acc<T>::type`: the type the instance defines
     let q: Node | null = node.type === 'dependent_type' ? named(node)[0] ?? null : node;
@@ -2353,6 +2353,26 @@ export class Interp {
     }
     const text = node.text.replace(/\s+/g, ' ').replace(/\b(const|volatile|__restrict__|struct|class|union|typename|signed(?= (?:char|int|short|long)))\b/g, '').trim();
     return this.resolveTypeName(text, node);
+  }
+
+  /**
+   * `std::array<T, N>` and `cuda::std::array<T, N>`, where the file does not declare an `array`: laid out as `T[N]`
+   * (an aggregate whose one member is that array), so `a[i]` is its element i and `std::array<std::array<float, 33>,
+   * 32>` is `float[32][33]`. Was: a type not known, each access of a shared one left out and its `size()` reported.
+   * Null for any other type.
+   */
+  private stdArray(node: Node): CType | null {
+    const text = node.text.replace(/\s+/g, '');
+    if (!/^(?:::)?(?:cuda::)?std::array</.test(text) || this.cfg.facts.typeDecls.has('array')) return null;
+    let q: Node | null = node;
+    while (q?.type === 'qualified_identifier') q = q.childForFieldName('name');
+    if (q?.type !== 'template_type' || q.childForFieldName('name')?.text !== 'array') return null;
+    const [elemNode, countNode] = argumentNodes(q);
+    if (elemNode?.type !== 'type_descriptor' || !countNode) return null;
+    const elem = this.typeDescriptor(elemNode);
+    const n = uniformValue(this.withHost(() => this.rvalue(countNode)));
+    if (elem.kind === 'unknown' || n === null || !Number.isInteger(n) || n < 1) return null;
+    return elem.kind === 'array' ? { kind: 'array', elem: elem.elem, dims: [n, ...elem.dims] } : { kind: 'array', elem, dims: [n] };
   }
 
   /**
@@ -4228,6 +4248,12 @@ export class Interp {
     }
     if (def) return decided(this.returned(def, node, this.inline(def, bound, fnNode, node, classArgs ?? (declared && this.templateBound.get(declared)) ?? null, lambda?.scopes)));
     const target = method ? object() : null;
+    // `std::array` / `cuda::std::array` (an array type here, see stdArray): `size()` is its extent, read from no memory;
+    // `data()` points to its first element
+    if (target?.k === 'ref' && target.t.kind === 'array' && target.t.dims[0] > 0 && !argNodes.length) {
+      if (method === 'size' || method === 'max_size') return num(target.t.dims[0], LONGT);
+      if (method === 'data') return this.decay(target);
+    }
     if (target?.k === 'ref') {
       // a member function the file does not define, called on an object in shared memory (`bar.arrive()` on a
       // `__shared__ cuda::barrier`): it reads and writes that object in ways the analysis cannot see
