@@ -504,7 +504,7 @@ export class Interp {
         if (e) {
           // a function that returns a reference returns the place: the caller reads or writes it
           const place = f.fn?.returnsRef ? this.eval(e) : null;
-          const v = place?.k === 'ref' ? place : this.rvalue(e);
+          const v = place?.k === 'ref' ? place : (e.type === 'initializer_list' && f.fn && this.bracedObject(f.fn.node.childForFieldName('type'), e, `${f.fn.name}()`)) || this.rvalue(e);
           f.ret = f.ret === undefined ? v : f.retGuard ? this.eitherReturn(f, v, f.retGuard, act) : select(act, v, f.ret, this.n);
         }
         for (let i = 0; i < this.n; i++) if (act[i]) f.exited[i] = 1;
@@ -1872,6 +1872,7 @@ export class Interp {
     const base = typeNode ? this.resolveType(typeNode) : ({ kind: 'unknown', name: '?' } as CType);
     const isDim3 = typeNode?.text === 'dim3';
     for (const d of node.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
+      if (this.structuredBinding(d)) continue;
       const nameNode = declaratorName(d);
       if (!nameNode) continue;
       let t = base;
@@ -1962,6 +1963,37 @@ export class Interp {
       const cells = isArray && (d.type === 'array_declarator' || initItems) ? this.cellsOf(node, nameNode.text, t, [...extents].reverse(), initItems) : undefined;
       this.scope().set(nameNode.text, { value, type: t, decl: d, ...(unset ? { unset } : {}), ...(cells ? { cells } : {}) });
     }
+  }
+
+  /**
+   * A structured binding (`auto [r, c] = split(t);`, `const auto &[k, v] = pairs[t];`): each name is a member of the
+   * initializer's object in declaration order (a struct's data members, a vector's components); bound by reference to
+   * a struct or array in shared memory, each names that member's or element's place. Was: the first name read as the
+   * whole object and the others not declared, every index made of them unknown. False where `d` is no such binding.
+   */
+  private structuredBinding(d: Node): boolean {
+    let inner = d.type === 'init_declarator' ? d.childForFieldName('declarator') : null;
+    const isRef = inner?.type === 'reference_declarator';
+    if (isRef) inner = named(inner!).find((c) => c.type === 'structured_binding_declarator') ?? null;
+    if (inner?.type !== 'structured_binding_declarator') return false;
+    const names = named(inner).filter((c) => c.type === 'identifier');
+    const init = d.childForFieldName('value');
+    const v = !init ? unk('no initializer') : isRef ? this.place(init).value : this.rvalue(init);
+    const parts: { value: Value; type: CType; ref?: true }[] = [];
+    if (v.k === 'obj') for (const f of v.fields.values()) parts.push({ value: f.value, type: f.type });
+    else if (v.k === 'ref' && v.t.kind === 'struct') for (const f of v.t.fields) parts.push({ value: { ...v, off: binary('+', v.off, num(f.offset), () => init!.text, null) as Num, t: f.type }, type: f.type, ref: true });
+    else if (v.k === 'ref' && v.t.kind === 'array' && v.t.dims[0] > 0) {
+      const et: CType = v.t.dims.length > 1 ? { ...v.t, dims: v.t.dims.slice(1) } : v.t.elem;
+      const es = sizeOf(et);
+      if (es !== null) for (let i = 0; i < v.t.dims[0]; i++) parts.push({ value: { ...v, off: binary('+', v.off, num(i * es), () => init!.text, null) as Num, t: et }, type: et, ref: true });
+    }
+    names.forEach((n, i) => {
+      const p = parts.length === names.length ? parts[i] : undefined;
+      if (p?.ref) this.scope().set(n.text, { value: p.value, type: p.type, decl: d, ref: true });
+      else if (p) this.scope().set(n.text, { value: this.asVariable(p.value, p.type, n.text, n), type: p.type, decl: d });
+      else this.scope().set(n.text, { value: unk(`\`${n.text}\` is bound by \`${this.realNode(d).text}\`, whose members are not known here`), type: { kind: 'unknown', name: '?' }, decl: d });
+    });
+    return true;
   }
 
   /** A local array of up to 64 pointers, its elements from the initializer: an object whose members are `0`, `1`, ... */
@@ -2102,6 +2134,40 @@ export class Interp {
       if (field) fields.get(field.name)!.value = this.asVariable(v, field.type, `${name}.${field.name}`, expr ?? item);
     });
     return { k: 'obj', t, fields };
+  }
+
+  /**
+   * The type traits of `<type_traits>` and `<cuda/std/type_traits>` that code uses to pick a stride or a layout, where
+   * the file does not declare them: `is_same_v<A, B>` (also `is_same<A, B>::value`), `is_floating_point_v<T>`,
+   * `is_integral_v<T>`, `is_signed_v<T>`, `is_unsigned_v<T>`, each a bool known where its types are. Was: not
+   * evaluated, and a stride chosen by one (`is_same_v<T, double> ? 1 : 2`) left every access `unknown`. Null for any
+   * other name, or a type not known here.
+   */
+  private typeTrait(name: string, args: Node[]): Value | null {
+    const m = /^(is_same|is_floating_point|is_integral|is_signed|is_unsigned)_v$/.exec(name);
+    if (!m || this.cfg.facts.typeDecls.has(m[1]) || this.cfg.facts.typeDecls.has(name)) return null;
+    if (!args.length || args.some((a) => a.type !== 'type_descriptor')) return null;
+    const ts = args.map((a) => this.typeDescriptor(a));
+    if (ts.some((t) => t.kind === 'unknown')) return null;
+    const [a, b] = ts;
+    const yes = m[1] === 'is_same' ? (b !== undefined && typeName(a) === typeName(b))
+      : m[1] === 'is_floating_point' ? a.kind === 'float'
+      : m[1] === 'is_integral' ? a.kind === 'int'
+      : m[1] === 'is_signed' ? (a.kind === 'float' || (a.kind === 'int' && a.signed))
+      : a.kind === 'int' && !a.signed;
+    return num(yes ? 1 : 0, BUILTINS.bool ?? INT);
+  }
+
+  /**
+   * The object of struct type `typeNode` that the braces `init` build (`return {t / 8, t % 8};` in a function that
+   * returns a struct, `RowCol{r, c}`); null where the type is no struct of known layout. Was: not evaluated, each
+   * member unknown.
+   */
+  private bracedObject(typeNode: Node | null, init: Node | null, name: string): Obj | null {
+    if (!typeNode || init?.type !== 'initializer_list') return null;
+    const t = this.resolveType(typeNode);
+    const st = t.kind === 'vector' ? vectorFields(t) : t;
+    return st.kind === 'struct' ? this.newObject(st, name, init, { k: 'other', what: 'aggregate' }, init) : null;
   }
 
   /**
@@ -2981,10 +3047,27 @@ export class Interp {
       case 'initializer_list':
         for (const c of named(node)) this.rvalue(c);
         return { k: 'other', what: 'initializer list' };
+      case 'compound_literal_expression': {
+        // `RowCol{r, c}`: an object of that struct, its members from the braces
+        const obj = this.bracedObject(node.childForFieldName('type'), node.childForFieldName('value'), node.childForFieldName('type')?.text ?? 'literal');
+        if (obj) return obj;
+        for (const c of named(node.childForFieldName('value'))) this.rvalue(c);
+        return unk(`\`${node.text}\` is not evaluated`);
+      }
+      case 'template_function': {
+        // `std::is_same_v<T, double>` (its scopes are read by the case below)
+        const trait = this.typeTrait(node.childForFieldName('name')?.text ?? '', argumentNodes(node));
+        if (trait) return trait;
+        for (const c of named(node)) this.rvalue(c);
+        return unk(`\`${node.text}\` is not evaluated`);
+      }
       case 'qualified_identifier': {
         const name = node.childForFieldName('name');
         if (name && /^(std|cuda)$/.test(node.childForFieldName('scope')?.text ?? '')) return this.eval(name);
         const scope = node.childForFieldName('scope');
+        // `std::is_same<T, double>::value`
+        const trait = scope?.type === 'template_type' && name?.text === 'value' ? this.typeTrait(`${scope.childForFieldName('name')?.text ?? ''}_v`, argumentNodes(scope)) : null;
+        if (trait) return trait;
         const ofClass = scope && name?.type === 'identifier' ? this.classConstant(scope, name.text) : null;
         if (ofClass) return ofClass;
         return this.scopedConstant(node.text.replace(/\s+/g, '').replace(/^::/, '')) ?? unk(`\`${node.text}\` is not known here`);
