@@ -489,6 +489,10 @@ export class Interp {
         if (e && !this.arrayPointerDeclaration(e)) this.rvalue(e);
         return;
       }
+      case 'attributed_statement':
+        // `[[likely]] { ... }`, `[[unlikely]] return;`: the statement after its attributes (it was left out, with its accesses)
+        for (const c of named(node)) if (c.type !== 'attribute_declaration') this.exec(c);
+        return;
       case 'if_statement':
         return this.execIf(node);
       case 'for_statement':
