@@ -4702,13 +4702,19 @@ export class Interp {
     if (name === 'tiled_partition') {
       const targ = fnNode.type === 'template_function' ? argumentNodes(fnNode)[0] : argNodes[1];
       const size = targ ? uniformValue(this.rvalue(targ)) : null;
-      for (const a of argNodes) this.rvalue(a);
-      return size !== null && Number.isInteger(size) && size >= 1 ? { k: 'other', what: `cg:tile:${size}` } : unk(`the tile size of \`${fnNode.text}\` is not known`);
+      const parent = argNodes.map((a) => this.rvalue(a))[0];
+      // a tile cut from a tile (`tiled_partition<8>(warp)`): its rank among the parent's tiles is counted within the
+      // parent (Programming Guide: meta_group_rank is the rank in the set of tiles partitioned from the parent)
+      const of = parent?.k === 'other' ? /^cg:(block:0|tile:(\d+))$/.exec(parent.what) : null;
+      if (!of) return unk(`the group \`${argNodes[0]?.text ?? ''}\` that \`${fnNode.text}\` partitions is not known here`);
+      return size !== null && Number.isInteger(size) && size >= 1 ? { k: 'other', what: `cg:tile:${size}${of[2] ? `:${of[2]}` : ''}` } : unk(`the tile size of \`${fnNode.text}\` is not known`);
     }
     if (fnNode.type !== 'field_expression') return null;
     // the object is read only if it is a thread group (a shared object, a cuda::barrier, is not loaded by a call)
     const obj = object();
-    const m = obj.k === 'other' ? /^cg:(block|tile|grid|cluster|coalesced)(?::(\d+))?$/.exec(obj.what) : null;
+    const m = obj.k === 'other' ? /^cg:(block|tile|grid|cluster|coalesced)(?::(\d+))?(?::(\d+))?$/.exec(obj.what) : null;
+    // a group that is not known (a tile of a group not known here): why, rather than that its rank is not known
+    if (!m && obj.k === 'unk' && /^(?:thread_rank|meta_group_rank|meta_group_size)$/.test(fnNode.childForFieldName('field')?.text ?? '')) return obj;
     if (!m) return null;
     const method = fnNode.childForFieldName('field')?.text ?? '';
     if (m[1] === 'coalesced') {
@@ -4722,15 +4728,17 @@ export class Interp {
     const coords = m[1] === 'block' ? { thread_index: 'threadIdx', group_index: 'blockIdx', dim_threads: 'blockDim', group_dim: 'blockDim' }[method] : undefined;
     if (coords) return this.builtinObject(coords);
     const tile = m[1] === 'tile' ? Number(m[2]) : this.n;
+    // the threads the tile was cut from: a tile of the parent's size (m[3]), else the whole block
+    const parent = m[3] ? Number(m[3]) : this.n;
     const lanes = (f: (t: number) => number) => this.perThread(f, 'a thread group in host code');
     // the arguments are read where they stand (`tile.shfl(s[r][l], 0)` loads from shared memory)
     for (const a of argNodes) this.rvalue(a);
     switch (method) {
       case 'thread_rank': return lanes((t) => t % tile);
-      case 'meta_group_rank': return lanes((t) => Math.floor(t / tile));
+      case 'meta_group_rank': return lanes((t) => Math.floor((t % parent) / tile));
       case 'size':
       case 'num_threads': return num(tile, UINT);
-      case 'meta_group_size': return num(Math.ceil(this.n / tile), UINT);
+      case 'meta_group_size': return num(Math.ceil(parent / tile), UINT);
       case 'sync': return { k: 'other', what: 'sync' };
       default: return unk(`the result of \`${fnNode.text}()\``);
     }
