@@ -1875,8 +1875,10 @@ export class Interp {
     const typeNode = node.childForFieldName('type');
     const base = typeNode ? this.resolveType(typeNode) : ({ kind: 'unknown', name: '?' } as CType);
     const isDim3 = typeNode?.text === 'dim3';
+    const atomicRef = typeNode && /^(?:::)?(?:cuda::(?:std::)?|std::)atomic_ref\s*</.test(typeNode.text);
     for (const d of node.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
       if (this.structuredBinding(d)) continue;
+      if (atomicRef && this.atomicRefDeclaration(d)) continue;
       const nameNode = declaratorName(d);
       if (!nameNode) continue;
       let t = base;
@@ -1967,6 +1969,39 @@ export class Interp {
       const cells = isArray && (d.type === 'array_declarator' || initItems) ? this.cellsOf(node, nameNode.text, t, [...extents].reverse(), initItems) : undefined;
       this.scope().set(nameNode.text, { value, type: t, decl: d, ...(unset ? { unset } : {}), ...(cells ? { cells } : {}) });
     }
+  }
+
+  /**
+   * `cuda::atomic_ref<int, cuda::thread_scope_block> slot(s[i]);` (also `cuda::std::` and `std::atomic_ref`, braced):
+   * `slot` refers to that place; its `fetch_add(...)` and the other read-modify-writes are atomics there, `load()` a
+   * load and `store(v)` a store (see atomicRefCall). The grammar reads `slot(s[i][j])` as a function declaration whose
+   * parameter is `s[i][j]`: that text is read as the expression it is, reported at the array's name. Was: not an
+   * access, the atomic left out. False where `d` declares no such reference.
+   */
+  private atomicRefDeclaration(d: Node): boolean {
+    const nameNode = declaratorName(d);
+    if (!nameNode) return false;
+    let place: Value | null = null;
+    if (d.type === 'function_declarator') {
+      const params = named(d.childForFieldName('parameters')).filter((c) => c.type !== 'comment');
+      const parsed = params.length === 1 ? parseExpression(params[0].text) : null;
+      const at = params[0]?.childForFieldName('type') ?? params[0];
+      const v = parsed ? this.place(parsed.expr).value : null;
+      if (v?.k === 'ref' && at) place = { ...v, nameNode: at, at: params[0] };
+    } else if (d.type === 'init_declarator') {
+      const init = d.childForFieldName('value');
+      const items = init && (init.type === 'argument_list' || init.type === 'initializer_list') ? named(init).filter((c) => c.type !== 'comment') : [];
+      if (items.length === 1) place = this.place(items[0]).value;
+    }
+    if (place?.k !== 'ref') return false;
+    this.scope().set(nameNode.text, { value: place, type: { kind: 'unknown', name: 'atomic_ref' }, decl: d, ref: true });
+    return true;
+  }
+
+  /** whether `n` names a `cuda::atomic_ref` bound to a shared place (see atomicRefDeclaration). */
+  private isAtomicRef(n: Node | null): boolean {
+    const v = n?.type === 'identifier' ? this.lookupVar(n.text) : null;
+    return !!v?.ref && v.type.kind === 'unknown' && v.type.name === 'atomic_ref';
   }
 
   /**
@@ -3920,6 +3955,11 @@ export class Interp {
     }
     // compound: one load and one store of the same place
     const target = this.eval(left);
+    // `slot += 1` on a cuda::atomic_ref is one atomic read-modify-write
+    if (target.k === 'ref' && this.isAtomicRef(left)) {
+      this.access(target, 'atomic', node);
+      return unk('an atomic on shared memory');
+    }
     if (target.k === 'ref') {
       this.access(target, 'load', node);
       this.access(target, 'store', node);
@@ -4011,6 +4051,10 @@ export class Interp {
     const arg = node.childForFieldName('argument')!;
     const op = kids(node).find((c) => c.type === '++' || c.type === '--')?.type ?? '++';
     const target = this.eval(arg);
+    if (target.k === 'ref' && this.isAtomicRef(arg)) {
+      this.access(target, 'atomic', node);
+      return unk('an atomic on shared memory');
+    }
     if (target.k === 'ref') {
       this.access(target, 'load', node);
       this.access(target, 'store', node);
@@ -4335,6 +4379,13 @@ export class Interp {
     }
     if (def) return decided(this.returned(def, node, this.inline(def, bound, fnNode, node, classArgs ?? (declared && this.templateBound.get(declared)) ?? null, lambda?.scopes)));
     const target = method ? object() : null;
+    // a member call on a `cuda::atomic_ref` bound to a shared place (see atomicRefDeclaration)
+    if (method && target?.k === 'ref' && this.isAtomicRef(fnNode.childForFieldName('argument'))) {
+      for (const a of argNodes) this.rvalue(a);
+      const kind = method === 'load' ? 'load' : method === 'store' ? 'store' : /^(?:fetch_\w+|exchange|compare_exchange_(?:weak|strong))$/.test(method) ? 'atomic' : null;
+      if (kind) this.access(target as Ref, kind, node);
+      return unk(`the result of \`${fnNode.text}()\``);
+    }
     // `std::array` / `cuda::std::array` (an array type here, see stdArray): `size()` is its extent, read from no memory;
     // `data()` points to its first element
     if (target?.k === 'ref' && target.t.kind === 'array' && target.t.dims[0] > 0 && !argNodes.length) {
