@@ -2176,6 +2176,20 @@ export class Interp {
   }
 
   /**
+   * A variable template of the file (`template <int N> constexpr int padded_v = N + 1;`) named with its arguments
+   * (`padded_v<32>`): its initializer with the parameters bound. Was: not evaluated, an extent made of it unknown.
+   * Null where `node` names none.
+   */
+  private variableTemplate(node: Node): Value | null {
+    const d = this.cfg.facts.constants.get(node.childForFieldName('name')?.text ?? '');
+    const tdecl = d?.parent?.parent;
+    const init = d?.childForFieldName('value');
+    if (!init || tdecl?.type !== 'template_declaration') return null;
+    const bound = this.templateBindings([readTemplateParams(tdecl.childForFieldName('parameters')), argumentNodes(node)]);
+    return this.withBindings(bound, () => this.withHost(() => this.rvalue(init)));
+  }
+
+  /**
    * The type traits of `<type_traits>` and `<cuda/std/type_traits>` that code uses to pick a stride or a layout, where
    * the file does not declare them: `is_same_v<A, B>` (also `is_same<A, B>::value`), `is_floating_point_v<T>`,
    * `is_integral_v<T>`, `is_signed_v<T>`, `is_unsigned_v<T>`, each a bool known where its types are. Was: not
@@ -3097,6 +3111,8 @@ export class Interp {
         // `std::is_same_v<T, double>` (its scopes are read by the case below)
         const trait = this.typeTrait(node.childForFieldName('name')?.text ?? '', argumentNodes(node));
         if (trait) return trait;
+        const vt = this.variableTemplate(node);
+        if (vt) return vt;
         for (const c of named(node)) this.rvalue(c);
         return unk(`\`${node.text}\` is not evaluated`);
       }
