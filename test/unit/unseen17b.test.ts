@@ -158,3 +158,66 @@ test('the sweep\'s other shapes keep their figures: if constexpr, constexpr swiz
   figures(accessAt(result, text, 'st.a[threadIdx.x][threadIdx.y] = 1.0f;', 'store', 'st'), 'conflict', 2, 2, 32, 32);
   figures(accessAt(result, text, 'lanes[0][(warp.thread_rank() * warp.size()) % 128 / 4]', 'load', 'lanes[0]'), 'conflict-free', 1, 1, 4, 32);
 });
+
+test('a tile cut from a warp tile counts its meta_group_rank() and meta_group_size() within the warp (was: 4-way, 16 words, ranks counted over the block)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // quarter[8][4][9], tiled_partition<8>(warp): rank (t % 32) / 8 in 0..3, size 4
+  figures(accessAt(result, text, 'quarter[warp.meta_group_rank()][oct.meta_group_rank()][oct.thread_rank()] = 1.0f;', 'store', 'quarter'), 'conflict', 2, 2, 32, 32);
+  // words 36w + 9 * (r % 4) + 4m: 16 words in 16 banks
+  figures(accessAt(result, text, '= quarter[warp.meta_group_rank()][oct.thread_rank() % 4]', 'load', 'quarter'), 'conflict-free', 1, 1, 16, 32);
+  // a group the analysis does not know is partitioned into tiles it does not know either
+  const text2 = [
+    '#include <cooperative_groups.h>',
+    'namespace cg = cooperative_groups;',
+    '__device__ void part(cg::thread_group g, float *s) { auto t = cg::tiled_partition(g, 8); s[t.meta_group_rank()] = 1.f; }',
+    '__global__ void k() {',
+    '  __shared__ float s[64];',
+    '  if (threadIdx.x % 2) part(cg::coalesced_threads(), s);',
+    '}',
+  ].join('\n');
+  const r = analyzeText(text2, { budgetMs: 60_000 });
+  assert.equal(r.accesses.length, 1);
+  assert.equal(r.accesses[0].status, 'unknown');
+  assert.match(r.accesses[0].reason ?? '', /the group `g` that `cg::tiled_partition` partitions is not known here/);
+});
+
+test('cuda::atomic_ref bound to a shared element is an atomic there, reported at the element (was: left out)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const a = accessAt(result, text, 'slot(counts[threadIdx.x][threadIdx.y]);', 'atomic', 'counts');
+  // words 33 * tx + ty: 32 banks
+  figures(a, 'conflict-free', 1, 1, 32, 32);
+  assert.ok(a.assumptions.some((s) => /a shared-memory atomic is treated as a store/.test(s)), a.assumptions.join('\n'));
+  figures(accessAt(result, text, 'atomicAdd_block(&counts[threadIdx.x][threadIdx.y + 1], 1);', 'atomic'), 'conflict-free', 1, 1, 32, 32);
+  // braced, with += (one atomic) and load() (a load)
+  const braced = [
+    '__global__ void k(int *o) {',
+    '  __shared__ int c[32][32];',
+    '  cuda::std::atomic_ref<int> r{c[threadIdx.x][0]};',
+    '  r += 1;',
+    '  o[0] = r.load();',
+    '}',
+  ].join('\n');
+  const r = analyzeText(braced, { budgetMs: 60_000 });
+  assert.deepEqual(r.accesses.map((x) => [x.kind, x.status, x.degree]).sort(), [['atomic', 'conflict', 32], ['load', 'conflict', 32]]);
+});
+
+test('a variable template of the file is evaluated with its arguments (was: unknown, the extent `padded_v<32>` of `tile` could not be evaluated)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // tile[cfg::kRows][padded_v<32>] is float[16][33], block 32x16, a __grid_constant__ parameter beside it
+  const s = result.accesses.filter((a) => a.kernel === 'grid_const' && a.kind === 'store');
+  assert.equal(s.length, 1);
+  figures(s[0], 'conflict-free', 1, 1, 32, 32);
+  assert.deepEqual(s[0].block, [32, 16, 1]);
+  // words 33 * (tx % 16) + 2 * ty: 16 words in 16 banks
+  figures(accessAt(result, text, 'out[threadIdx.x] = tile[threadIdx.x % cfg::kRows][threadIdx.y * kStep]', 'load', 'tile'), 'conflict-free', 1, 1, 16, 32);
+});
+
+test('the last shapes keep their figures: a reference to a 2-D tile cast from bytes, half2 and bfloat16 tiles, 16-byte pipeline copies', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  figures(accessAt(result, text, 'plain[threadIdx.x][threadIdx.y] = 1.0f;', 'store', 'plain'), 'conflict', 32, 32, 32, 32);
+  figures(accessAt(result, text, 'out[threadIdx.x] = pad[threadIdx.x][threadIdx.y];', 'load', 'pad'), 'conflict-free', 1, 1, 32, 32);
+  figures(accessAt(result, text, 'bf[threadIdx.y][threadIdx.x * 2] = ', 'store', 'bf'), 'conflict-free', 1, 1, 32, 32);
+  figures(accessAt(result, text, '= __low2float(h2[threadIdx.x][threadIdx.y])', 'load', 'h2'), 'conflict', 32, 32, 32, 32);
+  figures(accessAt(result, text, '= __low2float(h2[threadIdx.x][threadIdx.y])', 'load', 'bf'), 'conflict', 32, 32, 32, 32);
+  figures(accessAt(result, text, 'out[threadIdx.x] = buf[threadIdx.y][col];', 'load', 'buf'), 'conflict-free', 1, 4, 128, 32);
+});
