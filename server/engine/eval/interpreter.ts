@@ -3258,7 +3258,13 @@ export class Interp {
     else if (cst) {
       const init = cst.childForFieldName('value');
       const override = this.cfg.constOverrides?.get(cst.startIndex);
-      v = override !== undefined ? num(override) : init ? this.withHost(() => this.rvalue(init)) : null;
+      // a dim3 constant built in place: `constexpr dim3 kBlock(32, 8);`, `{32, 8}`, `= {32, 8, 1}`
+      const dim3Items = cst.parent?.childForFieldName('type')?.text !== 'dim3' ? null
+        : cst.type === 'function_declarator' ? named(cst.childForFieldName('parameters')).filter((c) => c.type !== 'comment')
+        : init && (init.type === 'initializer_list' || init.type === 'argument_list') ? named(init).filter((c) => c.type !== 'comment') : null;
+      v = override !== undefined ? num(override)
+        : dim3Items ? this.withHost(() => this.dim3(dim3Items.map((c) => (cst.type === 'function_declarator' ? this.expandMacro(c.text, name) : this.rvalue(c)))))
+        : init ? this.withHost(() => this.rvalue(init)) : null;
     } else if (mac && mac.params === null) {
       v = this.expandMacro(mac.body, name);
     }
