@@ -1943,6 +1943,13 @@ export class Interp {
           const args = items.map((a, i) => (rows[i] ? ({ k: 'other', what: 'initializer list' } as Value) : this.rvalue(a)));
           if (isArray && init.type === 'initializer_list') initItems = items.map((a, i) => rows[i] ?? args[i]);
           value = isDim3 ? this.dim3(args) : args.length === 1 && !isArray ? args[0] : { k: 'other', what: 'aggregate' };
+          // `cuda::std::span<float> row(&s[r * 33], 33);` (or `std::span`, braced): a view that indexes as the pointer it
+          // is made from. Was: an aggregate, and what indexed it was left out
+          const span = !isArray && !isRef && args[0]?.k === 'ptr' && typeNode ? this.spanElement(typeNode) : null;
+          if (span) {
+            t = { kind: 'pointer', to: span };
+            value = args[0];
+          }
         } else if (init) value = this.rvalue(init);
       } else if (isDim3) value = this.dim3([]);
       // a local of a CUDA vector type (`uint4 r; r.x = ...;`) is an object whose members are its components
@@ -1996,6 +2003,16 @@ export class Interp {
     if (place?.k !== 'ref') return false;
     this.scope().set(nameNode.text, { value: place, type: { kind: 'unknown', name: 'atomic_ref' }, decl: d, ref: true });
     return true;
+  }
+
+  /** The element type of `std::span<T>` / `cuda::std::span<T, N>` named by `typeNode` (where the file declares no span); else null. */
+  private spanElement(typeNode: Node): CType | null {
+    if (!/^(?:::)?(?:cuda::)?std::span\s*</.test(typeNode.text) || this.cfg.facts.typeDecls.has('span')) return null;
+    let q: Node | null = typeNode;
+    while (q?.type === 'qualified_identifier') q = q.childForFieldName('name');
+    const arg = q?.type === 'template_type' ? argumentNodes(q)[0] : undefined;
+    const t = arg?.type === 'type_descriptor' ? this.typeDescriptor(arg) : null;
+    return t && t.kind !== 'unknown' ? t : null;
   }
 
   /** whether `n` names a `cuda::atomic_ref` bound to a shared place (see atomicRefDeclaration). */
