@@ -508,7 +508,7 @@ export class Interp {
         if (e) {
           // a function that returns a reference returns the place: the caller reads or writes it
           const place = f.fn?.returnsRef ? this.eval(e) : null;
-          const v = place?.k === 'ref' ? place : (e.type === 'initializer_list' && f.fn && this.bracedObject(f.fn.node.childForFieldName('type'), e, `${f.fn.name}()`)) || this.rvalue(e);
+          const v = place?.k === 'ref' ? place : (e.type === 'initializer_list' && f.fn && this.bracedObject(this.returnTypeNode(f.fn.node), e, `${f.fn.name}()`)) || this.rvalue(e);
           f.ret = f.ret === undefined ? v : f.retGuard ? this.eitherReturn(f, v, f.retGuard, act) : select(act, v, f.ret, this.n);
         }
         for (let i = 0; i < this.n; i++) if (act[i]) f.exited[i] = 1;
@@ -2235,9 +2235,20 @@ export class Interp {
    */
   private bracedObject(typeNode: Node | null, init: Node | null, name: string): Obj | null {
     if (!typeNode || init?.type !== 'initializer_list') return null;
-    const t = this.resolveType(typeNode);
+    const t = typeNode.type === 'type_descriptor' ? this.typeDescriptor(typeNode) : this.resolveType(typeNode);
     const st = t.kind === 'vector' ? vectorFields(t) : t;
     return st.kind === 'struct' ? this.newObject(st, name, init, { k: 'other', what: 'aggregate' }, init) : null;
+  }
+
+  /** the return type a function definition writes: its type, or the trailing one after `auto f(...) ->`. */
+  private returnTypeNode(fn: Node): Node | null {
+    const t = fn.childForFieldName('type');
+    if (t?.type !== 'placeholder_type_specifier') return t;
+    for (let d = fn.childForFieldName('declarator'); d; d = d.childForFieldName('declarator')) {
+      const tr = named(d).find((c) => c.type === 'trailing_return_type');
+      if (tr) return named(tr).find((c) => c.type === 'type_descriptor') ?? null;
+    }
+    return t;
   }
 
   /**
