@@ -221,3 +221,30 @@ test('the last shapes keep their figures: a reference to a 2-D tile cast from by
   figures(accessAt(result, text, '= __low2float(h2[threadIdx.x][threadIdx.y])', 'load', 'bf'), 'conflict', 32, 32, 32, 32);
   figures(accessAt(result, text, 'out[threadIdx.x] = buf[threadIdx.y][col];', 'load', 'buf'), 'conflict-free', 1, 4, 128, 32);
 });
+
+test('a cuda::std::span over shared memory indexes as its pointer (was: its accesses left out)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  figures(accessAt(result, text, 'row[threadIdx.x] = 1.0f;', 'store', 'row'), 'conflict-free', 1, 1, 32, 32);
+  // words 33 * ty + (2 * tx) % 33: 0 and 32 share bank 0
+  figures(accessAt(result, text, 'out[threadIdx.x] = row[(threadIdx.x * 2) % 33];', 'load', 'row'), 'conflict', 2, 2, 32, 32);
+});
+
+test('a braced return from a function with a trailing return type builds the struct (was: unknown, `c` is not known here)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // r = t / 8, c = t % 8: words 32c + r, banks 0..3 with eight words each
+  figures(accessAt(result, text, 'cols[c * 32 + r] = 2.0f;', 'store', 'cols'), 'conflict', 8, 8, 32, 32);
+});
+
+test('a constexpr dim3 of the file scope gives the launch its block (was: could not be evaluated, 32 threads assumed)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  const s = accessAt(result, text, 'stage8[threadIdx.y][threadIdx.x] = 1.0f;', 'store', 'stage8');
+  figures(s, 'conflict-free', 1, 1, 32, 32);
+  assert.deepEqual(s.block, [32, 8, 1]);
+  assert.ok(s.assumptions.some((a) => /block 32x8x1 from the launch at line/.test(a)), s.assumptions.join('\n'));
+  figures(accessAt(result, text, 'out[threadIdx.x] = stage8[threadIdx.x % 8][threadIdx.y];', 'load', 'stage8'), 'conflict', 8, 8, 8, 32);
+  // braced and `= {...}` forms, and extents made of constants
+  for (const decl of ['constexpr dim3 kB{32, 8};', 'static constexpr dim3 kB = {32, 8, 1};', 'constexpr int W = 32; constexpr dim3 kB(W, W / 4);']) {
+    const src = `${decl}\n__global__ void k(float *o) { __shared__ float s[8][32]; s[threadIdx.y][threadIdx.x] = 1.f; }\nvoid go(float *f) { k<<<1, kB>>>(f); }\n`;
+    assert.deepEqual(analyzeText(src, { budgetMs: 60_000 }).accesses[0].block, [32, 8, 1], decl);
+  }
+});
