@@ -2509,6 +2509,7 @@ export class Interp {
    * Null for any other type.
    */
   private stdArray(node: Node): CType | null {
+    if (node.type !== 'qualified_identifier' && node.type !== 'template_type') return null;
     const text = node.text.replace(/\s+/g, '');
     if (!/^(?:::)?(?:cuda::)?std::array</.test(text) || this.cfg.facts.typeDecls.has('array')) return null;
     let q: Node | null = node;
