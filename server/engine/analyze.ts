@@ -84,6 +84,7 @@ function runInstance(
     elementBytes: typeName(b.elem) ? (b.elem.kind === 'int' || b.elem.kind === 'float' || b.elem.kind === 'vector' || b.elem.kind === 'struct' ? b.elem.bytes : 0) : 0,
     dimTexts: b.macro ? [] : b.dimNodes.map((d) => ({ range: rangeOf(d), text: d.text, isNumber: d.type === 'number_literal', plusLiteral: plusLiteral(d) })),
     ...(b.macro ? { macro: b.macro } : {}),
+    ...(b.elem.kind === 'array' ? { arrayElement: typeName(b.elem) } : {}),
   }));
   const why = [...it.unreachedWhy].map(([id, reason]) => ({ node: it.unreached.get(id)!, reason, ...(it.notKnown.has(id) ? { open: true } : {}) }));
   return { results, arrays, notes: [...it.notes], capped: it.capped, unreached: { nodes: [...it.unreached.values()], why, pointers: it.sharedPointers } };

@@ -491,6 +491,10 @@ export class Interp {
         if (e && !this.arrayPointerDeclaration(e)) this.rvalue(e);
         return;
       }
+      case 'attributed_statement':
+        // `[[likely]] { ... }`, `[[unlikely]] return;`: the statement after its attributes (it was left out, with its accesses)
+        for (const c of named(node)) if (c.type !== 'attribute_declaration') this.exec(c);
+        return;
       case 'if_statement':
         return this.execIf(node);
       case 'for_statement':
@@ -506,7 +510,7 @@ export class Interp {
         if (e) {
           // a function that returns a reference returns the place: the caller reads or writes it
           const place = f.fn?.returnsRef ? this.eval(e) : null;
-          const v = place?.k === 'ref' ? place : this.rvalue(e);
+          const v = place?.k === 'ref' ? place : (e.type === 'initializer_list' && f.fn && this.bracedObject(this.returnTypeNode(f.fn.node), e, `${f.fn.name}()`)) || this.rvalue(e);
           f.ret = f.ret === undefined ? v : f.retGuard ? this.eitherReturn(f, v, f.retGuard, act) : select(act, v, f.ret, this.n);
         }
         for (let i = 0; i < this.n; i++) if (act[i]) f.exited[i] = 1;
@@ -1873,7 +1877,10 @@ export class Interp {
     const typeNode = node.childForFieldName('type');
     const base = typeNode ? this.resolveType(typeNode) : ({ kind: 'unknown', name: '?' } as CType);
     const isDim3 = typeNode?.text === 'dim3';
+    const atomicRef = typeNode && /^(?:::)?(?:cuda::(?:std::)?|std::)atomic_ref\s*</.test(typeNode.text);
     for (const d of node.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
+      if (this.structuredBinding(d)) continue;
+      if (atomicRef && this.atomicRefDeclaration(d)) continue;
       const nameNode = declaratorName(d);
       if (!nameNode) continue;
       let t = base;
@@ -1938,6 +1945,13 @@ export class Interp {
           const args = items.map((a, i) => (rows[i] ? ({ k: 'other', what: 'initializer list' } as Value) : this.rvalue(a)));
           if (isArray && init.type === 'initializer_list') initItems = items.map((a, i) => rows[i] ?? args[i]);
           value = isDim3 ? this.dim3(args) : args.length === 1 && !isArray ? args[0] : { k: 'other', what: 'aggregate' };
+          // `cuda::std::span<float> row(&s[r * 33], 33);` (or `std::span`, braced): a view that indexes as the pointer it
+          // is made from. Was: an aggregate, and what indexed it was left out
+          const span = !isArray && !isRef && args[0]?.k === 'ptr' && typeNode ? this.spanElement(typeNode) : null;
+          if (span) {
+            t = { kind: 'pointer', to: span };
+            value = args[0];
+          }
         } else if (init) value = this.rvalue(init);
       } else if (isDim3) value = this.dim3([]);
       // a local of a CUDA vector type (`uint4 r; r.x = ...;`) is an object whose members are its components
@@ -1964,6 +1978,80 @@ export class Interp {
       const cells = isArray && (d.type === 'array_declarator' || initItems) ? this.cellsOf(node, nameNode.text, t, [...extents].reverse(), initItems) : undefined;
       this.scope().set(nameNode.text, { value, type: t, decl: d, ...(unset ? { unset } : {}), ...(cells ? { cells } : {}) });
     }
+  }
+
+  /**
+   * `cuda::atomic_ref<int, cuda::thread_scope_block> slot(s[i]);` (also `cuda::std::` and `std::atomic_ref`, braced):
+   * `slot` refers to that place; its `fetch_add(...)` and the other read-modify-writes are atomics there, `load()` a
+   * load and `store(v)` a store (see atomicRefCall). The grammar reads `slot(s[i][j])` as a function declaration whose
+   * parameter is `s[i][j]`: that text is read as the expression it is, reported at the array's name. Was: not an
+   * access, the atomic left out. False where `d` declares no such reference.
+   */
+  private atomicRefDeclaration(d: Node): boolean {
+    const nameNode = declaratorName(d);
+    if (!nameNode) return false;
+    let place: Value | null = null;
+    if (d.type === 'function_declarator') {
+      const params = named(d.childForFieldName('parameters')).filter((c) => c.type !== 'comment');
+      const parsed = params.length === 1 ? parseExpression(params[0].text) : null;
+      const at = params[0]?.childForFieldName('type') ?? params[0];
+      const v = parsed ? this.place(parsed.expr).value : null;
+      if (v?.k === 'ref' && at) place = { ...v, nameNode: at, at: params[0] };
+    } else if (d.type === 'init_declarator') {
+      const init = d.childForFieldName('value');
+      const items = init && (init.type === 'argument_list' || init.type === 'initializer_list') ? named(init).filter((c) => c.type !== 'comment') : [];
+      if (items.length === 1) place = this.place(items[0]).value;
+    }
+    if (place?.k !== 'ref') return false;
+    this.scope().set(nameNode.text, { value: place, type: { kind: 'unknown', name: 'atomic_ref' }, decl: d, ref: true });
+    return true;
+  }
+
+  /** The element type of `std::span<T>` / `cuda::std::span<T, N>` named by `typeNode` (where the file declares no span); else null. */
+  private spanElement(typeNode: Node): CType | null {
+    if (!/^(?:::)?(?:cuda::)?std::span\s*</.test(typeNode.text) || this.cfg.facts.typeDecls.has('span')) return null;
+    let q: Node | null = typeNode;
+    while (q?.type === 'qualified_identifier') q = q.childForFieldName('name');
+    const arg = q?.type === 'template_type' ? argumentNodes(q)[0] : undefined;
+    const t = arg?.type === 'type_descriptor' ? this.typeDescriptor(arg) : null;
+    return t && t.kind !== 'unknown' ? t : null;
+  }
+
+  /** whether `n` names a `cuda::atomic_ref` bound to a shared place (see atomicRefDeclaration). */
+  private isAtomicRef(n: Node | null): boolean {
+    const v = n?.type === 'identifier' ? this.lookupVar(n.text) : null;
+    return !!v?.ref && v.type.kind === 'unknown' && v.type.name === 'atomic_ref';
+  }
+
+  /**
+   * A structured binding (`auto [r, c] = split(t);`, `const auto &[k, v] = pairs[t];`): each name is a member of the
+   * initializer's object in declaration order (a struct's data members, a vector's components); bound by reference to
+   * a struct or array in shared memory, each names that member's or element's place. Was: the first name read as the
+   * whole object and the others not declared, every index made of them unknown. False where `d` is no such binding.
+   */
+  private structuredBinding(d: Node): boolean {
+    let inner = d.type === 'init_declarator' ? d.childForFieldName('declarator') : null;
+    const isRef = inner?.type === 'reference_declarator';
+    if (isRef) inner = named(inner!).find((c) => c.type === 'structured_binding_declarator') ?? null;
+    if (inner?.type !== 'structured_binding_declarator') return false;
+    const names = named(inner).filter((c) => c.type === 'identifier');
+    const init = d.childForFieldName('value');
+    const v = !init ? unk('no initializer') : isRef ? this.place(init).value : this.rvalue(init);
+    const parts: { value: Value; type: CType; ref?: true }[] = [];
+    if (v.k === 'obj') for (const f of v.fields.values()) parts.push({ value: f.value, type: f.type });
+    else if (v.k === 'ref' && v.t.kind === 'struct') for (const f of v.t.fields) parts.push({ value: { ...v, off: binary('+', v.off, num(f.offset), () => init!.text, null) as Num, t: f.type }, type: f.type, ref: true });
+    else if (v.k === 'ref' && v.t.kind === 'array' && v.t.dims[0] > 0) {
+      const et: CType = v.t.dims.length > 1 ? { ...v.t, dims: v.t.dims.slice(1) } : v.t.elem;
+      const es = sizeOf(et);
+      if (es !== null) for (let i = 0; i < v.t.dims[0]; i++) parts.push({ value: { ...v, off: binary('+', v.off, num(i * es), () => init!.text, null) as Num, t: et }, type: et, ref: true });
+    }
+    names.forEach((n, i) => {
+      const p = parts.length === names.length ? parts[i] : undefined;
+      if (p?.ref) this.scope().set(n.text, { value: p.value, type: p.type, decl: d, ref: true });
+      else if (p) this.scope().set(n.text, { value: this.asVariable(p.value, p.type, n.text, n), type: p.type, decl: d });
+      else this.scope().set(n.text, { value: unk(`\`${n.text}\` is bound by \`${this.realNode(d).text}\`, whose members are not known here`), type: { kind: 'unknown', name: '?' }, decl: d });
+    });
+    return true;
   }
 
   /** A local array of up to 64 pointers, its elements from the initializer: an object whose members are `0`, `1`, ... */
@@ -2104,6 +2192,65 @@ export class Interp {
       if (field) fields.get(field.name)!.value = this.asVariable(v, field.type, `${name}.${field.name}`, expr ?? item);
     });
     return { k: 'obj', t, fields };
+  }
+
+  /**
+   * A variable template of the file (`template <int N> constexpr int padded_v = N + 1;`) named with its arguments
+   * (`padded_v<32>`): its initializer with the parameters bound. Was: not evaluated, an extent made of it unknown.
+   * Null where `node` names none.
+   */
+  private variableTemplate(node: Node): Value | null {
+    const d = this.cfg.facts.constants.get(node.childForFieldName('name')?.text ?? '');
+    const tdecl = d?.parent?.parent;
+    const init = d?.childForFieldName('value');
+    if (!init || tdecl?.type !== 'template_declaration') return null;
+    const bound = this.templateBindings([readTemplateParams(tdecl.childForFieldName('parameters')), argumentNodes(node)]);
+    return this.withBindings(bound, () => this.withHost(() => this.rvalue(init)));
+  }
+
+  /**
+   * The type traits of `<type_traits>` and `<cuda/std/type_traits>` that code uses to pick a stride or a layout, where
+   * the file does not declare them: `is_same_v<A, B>` (also `is_same<A, B>::value`), `is_floating_point_v<T>`,
+   * `is_integral_v<T>`, `is_signed_v<T>`, `is_unsigned_v<T>`, each a bool known where its types are. Was: not
+   * evaluated, and a stride chosen by one (`is_same_v<T, double> ? 1 : 2`) left every access `unknown`. Null for any
+   * other name, or a type not known here.
+   */
+  private typeTrait(name: string, args: Node[]): Value | null {
+    const m = /^(is_same|is_floating_point|is_integral|is_signed|is_unsigned)_v$/.exec(name);
+    if (!m || this.cfg.facts.typeDecls.has(m[1]) || this.cfg.facts.typeDecls.has(name)) return null;
+    if (!args.length || args.some((a) => a.type !== 'type_descriptor')) return null;
+    const ts = args.map((a) => this.typeDescriptor(a));
+    if (ts.some((t) => t.kind === 'unknown')) return null;
+    const [a, b] = ts;
+    const yes = m[1] === 'is_same' ? (b !== undefined && typeName(a) === typeName(b))
+      : m[1] === 'is_floating_point' ? a.kind === 'float'
+      : m[1] === 'is_integral' ? a.kind === 'int'
+      : m[1] === 'is_signed' ? (a.kind === 'float' || (a.kind === 'int' && a.signed))
+      : a.kind === 'int' && !a.signed;
+    return num(yes ? 1 : 0, BUILTINS.bool ?? INT);
+  }
+
+  /**
+   * The object of struct type `typeNode` that the braces `init` build (`return {t / 8, t % 8};` in a function that
+   * returns a struct, `RowCol{r, c}`); null where the type is no struct of known layout. Was: not evaluated, each
+   * member unknown.
+   */
+  private bracedObject(typeNode: Node | null, init: Node | null, name: string): Obj | null {
+    if (!typeNode || init?.type !== 'initializer_list') return null;
+    const t = typeNode.type === 'type_descriptor' ? this.typeDescriptor(typeNode) : this.resolveType(typeNode);
+    const st = t.kind === 'vector' ? vectorFields(t) : t;
+    return st.kind === 'struct' ? this.newObject(st, name, init, { k: 'other', what: 'aggregate' }, init) : null;
+  }
+
+  /** the return type a function definition writes: its type, or the trailing one after `auto f(...) ->`. */
+  private returnTypeNode(fn: Node): Node | null {
+    const t = fn.childForFieldName('type');
+    if (t?.type !== 'placeholder_type_specifier') return t;
+    for (let d = fn.childForFieldName('declarator'); d; d = d.childForFieldName('declarator')) {
+      const tr = named(d).find((c) => c.type === 'trailing_return_type');
+      if (tr) return named(tr).find((c) => c.type === 'type_descriptor') ?? null;
+    }
+    return t;
   }
 
   /**
@@ -2334,7 +2481,7 @@ export class Interp {
       const t = this.templateStruct(node);
       if (t) return t;
     }
-    const acc = this.accumulateType(node) ?? this.openCvVecType(node);
+    const acc = this.accumulateType(node) ?? this.openCvVecType(node) ?? this.stdArray(node);
     if (acc) return acc;
     // `typename Acc<T>::type`: the type the instance defines
     let q: Node | null = node.type === 'dependent_type' ? named(node)[0] ?? null : node;
@@ -2355,6 +2502,27 @@ export class Interp {
     }
     const text = node.text.replace(/\s+/g, ' ').replace(/\b(const|volatile|__restrict__|struct|class|union|typename|signed(?= (?:char|int|short|long)))\b/g, '').trim();
     return this.resolveTypeName(text, node);
+  }
+
+  /**
+   * `std::array<T, N>` and `cuda::std::array<T, N>`, where the file does not declare an `array`: laid out as `T[N]`
+   * (an aggregate whose one member is that array), so `a[i]` is its element i and `std::array<std::array<float, 33>,
+   * 32>` is `float[32][33]`. Was: a type not known, each access of a shared one left out and its `size()` reported.
+   * Null for any other type.
+   */
+  private stdArray(node: Node): CType | null {
+    if (node.type !== 'qualified_identifier' && node.type !== 'template_type') return null;
+    const text = node.text.replace(/\s+/g, '');
+    if (!/^(?:::)?(?:cuda::)?std::array</.test(text) || this.cfg.facts.typeDecls.has('array')) return null;
+    let q: Node | null = node;
+    while (q?.type === 'qualified_identifier') q = q.childForFieldName('name');
+    if (q?.type !== 'template_type' || q.childForFieldName('name')?.text !== 'array') return null;
+    const [elemNode, countNode] = argumentNodes(q);
+    if (elemNode?.type !== 'type_descriptor' || !countNode) return null;
+    const elem = this.typeDescriptor(elemNode);
+    const n = uniformValue(this.withHost(() => this.rvalue(countNode)));
+    if (elem.kind === 'unknown' || n === null || !Number.isInteger(n) || n < 1) return null;
+    return elem.kind === 'array' ? { kind: 'array', elem: elem.elem, dims: [n, ...elem.dims] } : { kind: 'array', elem, dims: [n] };
   }
 
   /**
@@ -2963,10 +3131,29 @@ export class Interp {
       case 'initializer_list':
         for (const c of named(node)) this.rvalue(c);
         return { k: 'other', what: 'initializer list' };
+      case 'compound_literal_expression': {
+        // `RowCol{r, c}`: an object of that struct, its members from the braces
+        const obj = this.bracedObject(node.childForFieldName('type'), node.childForFieldName('value'), node.childForFieldName('type')?.text ?? 'literal');
+        if (obj) return obj;
+        for (const c of named(node.childForFieldName('value'))) this.rvalue(c);
+        return unk(`\`${node.text}\` is not evaluated`);
+      }
+      case 'template_function': {
+        // `std::is_same_v<T, double>` (its scopes are read by the case below)
+        const trait = this.typeTrait(node.childForFieldName('name')?.text ?? '', argumentNodes(node));
+        if (trait) return trait;
+        const vt = this.variableTemplate(node);
+        if (vt) return vt;
+        for (const c of named(node)) this.rvalue(c);
+        return unk(`\`${node.text}\` is not evaluated`);
+      }
       case 'qualified_identifier': {
         const name = node.childForFieldName('name');
         if (name && /^(std|cuda)$/.test(node.childForFieldName('scope')?.text ?? '')) return this.eval(name);
         const scope = node.childForFieldName('scope');
+        // `std::is_same<T, double>::value`
+        const trait = scope?.type === 'template_type' && name?.text === 'value' ? this.typeTrait(`${scope.childForFieldName('name')?.text ?? ''}_v`, argumentNodes(scope)) : null;
+        if (trait) return trait;
         const ofClass = scope && name?.type === 'identifier' ? this.classConstant(scope, name.text) : null;
         if (ofClass) return ofClass;
         return this.scopedConstant(node.text.replace(/\s+/g, '').replace(/^::/, '')) ?? unk(`\`${node.text}\` is not known here`);
@@ -3048,10 +3235,7 @@ export class Interp {
     }
     // the whole built-in (`uint3 t = threadIdx;`, `const dim3 bd = blockDim;`, volume code): an object whose components
     // are its `.x`, `.y`, `.z`; every index made of it was unknown
-    if (name === 'threadIdx' || name === 'blockIdx' || name === 'blockDim' || name === 'gridDim') {
-      const st = vectorFields(BUILTINS.uint3 as Extract<CType, { kind: 'vector' }>) as Extract<CType, { kind: 'struct' }>;
-      return { k: 'obj', t: st, fields: new Map(st.fields.map((f) => [f.name, { value: this.builtinIndex(name, f.name), type: f.type }])) };
-    }
+    if (name === 'threadIdx' || name === 'blockIdx' || name === 'blockDim' || name === 'gridDim') return this.builtinObject(name);
     // HIP's first spelling of the built-ins (`hipThreadIdx_x`, `hipBlockDim_y`, hipify's output for older code), which
     // its headers define as `threadIdx.x`, `blockDim.y` for nvcc
     const hip = /^hip(ThreadIdx|BlockIdx|BlockDim|GridDim)_([xyz])$/.exec(name);
@@ -3112,7 +3296,13 @@ export class Interp {
     else if (cst) {
       const init = cst.childForFieldName('value');
       const override = this.cfg.constOverrides?.get(cst.startIndex);
-      v = override !== undefined ? num(override) : init ? this.withHost(() => this.rvalue(init)) : null;
+      // a dim3 constant built in place: `constexpr dim3 kBlock(32, 8);`, `{32, 8}`, `= {32, 8, 1}`
+      const dim3Items = cst.parent?.childForFieldName('type')?.text !== 'dim3' ? null
+        : cst.type === 'function_declarator' ? named(cst.childForFieldName('parameters')).filter((c) => c.type !== 'comment')
+        : init && (init.type === 'initializer_list' || init.type === 'argument_list') ? named(init).filter((c) => c.type !== 'comment') : null;
+      v = override !== undefined ? num(override)
+        : dim3Items ? this.withHost(() => this.dim3(dim3Items.map((c) => (cst.type === 'function_declarator' ? this.expandMacro(c.text, name) : this.rvalue(c)))))
+        : init ? this.withHost(() => this.rvalue(init)) : null;
     } else if (mac && mac.params === null) {
       v = this.expandMacro(mac.body, name);
     }
@@ -3491,6 +3681,12 @@ export class Interp {
     return base.k === 'unk' ? base : unk(`\`${node.text}\` is not evaluated`);
   }
 
+  /** the whole built-in `which` (`threadIdx`, `blockDim`...): an object whose components are its `.x`, `.y`, `.z`. */
+  private builtinObject(which: string): Value {
+    const st = vectorFields(BUILTINS.uint3 as Extract<CType, { kind: 'vector' }>) as Extract<CType, { kind: 'struct' }>;
+    return { k: 'obj', t: st, fields: new Map(st.fields.map((f) => [f.name, { value: this.builtinIndex(which, f.name), type: f.type }])) };
+  }
+
   private builtinIndex(which: string, c: string): Value {
     const axis: number = c === 'x' ? 0 : c === 'y' ? 1 : c === 'z' ? 2 : -1;
     if (axis < 0) return unk(`\`${which}.${c}\` is not a component`);
@@ -3819,6 +4015,11 @@ export class Interp {
     }
     // compound: one load and one store of the same place
     const target = this.eval(left);
+    // `slot += 1` on a cuda::atomic_ref is one atomic read-modify-write
+    if (target.k === 'ref' && this.isAtomicRef(left)) {
+      this.access(target, 'atomic', node);
+      return unk('an atomic on shared memory');
+    }
     if (target.k === 'ref') {
       this.access(target, 'load', node);
       this.access(target, 'store', node);
@@ -3945,6 +4146,10 @@ export class Interp {
     const arg = node.childForFieldName('argument')!;
     const op = kids(node).find((c) => c.type === '++' || c.type === '--')?.type ?? '++';
     const target = this.eval(arg);
+    if (target.k === 'ref' && this.isAtomicRef(arg)) {
+      this.access(target, 'atomic', node);
+      return unk('an atomic on shared memory');
+    }
     if (target.k === 'ref') {
       this.access(target, 'load', node);
       this.access(target, 'store', node);
@@ -4269,6 +4474,19 @@ export class Interp {
     }
     if (def) return decided(this.returned(def, node, this.inline(def, bound, fnNode, node, classArgs ?? (declared && this.templateBound.get(declared)) ?? null, lambda?.scopes)));
     const target = method ? object() : null;
+    // a member call on a `cuda::atomic_ref` bound to a shared place (see atomicRefDeclaration)
+    if (method && target?.k === 'ref' && this.isAtomicRef(fnNode.childForFieldName('argument'))) {
+      for (const a of argNodes) this.rvalue(a);
+      const kind = method === 'load' ? 'load' : method === 'store' ? 'store' : /^(?:fetch_\w+|exchange|compare_exchange_(?:weak|strong))$/.test(method) ? 'atomic' : null;
+      if (kind) this.access(target as Ref, kind, node);
+      return unk(`the result of \`${fnNode.text}()\``);
+    }
+    // `std::array` / `cuda::std::array` (an array type here, see stdArray): `size()` is its extent, read from no memory;
+    // `data()` points to its first element
+    if (target?.k === 'ref' && target.t.kind === 'array' && target.t.dims[0] > 0 && !argNodes.length) {
+      if (method === 'size' || method === 'max_size') return num(target.t.dims[0], LONGT);
+      if (method === 'data') return this.decay(target);
+    }
     if (target?.k === 'ref') {
       // a member function the file does not define, called on an object in shared memory (`bar.arrive()` on a
       // `__shared__ cuda::barrier`): it reads and writes that object in ways the analysis cannot see
@@ -4608,31 +4826,95 @@ export class Interp {
    * when the call is not one of these.
    */
   private cooperativeGroups(fnNode: Node, name: string, argNodes: Node[], object: () => Value): Value | null {
-    if (this.warpMode && (name === 'this_thread_block' || name === 'tiled_partition')) throw NEEDS_FULL_BLOCK;
+    if (this.warpMode && /^(?:this_thread_block|tiled_partition|this_grid|this_cluster)$/.test(name)) throw NEEDS_FULL_BLOCK;
     if (name === 'this_thread_block') return { k: 'other', what: 'cg:block:0' };
+    if (name === 'this_grid' || name === 'this_cluster') return { k: 'other', what: `cg:${name.slice(5)}` };
+    if (name === 'coalesced_threads') {
+      if (this.warpMode) throw NEEDS_FULL_BLOCK;
+      if (this.cfg.host) return unk('a thread group in host code');
+      // the lanes of each warp active at the call (`if (p) { auto g = cg::coalesced_threads(); ... }`): a lane's rank
+      // is the count of active lanes below it in its warp, the group's size their count (Programming Guide,
+      // coalesced groups)
+      const act = this.active();
+      const rank = new Float64Array(this.n), size = new Float64Array(this.n);
+      for (let w = 0; w < this.n; w += 32) {
+        let k = 0;
+        for (let i = w; i < Math.min(w + 32, this.n); i++) if (act[i]) rank[i] = k++;
+        for (let i = w; i < Math.min(w + 32, this.n); i++) size[i] = k;
+      }
+      const id = this.coalesced.push({ rank: num(rank, UINT), size: num(size, UINT) }) - 1;
+      return { k: 'other', what: `cg:coalesced:${id}` };
+    }
     if (name === 'tiled_partition') {
       const targ = fnNode.type === 'template_function' ? argumentNodes(fnNode)[0] : argNodes[1];
       const size = targ ? uniformValue(this.rvalue(targ)) : null;
-      for (const a of argNodes) this.rvalue(a);
-      return size !== null && Number.isInteger(size) && size >= 1 ? { k: 'other', what: `cg:tile:${size}` } : unk(`the tile size of \`${fnNode.text}\` is not known`);
+      const parent = argNodes.map((a) => this.rvalue(a))[0];
+      // a tile cut from a tile (`tiled_partition<8>(warp)`): its rank among the parent's tiles is counted within the
+      // parent (Programming Guide: meta_group_rank is the rank in the set of tiles partitioned from the parent)
+      const of = parent?.k === 'other' ? /^cg:(block:0|tile:(\d+))$/.exec(parent.what) : null;
+      if (!of) return unk(`the group \`${argNodes[0]?.text ?? ''}\` that \`${fnNode.text}\` partitions is not known here`);
+      return size !== null && Number.isInteger(size) && size >= 1 ? { k: 'other', what: `cg:tile:${size}${of[2] ? `:${of[2]}` : ''}` } : unk(`the tile size of \`${fnNode.text}\` is not known`);
     }
     if (fnNode.type !== 'field_expression') return null;
     // the object is read only if it is a thread group (a shared object, a cuda::barrier, is not loaded by a call)
     const obj = object();
-    const m = obj.k === 'other' ? /^cg:(block|tile):(\d+)$/.exec(obj.what) : null;
+    const m = obj.k === 'other' ? /^cg:(block|tile|grid|cluster|coalesced)(?::(\d+))?(?::(\d+))?$/.exec(obj.what) : null;
+    // a group that is not known (a tile of a group not known here): why, rather than that its rank is not known
+    if (!m && obj.k === 'unk' && /^(?:thread_rank|meta_group_rank|meta_group_size)$/.test(fnNode.childForFieldName('field')?.text ?? '')) return obj;
     if (!m) return null;
     const method = fnNode.childForFieldName('field')?.text ?? '';
+    if (m[1] === 'coalesced') {
+      const g = this.coalesced[Number(m[2])];
+      for (const a of argNodes) this.rvalue(a);
+      return method === 'thread_rank' ? g.rank : method === 'size' || method === 'num_threads' ? g.size : method === 'sync' ? { k: 'other', what: 'sync' } : unk(`the result of \`${fnNode.text}()\``);
+    }
+    if (m[1] === 'grid' || m[1] === 'cluster') return this.gridOrCluster(m[1], method, fnNode, argNodes);
+    // a thread block's coordinates: `thread_index()` is threadIdx, `group_index()` blockIdx, `dim_threads()` (and the
+    // older `group_dim()`) blockDim
+    const coords = m[1] === 'block' ? { thread_index: 'threadIdx', group_index: 'blockIdx', dim_threads: 'blockDim', group_dim: 'blockDim' }[method] : undefined;
+    if (coords) return this.builtinObject(coords);
     const tile = m[1] === 'tile' ? Number(m[2]) : this.n;
+    // the threads the tile was cut from: a tile of the parent's size (m[3]), else the whole block
+    const parent = m[3] ? Number(m[3]) : this.n;
     const lanes = (f: (t: number) => number) => this.perThread(f, 'a thread group in host code');
     // the arguments are read where they stand (`tile.shfl(s[r][l], 0)` loads from shared memory)
     for (const a of argNodes) this.rvalue(a);
     switch (method) {
       case 'thread_rank': return lanes((t) => t % tile);
-      case 'meta_group_rank': return lanes((t) => Math.floor(t / tile));
+      case 'meta_group_rank': return lanes((t) => Math.floor((t % parent) / tile));
       case 'size':
       case 'num_threads': return num(tile, UINT);
-      case 'meta_group_size': return num(Math.ceil(this.n / tile), UINT);
+      case 'meta_group_size': return num(Math.ceil(parent / tile), UINT);
       case 'sync': return { k: 'other', what: 'sync' };
+      default: return unk(`the result of \`${fnNode.text}()\``);
+    }
+  }
+
+  /** each `cg::coalesced_threads()` group made in this run: its lanes' ranks and sizes. */
+  private coalesced: { rank: Num; size: Num }[] = [];
+
+  /**
+   * `cg::this_grid()` and `cg::this_cluster()`: a block's rank in the grid or in its thread block cluster is one value
+   * per block (warp-uniform, not known here), and a thread's rank is that times the block's size plus its rank in the
+   * block. `cluster.map_shared_rank(p, r)` points into the shared memory of a block of the cluster (distributed shared
+   * memory, cc 9.0): what it indexes is an access site, `unknown`, since the bank model has no rule for it.
+   */
+  private gridOrCluster(kind: string, method: string, fnNode: Node, argNodes: Node[]): Value {
+    const label = `${kind === 'grid' ? 'the grid' : 'the cluster'}`;
+    const args = argNodes.map((a) => this.rvalue(a));
+    const blockRank = atom(`${this.realNode(fnNode).childForFieldName('argument')?.text ?? kind}.block_rank()`, UINT);
+    switch (method) {
+      case 'block_rank': return blockRank;
+      case 'thread_rank': return binary('+', binary('*', blockRank, num(this.n, UINT), label, null), this.perThread((t) => t, `${label} in host code`), label, null);
+      case 'sync':
+      case 'barrier_arrive':
+      case 'barrier_wait': return { k: 'other', what: 'sync' };
+      case 'map_shared_rank': {
+        const p = args[0];
+        const at = this.realNode(fnNode.parent ?? fnNode);
+        if (p?.k === 'ptr') return unknownPointer(p, `\`${at.text.replace(/\s+/g, ' ')}\` at line ${at.startPosition.row + 1} points into the shared memory of a block of the thread block cluster (distributed shared memory): the bank model has no rule for its accesses`);
+        return unk(`the result of \`${at.text}\``);
+      }
       default: return unk(`the result of \`${fnNode.text}()\``);
     }
   }

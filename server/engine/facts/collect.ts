@@ -456,7 +456,8 @@ export function collectFacts(root: Node, text: string, ownEnd = Infinity): FileF
           } else if (/\b(const|constexpr)\b/.test(node.text.split('=')[0] ?? '')) {
             for (const d of node.childrenForFieldName('declarator').filter((c): c is Node => !!c)) {
               const n = declaratorName(d);
-              if (n && d.type === 'init_declarator') {
+              // `constexpr dim3 kBlock(32, 8);`, which the grammar reads as a function declaration, is a constant too
+              if (n && (d.type === 'init_declarator' || (d.type === 'function_declarator' && node.childForFieldName('type')?.text === 'dim3'))) {
                 put(facts.constants, n.text, d, d);
                 addScoped(d, n.text);
                 if (tableDeclarator(d)) put(facts.constantTables, n.text, d, d);

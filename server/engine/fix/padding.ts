@@ -16,6 +16,8 @@ export interface ArrayInfo {
   dimTexts: { range: Range; text: string; isNumber: boolean; plusLiteral: { left: string; value: number } | null }[];
   /** declared in the expansion of this macro (its extents are not written where the array is used) */
   macro?: string;
+  /** its innermost extents are its type's (`cuda::std::array<float, 33>`, `using Row = float[33]`): that type, spelled as C */
+  arrayElement?: string;
 }
 
 interface Score {
@@ -111,6 +113,7 @@ export function paddingFix(
 ): { fix?: PaddingFix; reason?: string } {
   if (info.macro) return { reason: `\`${info.name}\` is declared in the expansion of the macro \`${info.macro}\`: no padding fix edits a macro` };
   if (info.external) return { reason: `\`${info.name}\` is an \`extern __shared__\` array: its layout is set by the indexing code, not by a declared extent` };
+  if (info.arrayElement) return { reason: `the innermost extent of \`${info.name}\` is written in its type (\`${info.arrayElement}\`), not in its declaration: no padding fix edits a type` };
   if (info.dims.length < 2) return { reason: `\`${info.name}\` is one-dimensional: padding its extent changes no address` };
   const flat = current.find((r) => r.flat);
   if (flat) return { reason: `no padding fix: ${flat.flat}, which assumes the current row length of \`${info.name}\`` };

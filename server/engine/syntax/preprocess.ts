@@ -49,7 +49,7 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   // control characters are no C; the evaluator marks its own texts with \u0000 and \u0002 (values.ts THREAD, the
   // interpreter's UNKNOWN): a source that holds them must not pass for such a mark
   if (/[\u0000-\u0008]/.test(text)) text = text.replace(/[\u0000-\u0008]/g, ' ');
-  if (text.includes('__launch_bounds__')) text = spellLaunchBoundsMacros(text);
+  if (/__launch_bounds__|__cluster_dims__|__maxnreg__/.test(text)) text = spellLaunchBoundsMacros(text);
   if (/^[ \t]*#[ \t]*define\b/m.test(text) || defines) text = spellKeywordMacros(text, defines);
   // a macro that opens or closes a block (`#define BEGIN_GUARD(c) if (c) {`): as its expansion, where that fits
   if (/^[ \t]*#[ \t]*define\b/m.test(text)) text = spellBraceMacros(text, braceUnfit);
@@ -225,12 +225,34 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
  */
 function spellLaunchBoundsMacros(text: string): string {
   const defs = new Map<string, { params: string[] | null; body: string }>();
-  const defRe = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\(([^)\n]*)\))?[ \t]+(__launch_bounds__\b[^\n]*)$/gm;
+  const defRe = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\(([^)\n]*)\))?[ \t]+((?:__launch_bounds__|__cluster_dims__|__maxnreg__)\b[^\n]*)$/gm;
   for (let m; (m = defRe.exec(text)); ) {
     const params = m[2] === undefined ? null : m[3].split(',').map((p) => p.trim()).filter((p) => p);
     defs.set(m[1], { params, body: m[4].replace(/\/\/.*$|\/\*.*?\*\//g, '').trim() });
   }
-  return spellInPlace(text, defs, true);
+  return blankKernelAttributes(spellInPlace(text, defs, true));
+}
+
+/**
+ * `__cluster_dims__(2, 1, 1)` (a thread block cluster's shape, cc 9.0) and `__maxnreg__(N)` between a kernel's return
+ * type and its name are no C the grammar knows: it read the attribute as the declared name and lost the kernel, every
+ * access of it unreported. Neither changes a shared-memory address: each use outside a `#` line is blanked (offsets kept).
+ */
+function blankKernelAttributes(text: string): string {
+  if (!/__cluster_dims__|__maxnreg__/.test(text)) return text;
+  const out = text.split('');
+  const re = /\b(?:__cluster_dims__|__maxnreg__)\b/g;
+  for (let m; (m = re.exec(text)); ) {
+    const lineStart = text.lastIndexOf('\n', m.index) + 1;
+    if (/^[ \t]*#/.test(text.slice(lineStart, m.index + 1))) continue;
+    let i = m.index + m[0].length;
+    while (i < text.length && /\s/.test(text[i])) i++;
+    const call = callArguments(text, i);
+    const end = call ? call.end + 1 : m.index + m[0].length;
+    for (let k = m.index; k < end; k++) if (!/\s/.test(text[k])) out[k] = ' ';
+    re.lastIndex = end;
+  }
+  return out.join('');
 }
 
 /**
