@@ -3873,7 +3873,14 @@ export class Interp {
    * `__align__(n)` / `alignas(n)` written on it; 0 for the dynamic region (`extern __shared__ T s[]`), placed after the rest.
    */
   private alignmentOf(base: SharedBase): number {
-    if (base.external) return 0;
+    return base.external ? 0 : this.declaredAlignment(base);
+  }
+
+  /**
+   * The alignment its declaration gives an array's start, also an `extern __shared__` one: its element type's, or
+   * the `__align__(n)` / `alignas(n)` written on it; 0 where a written one cannot be read.
+   */
+  private declaredAlignment(base: SharedBase): number {
     const written = kids(base.decl).find((c) => c.type === 'type_qualifier' && named(c)[0]?.type === 'alignas_qualifier');
     const q = written ? named(written)[0] : null;
     const n = q ? uniformValue(this.rvalue(named(q)[0] ?? q)) : 1;
@@ -5282,6 +5289,13 @@ export class Interp {
       else for (let i = 0; i < this.n; i++) addrs[i] = act[i] ? ov[i] : NaN;
       visit.addrs = addrs;
     }
+    const misaligned = misalignment(visit.addrs!, width, this.declaredAlignment(r.base), off.sym, r.base.name);
+    if (misaligned) {
+      visit.addrs = null;
+      visit.reason = misaligned;
+      this.visits.push(visit);
+      return;
+    }
     // out of bounds: the first active thread whose index at some level leaves its extent. Not where the lanes run
     // only by assumption of a guard that differs between lanes and could not be evaluated (`if (fid < order)`): which
     // of them run is not known, and an index past the extent there is no finding (it was an error for lanes the guard
@@ -5550,6 +5564,40 @@ const NO_MEMORY_CALLS = /^(printf|assert|__assert_fail|__builtin_assume_aligned|
  * The places within a 4-byte word that an offset made of warp-uniform unknowns can take, as their step: 1, 2, or 4
  * where it is always a whole number of words (the gcd of its byte coefficients with 4).
  */
+/**
+ * Why an access of `width` bytes is not aligned to its width on some active lane, or null: the GPU faults on such an
+ * access (the Programming Guide: a pointer into shared memory must be aligned to the type it points to), so it has
+ * no figures. `addrs` are the lanes' byte offsets from the array's start, which is a multiple of `align`; the
+ * warp-uniform terms `sym` add multiples of their coefficients. Where those make the remainder unknown, nothing is
+ * said. Where the remainder is known but the array's start is less aligned than the width (`extern __shared__ char
+ * buf[]` read as `double` at byte 4), the access is aligned only where the start happens to make it so.
+ */
+function misalignment(addrs: Float64Array, width: number, align: number, sym: Record<string, number> | null, name: string): string | null {
+  if (width < 2 || align < 1) return null;
+  let symStep = width;
+  for (const k in sym ?? {}) {
+    const c = sym![k];
+    if (!Number.isInteger(c)) return null;
+    symStep = gcd(symStep, Math.abs(c));
+  }
+  const proven = gcd(symStep, Math.min(align, width));
+  // warp mode's terms of the thread index (keys starting with THREAD) are no offset the same on every lane
+  const plus = Object.keys(sym ?? {}).some((k) => !k.startsWith(THREAD)) ? ' (plus the same offset on every lane)' : '';
+  let loose = -1;
+  for (let i = 0; i < addrs.length; i++) {
+    const a = addrs[i];
+    if (Number.isNaN(a)) continue;
+    const lane = `lane ${i % 32} of warp ${Math.floor(i / 32)}`;
+    if (((a % proven) + proven) % proven !== 0)
+      return `misaligned: ${lane} addresses byte ${a} of \`${name}\`${plus}, which starts at a multiple of ${align}: not a multiple of ${width}, the access's width; the GPU faults on a misaligned shared-memory access`;
+    if (loose < 0 && symStep === width && ((a % width) + width) % width !== 0) loose = i;
+  }
+  if (loose < 0) return null;
+  const a = addrs[loose];
+  const past = width - (((a % width) + width) % width);
+  return `misaligned unless \`${name}\` starts ${past} bytes past a multiple of ${width}: lane ${loose % 32} of warp ${Math.floor(loose / 32)} addresses byte ${a} of it${plus}, and its declaration aligns it only to ${align}; the GPU faults on a shared-memory access not aligned to its width (${width} bytes)`;
+}
+
 function wordPlaces(sym: Record<string, number>): number {
   let g = 4;
   for (const k in sym) {
