@@ -2732,7 +2732,7 @@ export class Interp {
       const align = written ? uniformValue(this.rvalue(named(written)[0] ?? written)) : 1;
       if (align === null || !Number.isInteger(align) || align < 1 || (align & (align - 1)) !== 0)
         return { kind: 'unknown', name: `${name} (its alignment \`${written?.text ?? ''}\` could not be evaluated)` };
-      const laid = layoutStruct(name, members, align);
+      const laid = layoutStruct(name, members, align, packingAt(decl));
       return (laid.kind === 'struct' || laid.kind === 'unknown') && laid.fields ? { ...laid, fields: flattenAnonymous(laid.fields) } : laid;
     }
     if (decl.type === 'type_definition') {
@@ -3477,7 +3477,12 @@ export class Interp {
       if (!m) return this.unknownRef(base, { kind: 'unknown', name: fieldName }, base.t.kind === 'unknown'
         ? `the layout of \`${base.t.name}\` is not known`
         : `\`${node.text}\`: the member \`${fieldName}\` is not known`);
-      return { ...base, off: binary('+', base.off, num(m.offset), () => node.text, null) as Num, t: m.type };
+      // a member of a packed struct less aligned than its type: nvcc can prove no more than the struct's alignment
+      // (and the member's offset's) of its place, and splits an access of it into pieces of that width
+      const packed = base.t.kind === 'struct' && base.t.align < alignOf(m.type)
+        ? { struct: base.t.name, member: fieldName, align: Math.min(base.packed?.align ?? Infinity, gcd(base.t.align, m.offset) || base.t.align) }
+        : base.packed;
+      return { ...base, off: binary('+', base.off, num(m.offset), () => node.text, null) as Num, t: m.type, ...(packed ? { packed } : {}) };
     }
     return base.k === 'unk' ? base : unk(`\`${node.text}\` is not evaluated`);
   }
@@ -5153,6 +5158,24 @@ export class Interp {
 
   // ---------------------------------------------------------------- accesses
 
+  /** An access of `width` bytes made as `width / size` accesses of `size` bytes, each its own request, told apart as contexts (`bytes`). */
+  private inPieces(r: Ref, kind: AccessKind, exprNode: Node, asyncCopy: boolean, width: number, size: number, note: string): void {
+    const piece = accessType(size)!;
+    const saved = this.ctx;
+    try {
+      this.withAssumption(note, () => {
+        for (let k = 0; k < width / size; k++) {
+          // `bytes = 4-7` of a piece, `byte = 1` of a one-byte piece
+          const part: Record<string, number | string> = size === 1 ? { byte: k } : { bytes: `${k * size}-${k * size + size - 1}` };
+          this.ctx = { ...saved, ...part };
+          this.access({ ...r, t: piece, off: binary('+', r.off, num(k * size), () => exprNode.text, null) as Num, ...(r.ctx ? { ctx: { ...r.ctx, ...part } } : {}) }, kind, exprNode, asyncCopy);
+        }
+      });
+    } finally {
+      this.ctx = saved;
+    }
+  }
+
   private access(r: Ref, kind: AccessKind, exprNode: Node, asyncCopy = false): void {
     // an access in a statement macro's expansion is reported at the use; each access of the expansion is a site
     let inMacro = '';
@@ -5188,19 +5211,14 @@ export class Interp {
         this.withAssumption(`a whole \`${typeName(r.t)}\` (${width} bytes, aligned to ${align}) is copied with one ${width}-byte access, as nvcc emits it: ${why}`, () => this.access({ ...r, t: piece }, kind, exprNode, asyncCopy));
         return;
       }
-      const note = `a whole \`${typeName(r.t)}\` (${width} bytes, aligned to ${align}) is copied as ${width / size} accesses of ${size} bytes, as nvcc emits it${why ? ` (${why})` : ''}; each is its own request`;
-      const saved = this.ctx;
-      try {
-        this.withAssumption(note, () => {
-          for (let k = 0; k < width / size; k++) {
-            const bytes = `${k * size}-${k * size + size - 1}`;
-            this.ctx = { ...saved, bytes };
-            this.access({ ...r, t: piece, off: binary('+', r.off, num(k * size), () => exprNode.text, null) as Num, ...(r.ctx ? { ctx: { ...r.ctx, bytes } } : {}) }, kind, exprNode, asyncCopy);
-          }
-        });
-      } finally {
-        this.ctx = saved;
-      }
+      this.inPieces(r, kind, exprNode, asyncCopy, width, size, `a whole \`${typeName(r.t)}\` (${width} bytes, aligned to ${align}) is copied as ${width / size} accesses of ${size} bytes, as nvcc emits it${why ? ` (${why})` : ''}; each is its own request`);
+      return;
+    }
+    if (width !== null && r.packed && r.packed.align < width && [2, 4, 8, 16].includes(width)) {
+      // a member of a packed struct (`struct __attribute__((packed)) { char c; float f; }`): nvcc reads and writes it in
+      // pieces as wide as the alignment it can prove of the place (`ld.shared.u8` four times for `f`)
+      const size = r.packed.align;
+      this.inPieces({ ...r, packed: undefined }, kind, exprNode, asyncCopy, width, size, `\`${r.packed.struct}\` is packed: its ${width}-byte member \`${r.packed.member}\` is accessed as ${width / size} accesses of ${size} ${size === 1 ? 'byte' : 'bytes'}, as nvcc emits it; each is its own request`);
       return;
     }
     if (this.assumptionCopy?.epoch !== this.assumptionEpoch)
@@ -5564,6 +5582,36 @@ const NO_MEMORY_CALLS = /^(printf|assert|__assert_fail|__builtin_assume_aligned|
  * The places within a 4-byte word that an offset made of warp-uniform unknowns can take, as their step: 1, 2, or 4
  * where it is always a whole number of words (the gcd of its byte coefficients with 4).
  */
+const packs = new WeakMap<object, { at: number; arg: string }[]>();
+/**
+ * The packing of a struct's members where it is defined, or Infinity: 1 for `__attribute__((packed))` on it, else n
+ * of the `#pragma pack(n)` (`pack(push, n)`, undone by `pack(pop)` and `pack()`) last in force before it.
+ */
+function packingAt(decl: Node): number {
+
+  if (kids(decl).some((c) => c.type === 'attribute_specifier' && /\b(?:__)?packed(?:__)?\b/.test(c.text))) return 1;
+  const root = decl.tree.rootNode;
+  let list = packs.get(decl.tree);
+  if (!list) {
+    list = root.descendantsOfType('preproc_call')
+      .filter((n): n is Node => !!n && n.childForFieldName('directive')?.text === '#pragma' && /^\s*pack\b/.test(n.childForFieldName('argument')?.text ?? ''))
+      .map((n) => ({ at: n.startIndex, arg: n.childForFieldName('argument')!.text }));
+    packs.set(decl.tree, list);
+  }
+  const stack: number[] = [];
+  let pack = Infinity;
+  for (const p of list) {
+    if (p.at >= decl.startIndex) break;
+    const m = /^\s*pack\s*\(\s*(push|pop)?\s*,?\s*(\d+)?\s*\)/.exec(p.arg);
+    if (!m) continue;
+    if (m[1] === 'push') stack.push(pack);
+    if (m[1] === 'pop') pack = stack.pop() ?? Infinity;
+    if (m[2]) pack = Number(m[2]) || Infinity;
+    else if (!m[1]) pack = Infinity;
+  }
+  return pack;
+}
+
 /**
  * Why an access of `width` bytes is not aligned to its width on some active lane, or null: the GPU faults on such an
  * access (the Programming Guide: a pointer into shared memory must be aligned to the type it points to), so it has
