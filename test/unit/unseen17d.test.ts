@@ -61,13 +61,13 @@ test('a member of a packed struct is accessed byte by byte, as nvcc emits it, at
   figures(x, 'conflict', 3, 3, 32, 32);
   assert.deepEqual(x.cases.map((c) => c.degree), [2, 3, 3, 3]);
   assert.deepEqual(x.cases.map((c) => c.context.byte), [0, 1, 2, 3]);
-  assert.ok(x.assumptions.some((a) => a === '`Tagged` is packed: its 4-byte member `x` is accessed as 4 accesses of 1 byte, as nvcc emits it; each is its own request'), x.assumptions.join('\n'));
+  assert.ok(x.assumptions.some((a) => a === '`Tagged` is packed: 4-byte accesses of its member `x` are made as 4 accesses of 1 byte, as nvcc emits them; each is its own request'), x.assumptions.join('\n'));
   // the tag at byte 17 t + 16
   figures(accessAt(result, text, '+ tg[t].tag;', 'load', 'tg[t].tag'), 'conflict', 2, 2, 32, 32);
   // #pragma pack(push, 1) { char; double; }: 9 bytes, the double eight 1-byte requests at 9 t + 1 + k (was: 16 bytes, 2-way in 4 wavefronts, 64 words)
   const v = accessAt(result, text, 'sp[t].value = out[t];', 'store', 'sp');
   figures(v, 'conflict', 2, 2, 32, 32);
-  assert.ok(v.assumptions.some((a) => /`Sample` is packed: its 8-byte member `value` is accessed as 8 accesses of 1 byte/.test(a)), v.assumptions.join('\n'));
+  assert.ok(v.assumptions.some((a) => /`Sample` is packed: 8-byte accesses of its member `value` are made as 8 accesses of 1 byte/.test(a)), v.assumptions.join('\n'));
   // after #pragma pack(pop) the same struct is laid out naturally: one 8-byte access at 16 t + 8
   figures(accessAt(result, text, 'pl[t].value = out[t];', 'store', 'pl'), 'conflict', 2, 4, 64, 32);
 });

@@ -5205,6 +5205,10 @@ export class Interp {
       // is more aligned than the type (`*reinterpret_cast<I4 *>(&sh[i])`, a struct of four ints in an `int4` array,
       // at a multiple of 16 on every lane), the pieces are that wide: one 16-byte access
       const size = copyPiece(width, align, (r.base.external ? 0 : this.alignmentOf(r.base)) || alignOf(r.base.elem), r.off, this.active());
+      if (r.packed && r.packed.align < size) {
+        this.inPieces({ ...r, packed: undefined }, kind, exprNode, asyncCopy, width, r.packed.align, packedNote(r.packed, width));
+        return;
+      }
       const piece = accessType(size)!;
       const why = size > align ? `its address is a multiple of ${size} in \`${r.base.name}\` (of \`${typeName(r.base.elem)}\`)` : '';
       if (size === width) {
@@ -5217,8 +5221,7 @@ export class Interp {
     if (width !== null && r.packed && r.packed.align < width && [2, 4, 8, 16].includes(width)) {
       // a member of a packed struct (`struct __attribute__((packed)) { char c; float f; }`): nvcc reads and writes it in
       // pieces as wide as the alignment it can prove of the place (`ld.shared.u8` four times for `f`)
-      const size = r.packed.align;
-      this.inPieces({ ...r, packed: undefined }, kind, exprNode, asyncCopy, width, size, `\`${r.packed.struct}\` is packed: its ${width}-byte member \`${r.packed.member}\` is accessed as ${width / size} accesses of ${size} ${size === 1 ? 'byte' : 'bytes'}, as nvcc emits it; each is its own request`);
+      this.inPieces({ ...r, packed: undefined }, kind, exprNode, asyncCopy, width, r.packed.align, packedNote(r.packed, width));
       return;
     }
     if (this.assumptionCopy?.epoch !== this.assumptionEpoch)
@@ -5582,6 +5585,12 @@ const NO_MEMORY_CALLS = /^(printf|assert|__assert_fail|__builtin_assume_aligned|
  * The places within a 4-byte word that an offset made of warp-uniform unknowns can take, as their step: 1, 2, or 4
  * where it is always a whole number of words (the gcd of its byte coefficients with 4).
  */
+/** The assumption of an access of `width` bytes of a packed struct's member made in pieces of the alignment nvcc can prove. */
+function packedNote(p: NonNullable<Ref['packed']>, width: number): string {
+  const size = p.align;
+  return `\`${p.struct}\` is packed: ${width}-byte accesses of its member \`${p.member}\` are made as ${width / size} accesses of ${size} ${size === 1 ? 'byte' : 'bytes'}, as nvcc emits them; each is its own request`;
+}
+
 const packs = new WeakMap<object, { at: number; arg: string }[]>();
 /**
  * The packing of a struct's members where it is defined, or Infinity: 1 for `__attribute__((packed))` on it, else n
