@@ -45,6 +45,31 @@ test('a double one float into a double array is misaligned (was: conflict-free, 
   figures(accessAt(result, text, 'r[t] = t;', 'store', 'r'), 'conflict-free', 1, 2, 64, 32);
 });
 
+test('__align__ written on an extern __shared__ region is its alignment, and a short one byte into a char array is misaligned unless the array starts odd (was: the shorts conflict-free over 17 words, the float4 at byte 12 conflict-free in 4 wavefronts)', () => {
+  const text = [
+    '__global__ void oddShort(short *o) {',
+    '  __shared__ char cb[256];',
+    '  extern __shared__ __align__(16) char dyn[];',
+    '  short *s = (short *)&cb[1];',
+    '  float4 *v = (float4 *)(dyn + 4 * 3);',
+    '  int t = threadIdx.x;',
+    '  s[t] = t;',
+    '  v[t] = make_float4(1.f, 1.f, 1.f, 1.f);',
+    '  o[t] = v[t].x;',
+    '}',
+    'int main() { short *d; oddShort<<<1, 32, 4096>>>(d); }',
+  ].join('\n');
+  const result = analyzeText(text, { budgetMs: 60_000 });
+  const s = accessAt(result, text, 's[t] = t;', 'store', 's');
+  assert.equal(s.status, 'unknown');
+  assert.match(s.reason!, /^misaligned unless `cb` starts 1 byte past a multiple of 2: lane 0 of warp 0 addresses byte 1 of it, and its declaration aligns it only to 1/);
+  const v = accessAt(result, text, 'v[t] = make_float4', 'store', 'v');
+  assert.equal(v.status, 'unknown');
+  assert.match(v.reason!, /^misaligned: lane 0 of warp 0 addresses byte 12 of `dyn`, which starts at a multiple of 16: not a multiple of 16/);
+  // its .x alone is a 4-byte access at 12 + 16 t: aligned, four words a bank
+  figures(accessAt(result, text, 'o[t] = v[t].x;', 'load', 'v'), 'conflict', 4, 4, 32, 32);
+});
+
 test('the padding fix never misaligns a 16-byte cp.async (was: "Pad at to [32][33]", rows of 132 bytes)', () => {
   const { text, result } = analyzeFile(FIXTURE);
   // column read: words 32 t + k, all in bank k

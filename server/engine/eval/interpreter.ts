@@ -5652,7 +5652,7 @@ function misalignment(addrs: Float64Array, width: number, align: number, sym: Re
   if (loose < 0) return null;
   const a = addrs[loose];
   const past = width - (((a % width) + width) % width);
-  return `misaligned unless \`${name}\` starts ${past} bytes past a multiple of ${width}: lane ${loose % 32} of warp ${Math.floor(loose / 32)} addresses byte ${a} of it${plus}, and its declaration aligns it only to ${align}; the GPU faults on a shared-memory access not aligned to its width (${width} bytes)`;
+  return `misaligned unless \`${name}\` starts ${past} ${past === 1 ? 'byte' : 'bytes'} past a multiple of ${width}: lane ${loose % 32} of warp ${Math.floor(loose / 32)} addresses byte ${a} of it${plus}, and its declaration aligns it only to ${align}; the GPU faults on a shared-memory access not aligned to its width (${width} bytes)`;
 }
 
 function wordPlaces(sym: Record<string, number>): number {
