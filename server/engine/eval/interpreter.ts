@@ -2902,7 +2902,7 @@ export class Interp {
       const align = written ? uniformValue(this.rvalue(named(written)[0] ?? written)) : 1;
       if (align === null || !Number.isInteger(align) || align < 1 || (align & (align - 1)) !== 0)
         return { kind: 'unknown', name: `${name} (its alignment \`${written?.text ?? ''}\` could not be evaluated)` };
-      const laid = layoutStruct(name, members, align);
+      const laid = layoutStruct(name, members, align, packingAt(decl));
       return (laid.kind === 'struct' || laid.kind === 'unknown') && laid.fields ? { ...laid, fields: flattenAnonymous(laid.fields) } : laid;
     }
     if (decl.type === 'type_definition') {
@@ -3676,7 +3676,12 @@ export class Interp {
       if (!m) return this.unknownRef(base, { kind: 'unknown', name: fieldName }, base.t.kind === 'unknown'
         ? `the layout of \`${base.t.name}\` is not known`
         : `\`${node.text}\`: the member \`${fieldName}\` is not known`);
-      return { ...base, off: binary('+', base.off, num(m.offset), () => node.text, null) as Num, t: m.type };
+      // a member of a packed struct less aligned than its type: nvcc can prove no more than the struct's alignment
+      // (and the member's offset's) of its place, and splits an access of it into pieces of that width
+      const packed = base.t.kind === 'struct' && base.t.align < alignOf(m.type)
+        ? { struct: base.t.name, member: fieldName, align: Math.min(base.packed?.align ?? Infinity, gcd(base.t.align, m.offset) || base.t.align) }
+        : base.packed;
+      return { ...base, off: binary('+', base.off, num(m.offset), () => node.text, null) as Num, t: m.type, ...(packed ? { packed } : {}) };
     }
     return base.k === 'unk' ? base : unk(`\`${node.text}\` is not evaluated`);
   }
@@ -4083,47 +4088,19 @@ export class Interp {
    * `__align__(n)` / `alignas(n)` written on it; 0 for the dynamic region (`extern __shared__ T s[]`), placed after the rest.
    */
   private alignmentOf(base: SharedBase): number {
-    if (base.external) return 0;
+    return base.external ? 0 : this.declaredAlignment(base);
+  }
+
+  /**
+   * The alignment its declaration gives an array's start, also an `extern __shared__` one: its element type's, or
+   * the `__align__(n)` / `alignas(n)` written on it; 0 where a written one cannot be read.
+   */
+  private declaredAlignment(base: SharedBase): number {
     const written = kids(base.decl).find((c) => c.type === 'type_qualifier' && named(c)[0]?.type === 'alignas_qualifier');
     const q = written ? named(written)[0] : null;
     const n = q ? uniformValue(this.rvalue(named(q)[0] ?? q)) : 1;
     if (n === null || !Number.isInteger(n) || n < 1 || (n & (n - 1)) !== 0) return 0;
     return Math.max(n, alignOf(base.elem));
-  }
-
-  /**
-   * Why an access of `width` bytes (2 to 16) is not a request the bank model serves: an active lane's offset into the
-   * array is not a multiple of the width (`*reinterpret_cast<uint32_t *>(&bytes[4 * t + 1])`), and every other term of
-   * it (warp-uniform, or another warp's rows) is, so every warp has such a lane. Shared-memory accesses must be
-   * naturally aligned (PTX ISA, "Addresses as Operands": misaligned accesses are undefined; the GPU stops the kernel
-   * with a misaligned address error): the figures of such lanes' words would describe no request. Null otherwise.
-   */
-  private misaligned(r: Ref, width: number): string | null {
-    if (width < 2 || this.cfg.host) return null;
-    for (const k in r.off.sym ?? {}) {
-      if (r.off.sym![k] % width === 0) continue;
-      // another warp's rows move it by a part of the width (`&xs[ty][4 * k]` of 33-byte rows): the whole block says
-      if (this.warpMode && k.charCodeAt(0) === THREAD.charCodeAt(0)) throw NEEDS_FULL_BLOCK;
-      return null;
-    }
-    const act = this.active();
-    const ov = r.off.v;
-    let lane = -1;
-    const residues = new Set<number>();
-    for (let i = 0; i < this.n; i++) {
-      const x = laneAt(ov, i);
-      if (!act[i] || !Number.isFinite(x)) continue;
-      const rest = ((x % width) + width) % width;
-      residues.add(rest);
-      if (rest !== 0 && lane < 0) lane = i;
-    }
-    if (lane < 0) return null;
-    const at = laneAt(ov, lane), align = this.alignmentOf(r.base) || alignOf(r.base.elem);
-    const where = `lane ${lane % 32}${lane >= 32 ? ` of warp ${Math.floor(lane / 32)}` : ''}'s ${width}-byte access is at byte ${at} of \`${r.base.name}\`, not a multiple of ${width}`;
-    // lanes at different places within an access-sized unit: wherever the array starts, some of them are misaligned
-    if (align >= width || residues.size > 1) return `${where}: a misaligned shared-memory access is an error (misaligned address), not a request the bank model serves`;
-    const past = (width - (((at % width) + width) % width)) % width;
-    return `${where}: it is aligned only if \`${r.base.name}\` (aligned to ${align} byte${align === 1 ? '' : 's'}) starts ${past} byte${past === 1 ? '' : 's'} past a multiple of ${width}, which nothing here says; not evaluated`;
   }
 
   /** `p + by`, `p - by` (also `p += by`, `++p`) and `p ^ by`, `p | by`, `p & by` of a pointer into shared memory. */
@@ -5477,6 +5454,24 @@ export class Interp {
 
   // ---------------------------------------------------------------- accesses
 
+  /** An access of `width` bytes made as `width / size` accesses of `size` bytes, each its own request, told apart as contexts (`bytes`). */
+  private inPieces(r: Ref, kind: AccessKind, exprNode: Node, asyncCopy: boolean, width: number, size: number, note: string): void {
+    const piece = accessType(size)!;
+    const saved = this.ctx;
+    try {
+      this.withAssumption(note, () => {
+        for (let k = 0; k < width / size; k++) {
+          // `bytes = 4-7` of a piece, `byte = 1` of a one-byte piece
+          const part: Record<string, number | string> = size === 1 ? { byte: k } : { bytes: `${k * size}-${k * size + size - 1}` };
+          this.ctx = { ...saved, ...part };
+          this.access({ ...r, t: piece, off: binary('+', r.off, num(k * size), () => exprNode.text, null) as Num, ...(r.ctx ? { ctx: { ...r.ctx, ...part } } : {}) }, kind, exprNode, asyncCopy);
+        }
+      });
+    } finally {
+      this.ctx = saved;
+    }
+  }
+
   private access(r: Ref, kind: AccessKind, exprNode: Node, asyncCopy = false): void {
     // an access in a statement macro's expansion is reported at the use; each access of the expansion is a site
     let inMacro = '';
@@ -5506,25 +5501,23 @@ export class Interp {
       // is more aligned than the type (`*reinterpret_cast<I4 *>(&sh[i])`, a struct of four ints in an `int4` array,
       // at a multiple of 16 on every lane), the pieces are that wide: one 16-byte access
       const size = copyPiece(width, align, (r.base.external ? 0 : this.alignmentOf(r.base)) || alignOf(r.base.elem), r.off, this.active());
+      if (r.packed && r.packed.align < size) {
+        this.inPieces({ ...r, packed: undefined }, kind, exprNode, asyncCopy, width, r.packed.align, packedNote(r.packed, width));
+        return;
+      }
       const piece = accessType(size)!;
       const why = size > align ? `its address is a multiple of ${size} in \`${r.base.name}\` (of \`${typeName(r.base.elem)}\`)` : '';
       if (size === width) {
         this.withAssumption(`a whole \`${typeName(r.t)}\` (${width} bytes, aligned to ${align}) is copied with one ${width}-byte access, as nvcc emits it: ${why}`, () => this.access({ ...r, t: piece }, kind, exprNode, asyncCopy));
         return;
       }
-      const note = `a whole \`${typeName(r.t)}\` (${width} bytes, aligned to ${align}) is copied as ${width / size} accesses of ${size} bytes, as nvcc emits it${why ? ` (${why})` : ''}; each is its own request`;
-      const saved = this.ctx;
-      try {
-        this.withAssumption(note, () => {
-          for (let k = 0; k < width / size; k++) {
-            const bytes = `${k * size}-${k * size + size - 1}`;
-            this.ctx = { ...saved, bytes };
-            this.access({ ...r, t: piece, off: binary('+', r.off, num(k * size), () => exprNode.text, null) as Num, ...(r.ctx ? { ctx: { ...r.ctx, bytes } } : {}) }, kind, exprNode, asyncCopy);
-          }
-        });
-      } finally {
-        this.ctx = saved;
-      }
+      this.inPieces(r, kind, exprNode, asyncCopy, width, size, `a whole \`${typeName(r.t)}\` (${width} bytes, aligned to ${align}) is copied as ${width / size} accesses of ${size} bytes, as nvcc emits it${why ? ` (${why})` : ''}; each is its own request`);
+      return;
+    }
+    if (width !== null && r.packed && r.packed.align < width && [2, 4, 8, 16].includes(width)) {
+      // a member of a packed struct (`struct __attribute__((packed)) { char c; float f; }`): nvcc reads and writes it in
+      // pieces as wide as the alignment it can prove of the place (`ld.shared.u8` four times for `f`)
+      this.inPieces({ ...r, packed: undefined }, kind, exprNode, asyncCopy, width, r.packed.align, packedNote(r.packed, width));
       return;
     }
     if (this.assumptionCopy?.epoch !== this.assumptionEpoch)
@@ -5585,12 +5578,9 @@ export class Interp {
       this.visits.push(visit);
       return;
     }
-    const misaligned = this.misaligned(r, width);
-    if (misaligned) {
-      visit.reason = misaligned;
-      this.visits.push(visit);
-      return;
-    }
+    // another warp's rows move it by a part of its width (`&xs[ty][4 * k]` of 33-byte rows): whether some warp is
+    // misaligned (see misalignment below) is for the whole block to say
+    if (this.warpMode && width >= 2 && off.sym) for (const k in off.sym) if (k.charCodeAt(0) === THREAD.charCodeAt(0) && off.sym[k] % width !== 0) throw NEEDS_FULL_BLOCK;
     let other = off.sym;
     if (hasThread(off.sym)) {
       other = null;
@@ -5627,6 +5617,13 @@ export class Interp {
       if (typeof ov === 'number') for (let i = 0; i < this.n; i++) addrs[i] = act[i] ? ov : NaN;
       else for (let i = 0; i < this.n; i++) addrs[i] = act[i] ? ov[i] : NaN;
       visit.addrs = addrs;
+    }
+    const misaligned = misalignment(visit.addrs!, width, this.declaredAlignment(r.base), off.sym, r.base.name);
+    if (misaligned) {
+      visit.addrs = null;
+      visit.reason = misaligned;
+      this.visits.push(visit);
+      return;
     }
     // out of bounds: the first active thread whose index at some level leaves its extent. Not where the lanes run
     // only by assumption of a guard that differs between lanes and could not be evaluated (`if (fid < order)`): which
@@ -5969,6 +5966,82 @@ const NO_MEMORY_CALLS = /^(printf|assert|__assert_fail|__builtin_assume_aligned|
  * The places within a 4-byte word that an offset made of warp-uniform unknowns can take, as their step: 1, 2, or 4
  * where it is always a whole number of words (the gcd of its byte coefficients with 4).
  */
+/** The assumption of an access of `width` bytes of a packed struct's member made in pieces of the alignment nvcc can prove. */
+function packedNote(p: NonNullable<Ref['packed']>, width: number): string {
+  const size = p.align;
+  return `\`${p.struct}\` is packed: ${width}-byte accesses of its member \`${p.member}\` are made as ${width / size} accesses of ${size} ${size === 1 ? 'byte' : 'bytes'}, as nvcc emits them; each is its own request`;
+}
+
+const packs = new WeakMap<object, { at: number; arg: string }[]>();
+/**
+ * The packing of a struct's members where it is defined, or Infinity: 1 for `__attribute__((packed))` on it, else n
+ * of the `#pragma pack(n)` (`pack(push, n)`, undone by `pack(pop)` and `pack()`) last in force before it.
+ */
+function packingAt(decl: Node): number {
+
+  if (kids(decl).some((c) => c.type === 'attribute_specifier' && /\b(?:__)?packed(?:__)?\b/.test(c.text))) return 1;
+  const root = decl.tree.rootNode;
+  let list = packs.get(decl.tree);
+  if (!list) {
+    list = root.descendantsOfType('preproc_call')
+      .filter((n): n is Node => !!n && n.childForFieldName('directive')?.text === '#pragma' && /^\s*pack\b/.test(n.childForFieldName('argument')?.text ?? ''))
+      .map((n) => ({ at: n.startIndex, arg: n.childForFieldName('argument')!.text }));
+    packs.set(decl.tree, list);
+  }
+  const stack: number[] = [];
+  let pack = Infinity;
+  for (const p of list) {
+    if (p.at >= decl.startIndex) break;
+    const m = /^\s*pack\s*\(\s*(push|pop)?\s*,?\s*(\d+)?\s*\)/.exec(p.arg);
+    if (!m) continue;
+    if (m[1] === 'push') stack.push(pack);
+    if (m[1] === 'pop') pack = stack.pop() ?? Infinity;
+    if (m[2]) pack = Number(m[2]) || Infinity;
+    else if (!m[1]) pack = Infinity;
+  }
+  return pack;
+}
+
+/**
+ * Why an access of `width` bytes is not aligned to its width on some active lane, or null: the GPU faults on such an
+ * access (the Programming Guide: a pointer into shared memory must be aligned to the type it points to), so it has
+ * no figures. `addrs` are the lanes' byte offsets from the array's start, which is a multiple of `align`; the
+ * warp-uniform terms `sym` add multiples of their coefficients. Where those make the remainder unknown, nothing is
+ * said. Where the remainder is known but the array's start is less aligned than the width (`extern __shared__ char
+ * buf[]` read as `double` at byte 4), the access is aligned only where the start happens to make it so.
+ */
+function misalignment(addrs: Float64Array, width: number, align: number, sym: Record<string, number> | null, name: string): string | null {
+  if (width < 2 || align < 1) return null;
+  let symStep = width;
+  for (const k in sym ?? {}) {
+    const c = sym![k];
+    if (!Number.isInteger(c)) return null;
+    symStep = gcd(symStep, Math.abs(c));
+  }
+  const proven = gcd(symStep, Math.min(align, width));
+  // warp mode's terms of the thread index (keys starting with THREAD) are no offset the same on every lane
+  const plus = Object.keys(sym ?? {}).some((k) => !k.startsWith(THREAD)) ? ' (plus the same offset on every lane)' : '';
+  let loose = -1;
+  const places = new Set<number>(); // the lanes' places within a unit of the width
+  for (let i = 0; i < addrs.length; i++) {
+    const a = addrs[i];
+    if (Number.isNaN(a)) continue;
+    const lane = `lane ${i % 32} of warp ${Math.floor(i / 32)}`;
+    if (((a % proven) + proven) % proven !== 0)
+      return `misaligned: ${lane} addresses byte ${a} of \`${name}\`${plus}, which starts at a multiple of ${align}: not a multiple of ${width}, the access's width; the GPU faults on a misaligned shared-memory access`;
+    if (symStep !== width) continue;
+    places.add(((a % width) + width) % width);
+    if (loose < 0 && ((a % width) + width) % width !== 0) loose = i;
+  }
+  if (loose < 0) return null;
+  // lanes at different places within a unit of the width: wherever the array starts, one of them is misaligned
+  if (places.size > 1)
+    return `misaligned: lane ${loose % 32} of warp ${Math.floor(loose / 32)} addresses byte ${addrs[loose]} of \`${name}\`${plus}, and other lanes bytes a different distance from a multiple of ${width}, the access's width: wherever \`${name}\` starts, some lane is misaligned; the GPU faults on a misaligned shared-memory access`;
+  const a = addrs[loose];
+  const past = width - (((a % width) + width) % width);
+  return `misaligned unless \`${name}\` starts ${past} ${past === 1 ? 'byte' : 'bytes'} past a multiple of ${width}: lane ${loose % 32} of warp ${Math.floor(loose / 32)} addresses byte ${a} of it${plus}, and its declaration aligns it only to ${align}; the GPU faults on a shared-memory access not aligned to its width (${width} bytes)`;
+}
+
 function wordPlaces(sym: Record<string, number>): number {
   let g = 4;
   for (const k in sym) {

@@ -69,6 +69,8 @@ export interface Ref {
   at?: Node;
   /** returned by reference from a call: the context its accesses are told apart by (the caller's, and the call). */
   ctx?: Record<string, number | string>;
+  /** a member of a packed struct (`__attribute__((packed))`, `#pragma pack`): the alignment nvcc can prove of its place. */
+  packed?: { struct: string; member: string; align: number };
 }
 export interface Other {
   k: 'other';

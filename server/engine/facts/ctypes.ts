@@ -204,13 +204,14 @@ export function alignOf(t: CType): number {
  * it, the larger); size rounded to the struct's alignment, which is its widest field's or the `alignas(n)` /
  * `__align__(n)` written on the struct, the larger.
  */
-export function layoutStruct(name: string, members: { name: string; type: CType; align?: number }[], minAlign = 1): CType {
+export function layoutStruct(name: string, members: { name: string; type: CType; align?: number }[], minAlign = 1, pack = Infinity): CType {
   let off = 0;
   let align = minAlign;
   const fields: Field[] = [];
   for (const m of members) {
-    // a member's own `alignas(n)` raises its alignment, never lowers it
-    const a = Math.max(alignOf(m.type), m.align ?? 1);
+    // a member's own `alignas(n)` raises its alignment, never lowers it; packing (`__attribute__((packed))`,
+    // `#pragma pack(n)`) lowers its type's to at most n
+    const a = Math.max(Math.min(alignOf(m.type), pack), m.align ?? 1);
     const s = sizeOf(m.type);
     // the members before one of unknown size keep their offsets; its own offset depends on its unknown alignment
     if (s === null) return { kind: 'unknown', name, fields };

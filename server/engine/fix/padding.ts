@@ -25,23 +25,25 @@ interface Score {
   ideal: number;
   /** per site: worst degree over its contexts (known contexts only). */
   degrees: Map<string, number>;
-  /** the results with figures: a padding under which fewer have them (a row moved off an access's alignment) loses them */
-  evaluated: number;
+  /** the sites with a context that could not be evaluated. */
+  unknown: Set<string>;
 }
 
 function score(results: SiteResult[]): Score {
   const degrees = new Map<string, number>();
+  const unknown = new Set<string>();
   let total = 0;
   let ideal = 0;
-  let evaluated = 0;
   for (const r of results) {
-    if (!r.summary) continue;
-    evaluated++;
+    if (!r.summary) {
+      unknown.add(r.site);
+      continue;
+    }
     total += r.totalWavefronts;
     ideal += r.idealTotal;
     degrees.set(r.site, Math.max(degrees.get(r.site) ?? 0, r.summary.degree));
   }
-  return { total, ideal, degrees, evaluated };
+  return { total, ideal, degrees, unknown };
 }
 
 const plural = (n: number, one: string, many = `${one}es`) => `${n} ${n === 1 ? one : many}`;
@@ -79,9 +81,9 @@ function search(current: SiteResult[], maxPad: number, evaluate: (pad: number) =
   for (let pad = 1; pad <= maxPad; pad++) {
     const results = evaluate(pad);
     const s = score(results);
-    // an access the padding makes unknown (misaligned: a 4-byte read of rows of 33 bytes) drops out of the total; such
-    // a padding is no fix
-    if (s.evaluated < before.evaluated) continue;
+    // a padding under which an access can no longer be evaluated (a vector access it misaligns faults) is no fix:
+    // its wavefronts would simply not be counted
+    if ([...s.unknown].some((site) => !before.unknown.has(site))) continue;
     if (!best || s.total < best.after.total) best = { pad, before, after: s, results };
     if (s.total <= s.ideal) break; // cannot do better than ideal
   }

@@ -43,7 +43,8 @@ const QUALIFIER_MACRO_G = new RegExp(QUALIFIER_MACRO_SRC, 'g');
  * The offset of each use of a macro that opens or closes a block whose expansion does not fit in place goes to
  * `braceUnfit` (see spellBraceMacros).
  * `#pragma` lines (`#pragma unroll`) are blanked too: nothing in them changes an address, and the grammar reads one
- * between a `for (...)` and its body as the end of the loop (an empty body), leaving the body outside it.
+ * between a `for (...)` and its body as the end of the loop (an empty body), leaving the body outside it. A
+ * `#pragma pack(...)` line is kept: it changes the layout of the structs after it.
  */
 export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinity }, archUndecided?: number[], defines?: Record<string, string>, braceUnfit?: { at: number; name: string }[]): string {
   // control characters are no C; the evaluator marks its own texts with \u0000 and \u0002 (values.ts THREAD, the
@@ -70,7 +71,8 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   // (`__restrict__`, or nothing), and the grammar reads no unknown name there (the error swallowed the kernel); blanked
   // like `#pragma`, outside preprocessor lines, only an all-capitals name followed by a declared name
   if (QUALIFIER_MACRO.test(text)) text = text.replace(/^(?![ \t]*#).*$/gm, (line) => (line.includes('*') ? line.replace(QUALIFIER_MACRO_G, (_m, star: string, mac: string, rest: string) => `${star}${' '.repeat(mac.length)}${rest}`) : line));
-  if (text.includes('pragma')) text = text.replace(/^[ \t]*#[ \t]*pragma\b[^\n]*/gm, (m) => m.replace(/[^\s]/g, ' '));
+  // but `#pragma pack(...)`, which lays out the structs after it (the interpreter reads it, see packingAt)
+  if (text.includes('pragma')) text = text.replace(/^[ \t]*#[ \t]*pragma\b(?![ \t]+pack\b)[^\n]*/gm, (m) => m.replace(/[^\s]/g, ' '));
   if (!/^[ \t]*#[ \t]*if/m.test(text)) return text;
   const lines = text.split('\n');
   // macros given from outside (`-D`) hold from the first line, as a compiler's do
