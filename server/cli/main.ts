@@ -221,7 +221,7 @@ async function main(argv: string[]): Promise<number> {
     const read = texts.get(abs);
     if (read === undefined) continue;
     let text = read;
-    const by = graph.includersOf(abs).map((p) => ({ path: p, text: texts.get(p)! }));
+    const by = graph.includersOf(abs).concat(graph.launchersOf(abs)).map((p) => ({ path: p, text: texts.get(p)! }));
     const fileOpts = opts.headers ? { ...engineOpts, path: abs, includes: includeReader(abs, includeDirs, headerCache), ...(by.length ? { includedBy: by } : {}) } : engineOpts;
     let analysis: FileAnalysis;
     try {

@@ -169,7 +169,8 @@ export interface AnalyzeOptions {
   path?: string;
   /**
    * the files that include this one (directly, or through other headers): a header's kernels are launched there
-   * (`kernels.cuh` included by `runner.cu`). Their launches, host code and macros are read after the file's own text,
+   * (`kernels.cuh` included by `runner.cu`); or that launch its kernels through a header both include (`kernels.cu`
+   * defines `k`, `main.cu` launches it, both include `kernels.h`, which declares it). Their launches, host code and macros are read after the file's own text,
    * as if they followed it; only the file's own findings are reported, and a line of theirs is named with its file
    * (`block 16x16x1 from the launch at line 12 of runner.cu`). Used where the file defines a kernel.
    */

@@ -63,6 +63,22 @@ const INCLUDER_DEPTH = 4;
 const MAX_INCLUDERS = 8;
 
 /**
+ * The kernels a text defines or declares: the name before the parameter list after each `__global__`, past
+ * `__launch_bounds__(...)`, `__cluster_dims__(...)`, `__maxnreg__(...)` and macros in capitals with arguments.
+ */
+function kernelNames(text: string): Set<string> {
+  const out = new Set<string>();
+  for (let i = text.indexOf('__global__'); i !== -1; i = text.indexOf('__global__', i + 10)) {
+    const head = text.slice(i + 10, i + 400).split(/[;{]/)[0].replace(/\b(?:__launch_bounds__|__cluster_dims__|__maxnreg__|[A-Z][A-Z0-9_]*)\s*\([^()]*\)/g, ' ');
+    const m = /\b([A-Za-z_]\w*)\s*\(/.exec(head);
+    if (m) out.add(m[1]);
+  }
+  return out;
+}
+/** `name<<<`, `name<T, 4><<<`, `cudaLaunchKernel((void *)name`, `hipLaunchKernelGGL(name`: a kernel a file launches. */
+const LAUNCHED_NAME = /\b([A-Za-z_]\w*)\s*(?:<[^<>;{}]*>\s*)?<<<|\b(?:cuda|hip)LaunchKernel\w*\s*\(\s*(?:\(\s*(?:const\s+)?void\s*\*\s*\)\s*)?&?\s*(?:HIP_KERNEL_NAME\s*\()?\s*([A-Za-z_]\w*)/g;
+
+/**
  * Which file includes which with `#include "..."` (resolved as includeReader resolves it: the including file's
  * folder, then `dirs`), kept up to date file by file: a header's kernels are launched in the files that include it
  * (see the engine's AnalyzeOptions.includedBy).
@@ -70,6 +86,9 @@ const MAX_INCLUDERS = 8;
 export class IncludeGraph {
   private readonly targets = new Map<string, string[]>();
   private readonly by = new Map<string, Set<string>>();
+  /** the kernels each file defines, and the files that launch a kernel of each name (`k<<<`, `cudaLaunchKernel(k`) */
+  private readonly kernels = new Map<string, Set<string>>();
+  private readonly launchedBy = new Map<string, Set<string>>();
 
   constructor(private readonly dirs: readonly string[] = [], private readonly exists: (p: string) => boolean = (p) => fs.existsSync(p)) {}
 
@@ -91,11 +110,57 @@ export class IncludeGraph {
       if (!set) this.by.set(t, (set = new Set()));
       set.add(file);
     }
+    this.kernels.set(file, text.includes('__global__') ? kernelNames(text) : new Set());
+    if (/<<<|LaunchKernel/.test(text)) {
+      for (const m of text.matchAll(LAUNCHED_NAME)) {
+        const name = m[1] ?? m[2];
+        let set = this.launchedBy.get(name);
+        if (!set) this.launchedBy.set(name, (set = new Set()));
+        set.add(file);
+      }
+    }
   }
 
   removeFile(file: string): void {
     for (const t of this.targets.get(file) ?? []) this.by.get(t)?.delete(file);
     this.targets.delete(file);
+    this.kernels.delete(file);
+    for (const set of this.launchedBy.values()) set.delete(file);
+  }
+
+  /**
+   * The files that launch a kernel `file` defines without including it, through a header they share (`kernels.cu`
+   * defines `k`, `main.cu` launches it, both include `kernels.h`, which declares it): their launches are its. Not a
+   * file that defines a kernel of that name itself. At most 8.
+   */
+  launchersOf(file: string): string[] {
+    const mine = this.kernels.get(file);
+    if (!mine?.size) return [];
+    const shared = this.headersOf(file);
+    const found: string[] = [];
+    for (const name of mine) {
+      for (const g of this.launchedBy.get(name) ?? []) {
+        if (g === file || found.includes(g) || found.length >= MAX_INCLUDERS || this.kernels.get(g)?.has(name)) continue;
+        const theirs = this.headersOf(g);
+        if ([...theirs].some((h) => shared.has(h))) found.push(g);
+      }
+    }
+    return found;
+  }
+
+  /** The headers a file includes, directly or through others, 4 levels deep. */
+  private headersOf(file: string): Set<string> {
+    const out = new Set<string>();
+    let level = [file];
+    for (let depth = 0; depth < INCLUDER_DEPTH && level.length; depth++) {
+      const next: string[] = [];
+      for (const f of level) for (const t of this.targets.get(f) ?? []) if (!out.has(t)) {
+        out.add(t);
+        next.push(t);
+      }
+      level = next;
+    }
+    return out;
   }
 
   get size(): number {

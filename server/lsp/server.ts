@@ -122,7 +122,7 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
       const again = new Set(dependents.get(p) ?? []);
       for (const d of documents.all()) {
         const own = fsPathOf(d.uri);
-        if (own && graph.includersOf(own).includes(p)) again.add(d.uri);
+        if (own && (graph.includersOf(own).includes(p) || graph.launchersOf(own).includes(p))) again.add(d.uri);
       }
       again.delete(except ?? '');
       for (const uri of again) scheduler?.refresh(uri);
@@ -144,7 +144,7 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
     connection.console.log(`read the includes of ${n} files`);
     for (const d of documents.all()) {
       const own = fsPathOf(d.uri);
-      if (own && graph.includersOf(own).length) scheduler?.refresh(d.uri);
+      if (own && (graph.includersOf(own).length || graph.launchersOf(own).length)) scheduler?.refresh(d.uri);
     }
   }
 
@@ -262,7 +262,7 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
             if (own && settings.readHeaders) {
               options.includes = includeReader(own, includeDirs(settings), headerCache, openText);
               options.path = own;
-              const by = graph.includersOf(own).flatMap((p) => {
+              const by = graph.includersOf(own).concat(graph.launchersOf(own)).flatMap((p) => {
                 const text = readText(p, headerCache, openText);
                 return text === null ? [] : [{ path: p, text }];
               });

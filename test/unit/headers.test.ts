@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import type { IncludeReader } from '../../server/engine';
 import { ready, analyzeFile, accessAt, figures, ROOT } from './helpers/engine';
 import { analyzeText } from '../../server/engine';
-import { includeReader } from '../../server/host/headers';
+import { includeReader, IncludeGraph } from '../../server/host/headers';
 import { LspTestClient } from './helpers/lsp-client';
 
 before(() => ready);
@@ -328,4 +328,26 @@ __global__ void k(float *o) {
   assert.equal(accessAt(r, text, 's[threadIdx.x * STRIDE]', 'store', 's').status, 'conflict-free');
   // the file's Cell is 8 bytes: .v of lane t is word 2t, two per bank
   assert.equal(accessAt(r, text, 'c[threadIdx.x].v = 1.0f;', 'store', 'c').degree, 2);
+});
+
+test('a .cu file\'s kernel takes the launches of another .cu file that launches it through a header both include (was: 32 threads assumed)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cbl-launchers-'));
+  fs.writeFileSync(path.join(dir, 'kernels.h'), '#pragma once\n#define TILE 16\n__global__ void transposeNaive(float *out);\n');
+  const kernelText = '#include "kernels.h"\n__global__ void transposeNaive(float *out)\n{\n  __shared__ float tile[TILE][TILE];\n  tile[threadIdx.y][threadIdx.x] = out[threadIdx.x];\n  __syncthreads();\n  out[threadIdx.x] = tile[threadIdx.x][threadIdx.y];\n}\n';
+  fs.writeFileSync(path.join(dir, 'kernels.cu'), kernelText);
+  fs.writeFileSync(path.join(dir, 'main.cu'), '#include "kernels.h"\nint main()\n{\n  dim3 block(TILE, TILE);\n  transposeNaive<<<1, block>>>(0);\n  return 0;\n}\n');
+  // not launchers: a file sharing no header with it, and one that defines a kernel of the same name itself
+  fs.writeFileSync(path.join(dir, 'other.cu'), 'int main() { transposeNaive<<<1, 64>>>(0); }\n');
+  fs.writeFileSync(path.join(dir, 'own.cu'), '#include "kernels.h"\n__global__ void transposeNaive(float *out) { out[0] = 0; }\nint main() { transposeNaive<<<1, 128>>>(0); }\n');
+  const graph = new IncludeGraph();
+  for (const f of ['kernels.h', 'kernels.cu', 'main.cu', 'other.cu', 'own.cu']) graph.setFile(path.join(dir, f), fs.readFileSync(path.join(dir, f), 'utf8'));
+  assert.deepEqual(graph.launchersOf(path.join(dir, 'kernels.cu')), [path.join(dir, 'main.cu')]);
+  assert.deepEqual(graph.includersOf(path.join(dir, 'kernels.cu')), []);
+  // the CLI on the folder: block 16x16 from main.cu, tile[tx][ty] is word 16 * tx + ty: eight words in bank 0
+  const out = JSON.parse(cli(['--format', 'json', dir]).stdout);
+  const file = out.files.find((f: { path: string }) => path.resolve(f.path) === path.join(dir, 'kernels.cu'));
+  const load = file.accesses.find((a: { line: number; kind: string }) => a.line === 7 && a.kind === 'load');
+  assert.equal(load.degree, 8);
+  assert.deepEqual(load.block, [16, 16, 1]);
+  assert.ok(load.assumptions.includes('block 16x16x1 from the launch at line 5 of main.cu'), load.assumptions.join('\n'));
 });
