@@ -29,6 +29,47 @@ function pickIncluders(includers: { path: string; text: string }[]): { path: str
   return parts;
 }
 
+const HEADER_EXT = /\.(cuh|h|hh|hpp|hxx|inc|inl)$/i;
+
+/**
+ * The macros in force where the file's includers include it (a runner's `#define STAGE_W 16` before `#include
+ * "stage.cuh"`, and those of the headers it read before), which a compiler reads the file with. The includers that
+ * are compiled on their own (not headers, where there are such) must agree on each macro the file names: those that
+ * do not agree with the first by path are left out, each with a notice, since one reading of the file cannot be both.
+ */
+function includedAs(text: string, options: AnalyzeOptions, includers: { path: string; text: string }[]): { includers: { path: string; text: string }[]; at?: NonNullable<HeaderMacros['at']>; notices: Notice[] } {
+  const reader = options.includes;
+  if (!reader || !options.path || !includers.length) return { includers, notices: [] };
+  const arch = archRange(options.arch) ?? archRange(undefined)!;
+  const self = options.path;
+  const named = new Set(text.match(/[A-Za-z_]\w*/g) ?? []);
+  // in the order of their paths, so that the command line and the editor (whose workspace scan has no order) agree
+  const units = (includers.some((p) => !HEADER_EXT.test(p.path)) ? includers.filter((p) => !HEADER_EXT.test(p.path)) : [...includers])
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const seen: { path: string; at: NonNullable<HeaderMacros['at']>; used: Map<string, string>; key: string }[] = [];
+  for (const p of units) {
+    const h = headerMacros(p.text, (spec, from) => reader(spec, from ?? p.path), arch, options.defines ?? {}, new Set([p.path]), { path: self, selfPath: p.path });
+    if (!h.at) continue;
+    const used = Object.entries(h.at.defines).filter(([k]) => named.has(k.replace(/\(.*$/, ''))).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    seen.push({ path: p.path, at: h.at, used: new Map(used), key: JSON.stringify(used) });
+  }
+  if (!seen.length) return { includers, notices: [] };
+  const first = seen[0];
+  const out = seen.filter((u) => u.key !== first.key);
+  const base = (f: string) => f.split(/[\\/]/).pop();
+  const said = (v: string | undefined) => (v === undefined ? 'not defined' : v.length <= 40 ? `${v}` : 'defined otherwise');
+  const at0 = { line: 0, character: 0 };
+  const notices: Notice[] = out.map((u) => {
+    const name = [...new Set([...u.used.keys(), ...first.used.keys()])].find((k) => u.used.get(k) !== first.used.get(k))!;
+    return {
+      range: { start: at0, end: at0 },
+      severity: 'information',
+      message: `the launches in ${base(u.path)} are not read: where it includes this file, \`${name.replace(/\(.*$/, '')}\` is ${said(u.used.get(name))}, and ${said(first.used.get(name))} where ${base(first.path)} includes it (the file is analysed as ${base(first.path)} includes it)`,
+    };
+  });
+  return { includers: includers.filter((p) => !out.some((u) => u.path === p.path)), at: first.at, notices };
+}
+
 /** At most this many files that include a file are read with it (see AnalyzeOptions.includedBy). */
 const MAX_INCLUDERS = 8;
 /** ... and this much of their text in all (each keystroke in the file parses it again, incrementally). */
@@ -594,18 +635,23 @@ const definesKey = (d: Record<string, string> | undefined): string => (d ? Objec
  * name the file `#undef`s is not given: where it holds is a matter of lines, which the evaluator does not follow.
  */
 const withDefinesMemo = new WeakMap<FileFacts, { key: string; facts: FileFacts }>();
-function withDefines(facts: FileFacts, defines: Record<string, string> | undefined, text: string, sources?: HeaderMacros['sources']): FileFacts {
-  const key = definesKey(defines) + (sources ? Object.values(sources).map((s) => `${s.path}:${s.line}`).join('\u0001') : '');
+function withDefines(facts: FileFacts, defines: Record<string, string> | undefined, text: string, sources?: HeaderMacros['sources'], ownEnd = Infinity): FileFacts {
+  const key = definesKey(defines) + (sources ? Object.values(sources).map((s) => `${s.path}:${s.line}`).join('\u0001') : '') + (ownEnd === Infinity ? '' : `@${ownEnd}`);
   if (!key) return facts;
   const hit = withDefinesMemo.get(facts);
   if (hit && hit.key === key) return hit.facts;
   const macros = new Map(facts.macros);
   const undone = new Set([...text.matchAll(/^[ \t]*#[ \t]*undef[ \t]+(\w+)/gm)].map((m) => m[1]));
+  let own: number | undefined;
+  const ownLines = () => (own ??= ownEnd === Infinity ? Infinity : countLines(text.slice(0, ownEnd)));
   for (const [given, body] of Object.entries(defines!)) {
     const mac = definedMacro(given, body);
     const src = sources?.[given];
     if (src) Object.assign(mac, { from: src.path, line: src.line });
-    if (!macros.has(mac.name) && !undone.has(mac.name)) macros.set(mac.name, mac);
+    const had = macros.get(mac.name);
+    if (!had && !undone.has(mac.name)) macros.set(mac.name, mac);
+    // the same definition, in the text of a file that includes this one (asAppended), before its `#include`: named there
+    else if (had && src && !had.from && had.line > ownLines() && had.body === mac.body && String(had.params) === String(mac.params)) macros.set(mac.name, { ...had, from: src.path, line: src.line });
   }
   const out = { ...facts, macros };
   withDefinesMemo.set(facts, { key, facts: out });
@@ -741,17 +787,24 @@ export class EngineDocument {
   analyze(options: AnalyzeOptions = {}): FileAnalysis {
     // a file's own kernels (not a repair's, nor the second document's of asAppended, whose options come made)
     const first = !this.nested && !this.only;
-    const includers = first && /\b__global__\b/.test(this.text) ? pickIncluders(options.includedBy ?? []) : [];
+    let includers = first && /\b__global__\b/.test(this.text) ? pickIncluders(options.includedBy ?? []) : [];
     let headers: string[] | undefined;
     let files: { path: string; text: string }[] = [];
+    let leftOut: Notice[] = [];
     if (first) {
       this.headerSources = undefined;
-      ({ options, headers, files } = this.withHeaders(options, includers));
+      const before = includedAs(this.text, options, includers);
+      includers = before.includers;
+      leftOut = before.notices;
+      ({ options, headers, files } = this.withHeaders(options, includers, before.at));
     }
     if (first && /\b__(?:global|device)__\b/.test(this.text)) {
       const arch = archRange(options.arch) ?? archRange(undefined)!;
       const decls = files.map((f) => ({ path: f.path, decls: headerDeclarations(f.path, f.text, arch, options.defines ?? {}) })).filter((d) => d.decls.text);
-      if (includers.length || decls.length) return this.asAppended(options, decls, includers, headers ?? []);
+      if (includers.length || decls.length) {
+        const r = this.asAppended(options, decls, includers, headers ?? []);
+        return leftOut.length ? { ...r, notices: [...leftOut, ...r.notices] } : r;
+      }
     }
     this.host?.dispose();
     this.host = null;
@@ -773,12 +826,13 @@ export class EngineDocument {
    * The options with the macros of the headers the file includes (`#include "..."`, read through `includes`), and of
    * those its includers include, joined to `defines`, which win over them; the headers read and their texts.
    */
-  private withHeaders(options: AnalyzeOptions, includers: { path: string; text: string }[]): { options: AnalyzeOptions; headers?: string[]; files: { path: string; text: string }[] } {
+  private withHeaders(options: AnalyzeOptions, includers: { path: string; text: string }[], at?: NonNullable<HeaderMacros['at']>): { options: AnalyzeOptions; headers?: string[]; files: { path: string; text: string }[] } {
     const { includes, includedBy: _, ...rest } = options;
     if (!includes) return { options: rest, files: [] };
     const arch = archRange(options.arch) ?? archRange(undefined)!;
-    let defines: Record<string, string> = { ...options.defines };
-    const sources: HeaderMacros['sources'] = {};
+    // the macros in force where the includers include the file decide its `#if`s and win over its headers'
+    let defines: Record<string, string> = { ...options.defines, ...at?.defines };
+    const sources: HeaderMacros['sources'] = { ...at?.sources };
     const files: { path: string; text: string }[] = [];
     // the file itself and the headers read so far are not read again (their include guards, or `#pragma once`)
     const seen = new Set<string>([...(options.path ? [options.path] : []), ...includers.map((p) => p.path)]);
@@ -790,8 +844,9 @@ export class EngineDocument {
       Object.assign(sources, h.sources);
       h.read.forEach((path, i) => files.push({ path, text: h.texts[i] }));
     }
-    if (!files.length) return { options: rest, files };
+    if (!files.length && !at) return { options: rest, files };
     this.headerSources = sources;
+    if (!files.length) return { options: { ...rest, defines }, files };
     return { options: { ...rest, defines }, headers: files.map((f) => f.path), files };
   }
 
@@ -955,7 +1010,7 @@ export class EngineDocument {
       this.kept = facts.expanded ? [facts.expanded] : [];
     }
     this.facts = facts;
-    facts = withDefines(facts, options.defines, text, this.headerSources);
+    facts = withDefines(facts, options.defines, text, this.headerSources, this.ownEnd);
     const notices: Notice[] = this.blanked.map((b) => ({
       range: { start: { line: b.line, character: 0 }, end: { line: b.line, character: 0 } },
       severity: 'information' as const,
