@@ -29,6 +29,18 @@ function pickIncluders(includers: { path: string; text: string }[]): { path: str
   return parts;
 }
 
+/**
+ * The names of the `__device__` functions a text defines or declares with a pointer or reference parameter, through
+ * which shared memory can come (a header's `putStrided(float *buf, ...)`): the includers' kernels that call them run
+ * them in the header's analysis (asAppended).
+ */
+function deviceHelpers(text: string): string[] {
+  if (!text.includes('__device__')) return [];
+  const out = new Set<string>();
+  for (const m of text.matchAll(/\b__device__\b[^;{}()]*?\b([A-Za-z_]\w*)\s*\(([^()]*)\)/g)) if (/[*&]/.test(m[2]) && !/^__\w+__$/.test(m[1])) out.add(m[1]);
+  return [...out];
+}
+
 const HEADER_EXT = /\.(cuh|h|hh|hpp|hxx|inc|inl)$/i;
 
 /**
@@ -698,8 +710,11 @@ export class EngineDocument {
   /** the document that analyses a definition cut short in the middle of the file as if it were closed (see repaired). */
   private repair: EngineDocument | null = null;
 
-  /** a repair document analyses the kernels that start on these lines (0-based, `to` excluded) and no others. */
-  private only: { from: number; to: number } | null = null;
+  /**
+   * a repair document analyses the kernels that start on these lines (0-based, `to` excluded) and no others; the
+   * second document of asAppended also those whose text matches `calls` (they call the file's `__device__` functions).
+   */
+  private only: { from: number; to: number; calls?: RegExp } | null = null;
 
   /** `nested`: a repair document, which does not repair in turn. */
   constructor(public text: string, private readonly nested = false) {}
@@ -787,7 +802,7 @@ export class EngineDocument {
   analyze(options: AnalyzeOptions = {}): FileAnalysis {
     // a file's own kernels (not a repair's, nor the second document's of asAppended, whose options come made)
     const first = !this.nested && !this.only;
-    let includers = first && /\b__global__\b/.test(this.text) ? pickIncluders(options.includedBy ?? []) : [];
+    let includers = first && (/\b__global__\b/.test(this.text) || deviceHelpers(this.text).length) ? pickIncluders(options.includedBy ?? []) : [];
     let headers: string[] | undefined;
     let files: { path: string; text: string }[] = [];
     let leftOut: Notice[] = [];
@@ -882,7 +897,9 @@ export class EngineDocument {
     if (this.host) this.host.update(combined);
     else this.host = new EngineDocument(combined);
     this.host.headerSources = this.headerSources;
-    this.host.only = { from: 0, to: ownLines }; // the includers' own kernels are not this file's
+    // the includers' own kernels are not this file's, but those that call its `__device__` helpers run them
+    const fns = deviceHelpers(this.text);
+    this.host.only = { from: 0, to: ownLines, ...(includers.length && fns.length ? { calls: new RegExp(`\\b(?:${fns.join('|')})\\s*[(<]`) } : {}) };
     this.host.ownEnd = this.text.length;
     const r = this.host.analyze({ ...options, includes: undefined, includedBy: undefined });
     const mine = (x: Range) => x.start.line < ownLines;
@@ -904,7 +921,7 @@ export class EngineDocument {
       accesses.push({
         ...a, assumptions: a.assumptions.map(shift), message: shift(a.message),
         ...(a.reason === undefined ? {} : { reason: shift(a.reason) }),
-        cases: a.cases.map((c) => ({ ...c, context: Object.fromEntries(Object.entries(c.context).map(([k, v]) => [shift(k), v])) })),
+        cases: a.cases.map((c) => ({ ...c, context: Object.fromEntries(Object.entries(c.context).map(([k, v]) => [shift(k), typeof v === 'string' ? shift(v) : v])) })),
       });
     });
     const arrays = r.arrays.filter((a) => mine(a.declRange)).map((a) => ({ ...a, accesses: a.accesses.map((i) => index.get(i)).filter((i): i is number => i !== undefined) }));
@@ -1053,7 +1070,8 @@ export class EngineDocument {
     const signature = digest(facts.signature);
     for (const kernel of facts.kernels) {
       const row = kernel.outer.startPosition.row;
-      if (this.only && (row < this.only.from || row >= this.only.to)) continue; // a repair document: its region alone
+      // a repair document: its region alone; asAppended's: the file's kernels, and the includers' that call its functions
+      if (this.only && (row < this.only.from || row >= this.only.to) && !this.only.calls?.test(kernel.outer.text)) continue;
       // the `bank-lens: block` comment above the kernel is outside its text: part of the key too
       const directive = directiveOf(kernel, facts);
       const key = hashKey([optKey, `${row}:${kernel.outer.startPosition.column}`, kernel.outer.text, signature, directive ? JSON.stringify(directive.blocks) : '']);

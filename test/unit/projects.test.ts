@@ -216,3 +216,25 @@ test('lsp: a header of a workspace project follows its runners\' edits, and a ru
     await c.stop();
   }
 });
+
+test('a header\'s __device__ helpers run in the includers\' kernels that call them (was: no access reported in the header, a notice in each .cu)', () => {
+  const dir = P('device-helpers');
+  const { text, result } = header(path.join(dir, 'block_utils.cuh'), [path.join(dir, 'pack.cu'), path.join(dir, 'spread.cu')]);
+  // buf[t * stride]: stride 8 (spread.cu) puts 8 words in each of banks 0, 8, 16, 24 (oracle: 8, 8, 32, 32);
+  // stride 33 (pack.cu) is odd: conflict-free (oracle: 1, 1, 32, 32)
+  const put = accessAt(result, text, 'buf[threadIdx.x * stride] = v;', 'store', 'buf');
+  figures(put, 'conflict', 8, 8, 32, 32);
+  assert.equal(put.kernel, 'spreadEight');
+  assert.deepEqual(put.block, [32, 1, 1]);
+  assert.ok(put.assumptions.includes('block 32x1x1 from the launch at line 13 of spread.cu'), put.assumptions.join('\n'));
+  // each call is a case, its line named with its file (was: `call = line 38`, a line of the combined text)
+  assert.deepEqual(put.cases.map((c) => [c.context.kernel, c.context.call, c.degree]), [['packPadded', 'line 6 of pack.cu', 1], ['spreadEight', 'line 6 of spread.cu', 8]]);
+  assert.match(put.message, /\(worst case: kernel = spreadEight, call = line 6 of spread\.cu\)/);
+  // tile[t * 33 + k], k = 0..3: odd stride, conflict-free in every pass (oracle: 1, 1, 32, 32)
+  figures(accessAt(result, text, 'acc += tile[threadIdx.x * ld + k];', 'load', 'tile'), 'conflict-free', 1, 1, 32, 32);
+  // only the header's lines, and no padding fix: the arrays are the includers'
+  assert.ok(result.accesses.every((a) => a.range.end.line < text.split('\n').length));
+  assert.deepEqual(result.arrays, []);
+  // alone, the helpers' pointers are not known to be shared memory: nothing to report, as before
+  assert.deepEqual(analyzeText(text).accesses, []);
+});
