@@ -238,3 +238,17 @@ test('a header\'s __device__ helpers run in the includers\' kernels that call th
   // alone, the helpers' pointers are not known to be shared memory: nothing to report, as before
   assert.deepEqual(analyzeText(text).accesses, []);
 });
+
+test('a host loop bounded by a cast count, `j < (int)(sizeof(block_sizes) / sizeof(int))`, gives one launch per block size (was: block_size not evaluated, 32 threads assumed)', () => {
+  const file = P('llmc-dev', 'softmax.cu');
+  const text = read(file);
+  const r = analyzeText(text, { budgetMs: 60_000, path: file, includes: includeReader(file) });
+  // shared[lane % (blockDim.x / 32)]: 2, 4, 8 or 16 words for blocks of 64 to 512, all in distinct banks
+  // (oracle: 1, 1, 2, 32 for the 64-thread block, the worst on a tie being the first)
+  const load = accessAt(r, text, 'shared[lane % (blockDim.x / 32)]', 'load', 'shared');
+  figures(load, 'conflict-free', 1, 1, 2, 32);
+  assert.deepEqual(load.block, [64, 1, 1]);
+  assert.ok(load.assumptions.includes('block 64x1x1 from the launch at line 16 in `softmax_forward` (the call at line 27 with `j` = 0 (the loop at line 25))'), load.assumptions.join('\n'));
+  // the four block sizes 64, 128, 256 and 512 are the contexts
+  assert.ok(load.assumptions.some((a) => a.startsWith('4 contexts evaluated (block shapes,')), load.assumptions.join('\n'));
+});
