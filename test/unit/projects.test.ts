@@ -252,3 +252,27 @@ test('a host loop bounded by a cast count, `j < (int)(sizeof(block_sizes) / size
   // the four block sizes 64, 128, 256 and 512 are the contexts
   assert.ok(load.assumptions.some((a) => a.startsWith('4 contexts evaluated (block shapes,')), load.assumptions.join('\n'));
 });
+
+test('lsp: a header\'s __device__ helper is reported with the workspace\'s kernels that call it, and follows their edits (was: no diagnostic in the header)', async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cbl-projects-lsp-'));
+  fs.cpSync(P('device-helpers'), tmp, { recursive: true });
+  const c = await LspTestClient.start({ workspaceFolders: [{ uri: pathToFileURL(tmp).href, name: 'p' }] });
+  try {
+    const hUri = pathToFileURL(path.join(tmp, 'block_utils.cuh')).href;
+    await c.open(hUri, read(path.join(tmp, 'block_utils.cuh')));
+    // spread.cu's stride 8: 8-way at the helper's store
+    const first = await c.waitForDiagnostics(hUri, (p) => p.diagnostics.some((d) => /8-way bank conflict/.test(msg(d))));
+    assert.deepEqual(first.diagnostics.filter((d) => /bank conflict/.test(msg(d))).map((d) => d.range.start.line), [5]);
+    // spread.cu opened and its stride made odd: the conflict goes
+    const spread = path.join(tmp, 'spread.cu');
+    const sUri = pathToFileURL(spread).href;
+    const mark = c.published.length;
+    await c.open(sUri, read(spread));
+    await c.change(sUri, [{ text: read(spread).replace('putStrided(buf, 8,', 'putStrided(buf, 7,') }]);
+    await c.waitForDiagnostics(hUri, (p) => !p.diagnostics.some((d) => /bank conflict/.test(msg(d))), 20_000, mark);
+    await c.close(sUri);
+    await c.close(hUri);
+  } finally {
+    await c.stop();
+  }
+});
