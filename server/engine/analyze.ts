@@ -29,6 +29,59 @@ function pickIncluders(includers: { path: string; text: string }[]): { path: str
   return parts;
 }
 
+/**
+ * The names of the `__device__` functions a text defines or declares with a pointer or reference parameter, through
+ * which shared memory can come (a header's `putStrided(float *buf, ...)`): the includers' kernels that call them run
+ * them in the header's analysis (asAppended).
+ */
+function deviceHelpers(text: string): string[] {
+  if (!text.includes('__device__')) return [];
+  const out = new Set<string>();
+  for (const m of text.matchAll(/\b__device__\b[^;{}()]*?\b([A-Za-z_]\w*)\s*\(([^()]*)\)/g)) if (/[*&]/.test(m[2]) && !/^__\w+__$/.test(m[1])) out.add(m[1]);
+  return [...out];
+}
+
+const HEADER_EXT = /\.(cuh|h|hh|hpp|hxx|inc|inl)$/i;
+
+/**
+ * The macros in force where the file's includers include it (a runner's `#define STAGE_W 16` before `#include
+ * "stage.cuh"`, and those of the headers it read before), which a compiler reads the file with. The includers that
+ * are compiled on their own (not headers, where there are such) must agree on each macro the file names: those that
+ * do not agree with the first by path are left out, each with a notice, since one reading of the file cannot be both.
+ */
+function includedAs(text: string, options: AnalyzeOptions, includers: { path: string; text: string }[]): { includers: { path: string; text: string }[]; at?: NonNullable<HeaderMacros['at']>; notices: Notice[] } {
+  const reader = options.includes;
+  if (!reader || !options.path || !includers.length) return { includers, notices: [] };
+  const arch = archRange(options.arch) ?? archRange(undefined)!;
+  const self = options.path;
+  const named = new Set(text.match(/[A-Za-z_]\w*/g) ?? []);
+  // in the order of their paths, so that the command line and the editor (whose workspace scan has no order) agree
+  const units = (includers.some((p) => !HEADER_EXT.test(p.path)) ? includers.filter((p) => !HEADER_EXT.test(p.path)) : [...includers])
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const seen: { path: string; at: NonNullable<HeaderMacros['at']>; used: Map<string, string>; key: string }[] = [];
+  for (const p of units) {
+    const h = headerMacros(p.text, (spec, from) => reader(spec, from ?? p.path), arch, options.defines ?? {}, new Set([p.path]), { path: self, selfPath: p.path });
+    if (!h.at) continue;
+    const used = Object.entries(h.at.defines).filter(([k]) => named.has(k.replace(/\(.*$/, ''))).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    seen.push({ path: p.path, at: h.at, used: new Map(used), key: JSON.stringify(used) });
+  }
+  if (!seen.length) return { includers, notices: [] };
+  const first = seen[0];
+  const out = seen.filter((u) => u.key !== first.key);
+  const base = (f: string) => f.split(/[\\/]/).pop();
+  const said = (v: string | undefined) => (v === undefined ? 'not defined' : v.length <= 40 ? `${v}` : 'defined otherwise');
+  const at0 = { line: 0, character: 0 };
+  const notices: Notice[] = out.map((u) => {
+    const name = [...new Set([...u.used.keys(), ...first.used.keys()])].find((k) => u.used.get(k) !== first.used.get(k))!;
+    return {
+      range: { start: at0, end: at0 },
+      severity: 'information',
+      message: `the launches in ${base(u.path)} are not read: where it includes this file, \`${name.replace(/\(.*$/, '')}\` is ${said(u.used.get(name))}, and ${said(first.used.get(name))} where ${base(first.path)} includes it (the file is analysed as ${base(first.path)} includes it)`,
+    };
+  });
+  return { includers: includers.filter((p) => !out.some((u) => u.path === p.path)), at: first.at, notices };
+}
+
 /** At most this many files that include a file are read with it (see AnalyzeOptions.includedBy). */
 const MAX_INCLUDERS = 8;
 /** ... and this much of their text in all (each keystroke in the file parses it again, incrementally). */
@@ -594,18 +647,23 @@ const definesKey = (d: Record<string, string> | undefined): string => (d ? Objec
  * name the file `#undef`s is not given: where it holds is a matter of lines, which the evaluator does not follow.
  */
 const withDefinesMemo = new WeakMap<FileFacts, { key: string; facts: FileFacts }>();
-function withDefines(facts: FileFacts, defines: Record<string, string> | undefined, text: string, sources?: HeaderMacros['sources']): FileFacts {
-  const key = definesKey(defines) + (sources ? Object.values(sources).map((s) => `${s.path}:${s.line}`).join('\u0001') : '');
+function withDefines(facts: FileFacts, defines: Record<string, string> | undefined, text: string, sources?: HeaderMacros['sources'], ownEnd = Infinity): FileFacts {
+  const key = definesKey(defines) + (sources ? Object.values(sources).map((s) => `${s.path}:${s.line}`).join('\u0001') : '') + (ownEnd === Infinity ? '' : `@${ownEnd}`);
   if (!key) return facts;
   const hit = withDefinesMemo.get(facts);
   if (hit && hit.key === key) return hit.facts;
   const macros = new Map(facts.macros);
   const undone = new Set([...text.matchAll(/^[ \t]*#[ \t]*undef[ \t]+(\w+)/gm)].map((m) => m[1]));
+  let own: number | undefined;
+  const ownLines = () => (own ??= ownEnd === Infinity ? Infinity : countLines(text.slice(0, ownEnd)));
   for (const [given, body] of Object.entries(defines!)) {
     const mac = definedMacro(given, body);
     const src = sources?.[given];
     if (src) Object.assign(mac, { from: src.path, line: src.line });
-    if (!macros.has(mac.name) && !undone.has(mac.name)) macros.set(mac.name, mac);
+    const had = macros.get(mac.name);
+    if (!had && !undone.has(mac.name)) macros.set(mac.name, mac);
+    // the same definition, in the text of a file that includes this one (asAppended), before its `#include`: named there
+    else if (had && src && !had.from && had.line > ownLines() && had.body === mac.body && String(had.params) === String(mac.params)) macros.set(mac.name, { ...had, from: src.path, line: src.line });
   }
   const out = { ...facts, macros };
   withDefinesMemo.set(facts, { key, facts: out });
@@ -652,8 +710,11 @@ export class EngineDocument {
   /** the document that analyses a definition cut short in the middle of the file as if it were closed (see repaired). */
   private repair: EngineDocument | null = null;
 
-  /** a repair document analyses the kernels that start on these lines (0-based, `to` excluded) and no others. */
-  private only: { from: number; to: number } | null = null;
+  /**
+   * a repair document analyses the kernels that start on these lines (0-based, `to` excluded) and no others; the
+   * second document of asAppended also those whose text matches `calls` (they call the file's `__device__` functions).
+   */
+  private only: { from: number; to: number; calls?: RegExp } | null = null;
 
   /** `nested`: a repair document, which does not repair in turn. */
   constructor(public text: string, private readonly nested = false) {}
@@ -741,17 +802,24 @@ export class EngineDocument {
   analyze(options: AnalyzeOptions = {}): FileAnalysis {
     // a file's own kernels (not a repair's, nor the second document's of asAppended, whose options come made)
     const first = !this.nested && !this.only;
-    const includers = first && /\b__global__\b/.test(this.text) ? pickIncluders(options.includedBy ?? []) : [];
+    let includers = first && (/\b__global__\b/.test(this.text) || deviceHelpers(this.text).length) ? pickIncluders(options.includedBy ?? []) : [];
     let headers: string[] | undefined;
     let files: { path: string; text: string }[] = [];
+    let leftOut: Notice[] = [];
     if (first) {
       this.headerSources = undefined;
-      ({ options, headers, files } = this.withHeaders(options, includers));
+      const before = includedAs(this.text, options, includers);
+      includers = before.includers;
+      leftOut = before.notices;
+      ({ options, headers, files } = this.withHeaders(options, includers, before.at));
     }
     if (first && /\b__(?:global|device)__\b/.test(this.text)) {
       const arch = archRange(options.arch) ?? archRange(undefined)!;
       const decls = files.map((f) => ({ path: f.path, decls: headerDeclarations(f.path, f.text, arch, options.defines ?? {}) })).filter((d) => d.decls.text);
-      if (includers.length || decls.length) return this.asAppended(options, decls, includers, headers ?? []);
+      if (includers.length || decls.length) {
+        const r = this.asAppended(options, decls, includers, headers ?? []);
+        return leftOut.length ? { ...r, notices: [...leftOut, ...r.notices] } : r;
+      }
     }
     this.host?.dispose();
     this.host = null;
@@ -773,12 +841,13 @@ export class EngineDocument {
    * The options with the macros of the headers the file includes (`#include "..."`, read through `includes`), and of
    * those its includers include, joined to `defines`, which win over them; the headers read and their texts.
    */
-  private withHeaders(options: AnalyzeOptions, includers: { path: string; text: string }[]): { options: AnalyzeOptions; headers?: string[]; files: { path: string; text: string }[] } {
+  private withHeaders(options: AnalyzeOptions, includers: { path: string; text: string }[], at?: NonNullable<HeaderMacros['at']>): { options: AnalyzeOptions; headers?: string[]; files: { path: string; text: string }[] } {
     const { includes, includedBy: _, ...rest } = options;
     if (!includes) return { options: rest, files: [] };
     const arch = archRange(options.arch) ?? archRange(undefined)!;
-    let defines: Record<string, string> = { ...options.defines };
-    const sources: HeaderMacros['sources'] = {};
+    // the macros in force where the includers include the file decide its `#if`s and win over its headers'
+    let defines: Record<string, string> = { ...options.defines, ...at?.defines };
+    const sources: HeaderMacros['sources'] = { ...at?.sources };
     const files: { path: string; text: string }[] = [];
     // the file itself and the headers read so far are not read again (their include guards, or `#pragma once`)
     const seen = new Set<string>([...(options.path ? [options.path] : []), ...includers.map((p) => p.path)]);
@@ -790,8 +859,9 @@ export class EngineDocument {
       Object.assign(sources, h.sources);
       h.read.forEach((path, i) => files.push({ path, text: h.texts[i] }));
     }
-    if (!files.length) return { options: rest, files };
+    if (!files.length && !at) return { options: rest, files };
     this.headerSources = sources;
+    if (!files.length) return { options: { ...rest, defines }, files };
     return { options: { ...rest, defines }, headers: files.map((f) => f.path), files };
   }
 
@@ -827,7 +897,9 @@ export class EngineDocument {
     if (this.host) this.host.update(combined);
     else this.host = new EngineDocument(combined);
     this.host.headerSources = this.headerSources;
-    this.host.only = { from: 0, to: ownLines }; // the includers' own kernels are not this file's
+    // the includers' own kernels are not this file's, but those that call its `__device__` helpers run them
+    const fns = deviceHelpers(this.text);
+    this.host.only = { from: 0, to: ownLines, ...(includers.length && fns.length ? { calls: new RegExp(`\\b(?:${fns.join('|')})\\s*[(<]`) } : {}) };
     this.host.ownEnd = this.text.length;
     const r = this.host.analyze({ ...options, includes: undefined, includedBy: undefined });
     const mine = (x: Range) => x.start.line < ownLines;
@@ -849,7 +921,7 @@ export class EngineDocument {
       accesses.push({
         ...a, assumptions: a.assumptions.map(shift), message: shift(a.message),
         ...(a.reason === undefined ? {} : { reason: shift(a.reason) }),
-        cases: a.cases.map((c) => ({ ...c, context: Object.fromEntries(Object.entries(c.context).map(([k, v]) => [shift(k), v])) })),
+        cases: a.cases.map((c) => ({ ...c, context: Object.fromEntries(Object.entries(c.context).map(([k, v]) => [shift(k), typeof v === 'string' ? shift(v) : v])) })),
       });
     });
     const arrays = r.arrays.filter((a) => mine(a.declRange)).map((a) => ({ ...a, accesses: a.accesses.map((i) => index.get(i)).filter((i): i is number => i !== undefined) }));
@@ -955,7 +1027,7 @@ export class EngineDocument {
       this.kept = facts.expanded ? [facts.expanded] : [];
     }
     this.facts = facts;
-    facts = withDefines(facts, options.defines, text, this.headerSources);
+    facts = withDefines(facts, options.defines, text, this.headerSources, this.ownEnd);
     const notices: Notice[] = this.blanked.map((b) => ({
       range: { start: { line: b.line, character: 0 }, end: { line: b.line, character: 0 } },
       severity: 'information' as const,
@@ -998,7 +1070,8 @@ export class EngineDocument {
     const signature = digest(facts.signature);
     for (const kernel of facts.kernels) {
       const row = kernel.outer.startPosition.row;
-      if (this.only && (row < this.only.from || row >= this.only.to)) continue; // a repair document: its region alone
+      // a repair document: its region alone; asAppended's: the file's kernels, and the includers' that call its functions
+      if (this.only && (row < this.only.from || row >= this.only.to) && !this.only.calls?.test(kernel.outer.text)) continue;
       // the `bank-lens: block` comment above the kernel is outside its text: part of the key too
       const directive = directiveOf(kernel, facts);
       const key = hashKey([optKey, `${row}:${kernel.outer.startPosition.column}`, kernel.outer.text, signature, directive ? JSON.stringify(directive.blocks) : '']);

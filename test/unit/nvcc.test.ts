@@ -33,6 +33,16 @@ async function pool<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>)
   return results;
 }
 
+/**
+ * A multi-file project's `-I`: a folder of test/fixtures/projects/ that has an `include/` folder is built as its CMake
+ * would build it, with that folder on the include path.
+ */
+function includeDirs(f: string): string[] {
+  const m = /^test\/fixtures\/projects\/[^/]+\//.exec(f);
+  const inc = m ? path.join(m[0], 'include') : null;
+  return inc && fs.existsSync(path.join(ROOT, inc)) ? ['-I', inc] : [];
+}
+
 test('every .cu under examples/, test/fixtures/ and test/gpu/ compiles with nvcc -ptx -arch=sm_80', async () => {
   const version = await nvcc(['--version']);
   assert.ok(
@@ -45,8 +55,9 @@ test('every .cu under examples/, test/fixtures/ and test/gpu/ compiles with nvcc
   const files = DIRS.flatMap(cuFiles);
   assert.ok(files.includes('examples/transpose.cu'), `expected the examples among ${files.length} .cu files`);
   assert.ok(files.some((f) => f.startsWith('test/gpu/')), 'expected the GPU validation corpus in test/gpu/');
+  assert.ok(files.some((f) => f.startsWith('test/fixtures/projects/') && includeDirs(f).length), 'expected a project with an include/ folder in test/fixtures/projects/');
 
-  const results = await pool(files, POOL, async (f) => ({ f, ...(await nvcc(['-ptx', '-arch=sm_80', '-o', '/dev/null', f])) }));
+  const results = await pool(files, POOL, async (f) => ({ f, ...(await nvcc(['-ptx', '-arch=sm_80', ...includeDirs(f), '-o', '/dev/null', f])) }));
   const failed = results.filter((r) => r.code !== 0);
   assert.deepEqual(
     failed.map((r) => r.f),

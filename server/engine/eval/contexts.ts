@@ -1770,6 +1770,17 @@ function dispatchedTypes(call: Node, inner: Node, facts: FileFacts): { name: str
   return { name: m[1] === 'INDEX_TYPES' ? 'index_t' : 'scalar_t', types: [...new Set(names)].map((n) => LIBRARY_TYPES[`at::${n}`] ?? BUILTINS[n]), macro: f!.text };
 }
 
+/** `(int)(x)`, `(size_t)x`, `static_cast<int>(x)`, `(x)`: the text `x` (an integer cast or parentheses taken off). */
+function uncast(t: string): string {
+  for (let i = 0; i < 4; i++) {
+    const c = /^(?:\(\s*(?:(?:unsigned|signed|long|short|const)\s+)*(?:int|long|size_t|unsigned|int32_t|int64_t|uint32_t|uint64_t)\s*\)|static_cast\s*<\s*\w+\s*>)\s*/.exec(t);
+    if (c) t = t.slice(c[0].length).trim();
+    else if (t.startsWith('(') && t.endsWith(')') && balanced(t.slice(1, -1))) t = t.slice(1, -1).trim();
+    else break;
+  }
+  return t;
+}
+
 /**
  * The values the counter `j` of `for (int j = from; j OP bound; STEP)` takes, in order: OP one of `<`, `<=`, `>`,
  * `>=`, `!=`; STEP `j++`, `--j`, `j += c`, `j *= 2`, `j >>= 1`, `j = j * 2`, ... with `from`, `bound` and `c` known
@@ -1784,7 +1795,8 @@ function counterValues(fn: FunctionFact, loop: Node, j: string, init: Node | nul
   const bound = cond.childForFieldName('right')!;
   let to = uniformValue(it.rvalue(bound));
   // `sizeof(sizes) / sizeof(int)` or `/ sizeof(sizes[0])` over a local array with an initializer list
-  const m = /^sizeof\s*\(?\s*(\w+)\s*\)?\s*\/\s*sizeof\s*\(\s*(\w+(?:\s*\[\s*0\s*\])?)\s*\)$/.exec(bound.text.trim());
+  // (also under a cast to an integer type, llm.c's `j < (int)(sizeof(block_sizes) / sizeof(int))`)
+  const m = /^sizeof\s*\(?\s*(\w+)\s*\)?\s*\/\s*sizeof\s*\(\s*(\w+(?:\s*\[\s*0\s*\])?)\s*\)$/.exec(uncast(bound.text.trim()));
   if (to === null && m) {
     const items = localArrayItems(fn, m[1], loop.startIndex);
     const decl = findDeclaration(fn.body, m[1], loop.startIndex);

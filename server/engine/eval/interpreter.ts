@@ -2604,7 +2604,7 @@ export class Interp {
     const cached = this.typeCache.get(key);
     if (cached && (!found || found.once)) return cached;
     let out: CType = { kind: 'unknown', name: clean };
-    const declNode = local ?? this.cfg.facts.typeDecls.get(clean);
+    const declNode = local ?? this.cfg.facts.typeDecls.get(clean) ?? namespacedDecl(clean, this.cfg.facts.typeDecls);
     this.typeCache.set(key, out); // guards recursive definitions
     const mac = declNode ? undefined : this.macroNamed(clean);
     if (declNode) out = this.typeFromDecl(clean, declNode);
@@ -6201,4 +6201,21 @@ function topLevelSemicolon(text: string): boolean {
     else if (c === ';' && depth === 0) return true;
   }
   return false;
+}
+
+/**
+ * The definition of a type named with its namespaces (`hist::Bin`): the file's definition of `Bin`, where the
+ * namespaces around it are those the name gives, outermost first (`typeDecls` holds a type by its own name).
+ */
+function namespacedDecl(name: string, decls: Map<string, Node>): Node | undefined {
+  const m = /^(?:::)?((?:[A-Za-z_]\w*::)+)([A-Za-z_]\w*)$/.exec(name);
+  if (!m) return undefined;
+  const d = decls.get(m[2]);
+  if (!d) return undefined;
+  const spaces: string[] = [];
+  for (let p = d.parent; p; p = p.parent) {
+    if (p.type === 'namespace_definition') spaces.unshift(p.childForFieldName('name')?.text ?? '');
+    else if (/^(struct|class|union)_specifier$/.test(p.type) || p.type === 'function_definition') return undefined;
+  }
+  return spaces.join('::') + '::' === m[1] ? d : undefined;
 }

@@ -13,6 +13,11 @@ export interface HeaderMacros {
   texts: string[];
   /** where each key of `defines` was defined: the header's path and the 0-based line. */
   sources: Record<string, { path: string; line: number }>;
+  /**
+   * With `target`: the macros in force where `target` is first included (directly or through other headers), as
+   * defines() gives them, with where each was defined (the file's own: `selfPath`); null where it is not included.
+   */
+  at?: { defines: Record<string, string>; sources: Record<string, { path: string; line: number }> } | null;
 }
 
 /** How far the reading goes: headers including headers, how many, how much text in all. */
@@ -82,7 +87,7 @@ function definition(arg: string): [string, string] | null {
  * known. `given` wins over a header's definition of the same name; the file's own `#define`s win over both (see
  * analyze.ts's withDefines).
  */
-export function headerMacros(text: string, reader: IncludeReader, arch: Range, given: Record<string, string> = {}, seen = new Set<string>()): HeaderMacros {
+export function headerMacros(text: string, reader: IncludeReader, arch: Range, given: Record<string, string> = {}, seen = new Set<string>(), target?: { path: string; selfPath: string }): HeaderMacros {
   const defines: Record<string, string> = {};
   const sources: Record<string, { path: string; line: number }> = {};
   const byName = new Map<string, string>(); // macro name -> its key in `defines` (function-like keys hold parameters)
@@ -90,6 +95,8 @@ export function headerMacros(text: string, reader: IncludeReader, arch: Range, g
   const read: string[] = [];
   const texts: string[] = [];
   const local: Record<string, string> = {}; // the file's own definitions so far: they decide a header's `#if`s too
+  const localLines: Record<string, number> = {};
+  let at: HeaderMacros['at'] = target ? null : undefined;
   const givenNames = new Set(Object.keys(given).map((k) => k.replace(/\(.*$/, '')));
   let chars = 0;
   const env = (): Record<string, string> => ({ ...defines, ...local, ...given });
@@ -102,6 +109,11 @@ export function headerMacros(text: string, reader: IncludeReader, arch: Range, g
           h = reader(d.arg, from);
         } catch {
           h = null;
+        }
+        if (target && at === null && h?.path === target.path) {
+          const src: Record<string, { path: string; line: number }> = { ...sources };
+          for (const k of Object.keys(local)) src[k] = { path: target.selfPath, line: localLines[k] };
+          at = { defines: env(), sources: src };
         }
         if (!h || seen.has(h.path) || chars + h.text.length > CAPS.chars) continue;
         seen.add(h.path);
@@ -117,7 +129,10 @@ export function headerMacros(text: string, reader: IncludeReader, arch: Range, g
       if (from === null) {
         // the file's own definitions are the file's (facts read them from its tree); they only decide what follows
         for (const k of Object.keys(local)) if (k.replace(/\(.*$/, '') === name) delete local[k];
-        if (d.kind === 'define' && !d.unsure) local[def[0]] = def[1];
+        if (d.kind === 'define' && !d.unsure) {
+          local[def[0]] = def[1];
+          localLines[def[0]] = d.line;
+        }
         continue;
       }
       const before = byName.get(name);
@@ -142,5 +157,5 @@ export function headerMacros(text: string, reader: IncludeReader, arch: Range, g
     delete defines[key];
     delete sources[key];
   }
-  return { defines, read, texts, sources };
+  return { defines, read, texts, sources, ...(at === undefined ? {} : { at }) };
 }
