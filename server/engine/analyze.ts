@@ -16,6 +16,9 @@ import { BankProfile, profileFor, archRange, blockSummary, shiftGrain, warpLanes
 import { buildFindings, contextText, SiteResult } from './findings/findings';
 import { paddingFix, rowConstantFix, ArrayInfo, RowConstant } from './fix/padding';
 
+/** A path's last part: `include/config.h` -> `config.h`. */
+const baseName = (p: string): string => p.split(/[\\/]/).pop()!;
+
 export const DEFAULT_BUDGET_MS = 500;
 /** The files that include a file read with it (see AnalyzeOptions.includedBy): the first 8, 1 MB of text in all. */
 function pickIncluders(includers: { path: string; text: string }[]): { path: string; text: string }[] {
@@ -92,7 +95,7 @@ function runInstance(
 
 /** What an assumption says of a macro read from a header the file includes. */
 function headerMacroNote(m: Macro): string {
-  const file = m.from!.split(/[\\/]/).pop();
+  const file = baseName(m.from!);
   return m.params === null && m.body.length <= 40 ? `\`${m.name}\` = ${m.body} (defined in ${file}, line ${m.line + 1})` : `\`${m.name}\` as ${file} defines it (line ${m.line + 1})`;
 }
 
@@ -739,6 +742,24 @@ export class EngineDocument {
   }
 
   analyze(options: AnalyzeOptions = {}): FileAnalysis {
+    const r = this.analyzeFile(options);
+    const unread = !this.nested && !this.only ? this.headerUnread : [];
+    if (!unread.length) return r;
+    // a header found and not read: said at the include that led to it, and named among the headers, so that a host
+    // analyses the file again when it changes
+    const notices: Notice[] = unread.map((u) => ({
+      range: { start: { line: u.line, character: 0 }, end: { line: u.line, character: 0 } },
+      severity: 'information',
+      message: `\`${baseName(u.path)}\`${u.via ? `, included by \`${baseName(u.via)}\`,` : ''} is not read: ${u.why}; the macros, types and constants it defines are not known here`,
+    }));
+    const headers = [...(r.headers ?? []), ...unread.map((u) => u.path).filter((p) => !r.headers?.includes(p))];
+    return { ...r, notices: [...r.notices, ...notices], headers };
+  }
+
+  /** headers the file's own includes led to that were found and not read (withHeaders). */
+  private headerUnread: HeaderMacros['unread'] = [];
+
+  private analyzeFile(options: AnalyzeOptions): FileAnalysis {
     // a file's own kernels (not a repair's, nor the second document's of asAppended, whose options come made)
     const first = !this.nested && !this.only;
     const includers = first && /\b__global__\b/.test(this.text) ? pickIncluders(options.includedBy ?? []) : [];
@@ -746,6 +767,7 @@ export class EngineDocument {
     let files: { path: string; text: string }[] = [];
     if (first) {
       this.headerSources = undefined;
+      this.headerUnread = [];
       ({ options, headers, files } = this.withHeaders(options, includers));
     }
     if (first && /\b__(?:global|device)__\b/.test(this.text)) {
@@ -786,6 +808,7 @@ export class EngineDocument {
     for (const [text, reader] of [[this.text, includes], ...includers.map((p) => [p.text, (spec: string, from: string | null) => includes(spec, from ?? p.path)])] as [string, IncludeReader][]) {
       if (!/^[ \t]*#[ \t]*include[ \t]*"/m.test(text)) continue;
       const h = headerMacros(text, reader, arch, defines, seen);
+      if (text === this.text) this.headerUnread = h.unread;
       defines = { ...h.defines, ...defines };
       Object.assign(sources, h.sources);
       h.read.forEach((path, i) => files.push({ path, text: h.texts[i] }));
@@ -811,7 +834,7 @@ export class EngineDocument {
     let line = ownLines;
     const append = (text: string, path: string, at: (k: number) => number) => {
       const n = countLines(text) + 1;
-      segments.push({ from: line + 1, to: line + 1 + n, file: path.split(/[\\/]/).pop()!, line: at });
+      segments.push({ from: line + 1, to: line + 1 + n, file: baseName(path), line: at });
       combined += '\n' + text;
       line += n;
     };

@@ -13,6 +13,11 @@ export interface HeaderMacros {
   texts: string[];
   /** where each key of `defines` was defined: the header's path and the 0-based line. */
   sources: Record<string, { path: string; line: number }>;
+  /**
+   * headers found and not read (the reader's `unread`), each at the 0-based line of the file's own `#include` that
+   * led to it; `via` names the header that includes it, where that is not the file.
+   */
+  unread: { line: number; path: string; via?: string; why: string }[];
 }
 
 /** How far the reading goes: headers including headers, how many, how much text in all. */
@@ -92,16 +97,24 @@ export function headerMacros(text: string, reader: IncludeReader, arch: Range, g
   const local: Record<string, string> = {}; // the file's own definitions so far: they decide a header's `#if`s too
   const givenNames = new Set(Object.keys(given).map((k) => k.replace(/\(.*$/, '')));
   let chars = 0;
+  const unread: HeaderMacros['unread'] = [];
+  let top = 0; // the line of the file's own include being read
   const env = (): Record<string, string> => ({ ...defines, ...local, ...given });
   const visit = (src: string, from: string | null, depth: number): void => {
     for (const d of activeDirectives(src, arch, env())) {
       if (d.kind === 'include') {
+        if (from === null) top = d.line;
         if (depth >= CAPS.depth || read.length >= CAPS.headers) continue;
         let h: ReturnType<IncludeReader> = null;
         try {
           h = reader(d.arg, from);
         } catch {
           h = null;
+        }
+        if (h && 'unread' in h) {
+          if (!seen.has(h.path)) unread.push({ line: top, path: h.path, ...(from === null ? {} : { via: from }), why: h.unread });
+          seen.add(h.path);
+          continue;
         }
         if (!h || seen.has(h.path) || chars + h.text.length > CAPS.chars) continue;
         seen.add(h.path);
@@ -142,5 +155,5 @@ export function headerMacros(text: string, reader: IncludeReader, arch: Range, g
     delete defines[key];
     delete sources[key];
   }
-  return { defines, read, texts, sources };
+  return { defines, read, texts, sources, unread };
 }
