@@ -245,3 +245,24 @@ test('lsp: a hostile workspace (cycle, 2 MB+1 header, binary .h, folder include,
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('lsp: include folders sent by didChangeConfiguration while the first scan runs are scanned again (was: 32-way, the header\'s kernel kept the default block)', async () => {
+  // a client without workspace/configuration that sends its settings just after starting, as Neovim 0.7 does
+  const dir = tempDir('rescan');
+  write(dir, 'include/config.h', '#pragma once\n#define TILE 32\n');
+  const header = write(dir, 'include/kernels.cuh', '#pragma once\n#include "config.h"\n__global__ void headerKernel(float *out)\n{\n  __shared__ float t[TILE][TILE];\n  t[threadIdx.x][threadIdx.y] = out[threadIdx.x];\n}\n');
+  write(dir, 'src/k.cu', '#include "config.h"\n#include "kernels.cuh"\nvoid run(float *d)\n{\n  headerKernel<<<1, dim3(16, 16)>>>(d);\n}\n');
+  const c = await LspTestClient.start({ workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'w' }], settings: null, capabilities: { window: { workDoneProgress: true } } });
+  try {
+    await c.connection.sendNotification('workspace/didChangeConfiguration', { settings: { cudaBankLens: { includePaths: ['include'], analysisBudgetMs: 60_000 } } });
+    const uri = pathToFileURL(header).href;
+    await c.open(uri, fs.readFileSync(header, 'utf8'));
+    // k.cu finds kernels.cuh only through the include folder: block 16x16, words 32 * tx + ty in banks 0 and 1,
+    // sixteen each: 16-way (with the default 32x1 block, 32-way)
+    const d = await c.waitForDiagnostics(uri, (p) => p.diagnostics.some((x) => /16-way bank conflict/.test(text(x))), 30_000);
+    assert.equal(text(d.diagnostics.find((x) => /16-way/.test(text(x)))!), 't: 16-way bank conflict: 16 lanes need 16 distinct words from bank 0; served in 16 wavefronts (ideal 1)');
+  } finally {
+    await c.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
