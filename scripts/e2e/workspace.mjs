@@ -84,7 +84,7 @@ export function prepareRun(name) {
  * `include/kernels.cuh` holds a kernel that `src/k.cu` launches, and the workspace's settings give `include` as an
  * include folder, as a CMake project's `-I` would.
  */
-function writeHeaderProject(workspace) {
+export function writeHeaderProject(workspace) {
   const put = (rel, lines) => {
     mkdirSync(join(workspace, rel, '..'), { recursive: true });
     writeFileSync(join(workspace, rel), lines.join('\n') + '\n');
