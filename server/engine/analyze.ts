@@ -743,8 +743,10 @@ export class EngineDocument {
 
   analyze(options: AnalyzeOptions = {}): FileAnalysis {
     const r = this.analyzeFile(options);
-    const unread = !this.nested && !this.only ? this.headerUnread : [];
-    if (!unread.length) return r;
+    const first = !this.nested && !this.only;
+    const unread = first ? this.headerUnread : [];
+    const dropped = first ? this.includersDropped : [];
+    if (!unread.length && !dropped.length) return r;
     // a header found and not read: said at the include that led to it, and named among the headers, so that a host
     // analyses the file again when it changes
     const notices: Notice[] = unread.map((u) => ({
@@ -752,9 +754,20 @@ export class EngineDocument {
       severity: 'information',
       message: `\`${baseName(u.path)}\`${u.via ? `, included by \`${baseName(u.via)}\`,` : ''} is not read: ${u.why}; the macros, types and constants it defines are not known here`,
     }));
+    // a file that includes this one and is too long to read with it: its launches do not count, said so
+    for (const p of dropped) {
+      notices.push({
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        severity: 'information',
+        message: `\`${baseName(p.path)}\` includes this file and is not read with it: the files read with it are at most ${MAX_INCLUDER_CHARS.toLocaleString('en-US')} characters in all, and it has ${p.text.length.toLocaleString('en-US')}; its launches of this file's kernels do not count here`,
+      });
+    }
     const headers = [...(r.headers ?? []), ...unread.map((u) => u.path).filter((p) => !r.headers?.includes(p))];
-    return { ...r, notices: [...r.notices, ...notices], headers };
+    return { ...r, notices: [...r.notices, ...notices], ...(headers.length ? { headers } : {}) };
   }
+
+  /** files that include this one, given and not read with it for their length (pickIncluders). */
+  private includersDropped: { path: string; text: string }[] = [];
 
   /** headers the file's own includes led to that were found and not read (withHeaders). */
   private headerUnread: HeaderMacros['unread'] = [];
@@ -763,6 +776,7 @@ export class EngineDocument {
     // a file's own kernels (not a repair's, nor the second document's of asAppended, whose options come made)
     const first = !this.nested && !this.only;
     const includers = first && /\b__global__\b/.test(this.text) ? pickIncluders(options.includedBy ?? []) : [];
+    if (first) this.includersDropped = includers.length < (options.includedBy?.length ?? 0) && /\b__global__\b/.test(this.text) ? (options.includedBy ?? []).slice(0, MAX_INCLUDERS).filter((p) => !includers.includes(p)) : [];
     let headers: string[] | undefined;
     let files: { path: string; text: string }[] = [];
     if (first) {

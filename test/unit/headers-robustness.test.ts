@@ -266,3 +266,23 @@ test('lsp: include folders sent by didChangeConfiguration while the first scan r
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a file that includes a header and is too long to read with it is named in a notice (was: silent, the default block stated as if no file launched the kernel)', () => {
+  const header = '#pragma once\n__global__ void headerKernel(float *out)\n{\n  __shared__ float t[32][32];\n  t[threadIdx.x][threadIdx.y] = out[threadIdx.x];\n}\n';
+  const launch = '#include "kernels.cuh"\nvoid run(float *d) { headerKernel<<<1, dim3(16, 16)>>>(d); }\n';
+  const huge = { path: '/w/huge.cu', text: launch + '//'.repeat(500_000) + '\n' };
+  const small = { path: '/w/k.cu', text: launch };
+  const r = analyzeText(header, { path: '/w/kernels.cuh', includedBy: [huge, small] });
+  // k.cu is read: block 16x16, words 32 * tx + ty in banks 0 and 1, sixteen each: 16-way
+  figures(accessAt(r, header, 't[threadIdx.x][threadIdx.y] = out[threadIdx.x];', 'store', 't'), 'conflict', 16, 16, 32, 32);
+  assert.deepEqual(r.notices.map((n) => `${n.range.start.line + 1}: ${n.message}`), [
+    `1: \`huge.cu\` includes this file and is not read with it: the files read with it are at most 1,000,000 characters in all, and it has ${huge.text.length.toLocaleString('en-US')}; its launches of this file's kernels do not count here`,
+  ]);
+  // only the long one: the default block (32x1: word 32 * tx, all in bank 0, 32-way), and the notice says why
+  const alone = analyzeText(header, { path: '/w/kernels.cuh', includedBy: [huge] });
+  const store = accessAt(alone, header, 't[threadIdx.x][threadIdx.y] = out[threadIdx.x];', 'store', 't');
+  figures(store, 'conflict', 32, 32, 32, 32);
+  assert.deepEqual(store.block, [32, 1, 1]);
+  assert.equal(alone.notices.length, 1);
+  assert.match(alone.notices[0].message, /^`huge\.cu` includes this file and is not read with it/);
+});
