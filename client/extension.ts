@@ -21,6 +21,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     documentSelector: [
       { scheme: 'file', language: LANGUAGE_ID },
       { scheme: 'untitled', language: LANGUAGE_ID },
+      // headers VS Code opens as C or C++ (`.h`, `.hpp`): a CUDA file that includes one follows its edits as they are
+      // typed, and a kernel in one is analysed
+      { scheme: 'file', language: 'cpp', pattern: '**/*.{h,hh,hpp,hxx,inl}' },
+      { scheme: 'file', language: 'c', pattern: '**/*.h' },
     ],
     // settings: the server pulls `cudaBankLens` (workspace/configuration) and registers for its changes itself
     outputChannel: output,

@@ -2,6 +2,12 @@
 // with many kernels is opened, then 200 single-character edits inside one kernel are sent one at a time, each a
 // didChange, and the time until the publishDiagnostics of that version arrives is measured (debounce 0).
 //   node --import tsx scripts/bench-lsp.ts [--lines 5000] [--edits 200]
+// With --headers: the same for a file that includes headers and for a header with includers (headersBench).
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { fileURLToPath, pathToFileURL } from 'url';
+import type { Position } from 'vscode-languageserver-textdocument';
 import { LspTestClient } from '../test/unit/helpers/lsp-client';
 
 export interface LspBenchResult {
@@ -106,6 +112,94 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
+/** Types and deletes a digit at `pos`, `edits` times, one didChange at a time: each keystroke's time to its diagnostics. */
+async function typeAt(client: LspTestClient, uri: string, pos: Position, edits: number): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let i = 0; i < edits; i++) {
+    const change = i % 2 === 0
+      ? { range: { start: pos, end: pos }, text: String(i % 10) }
+      : { range: { start: pos, end: { line: pos.line, character: pos.character + 1 } }, text: '' };
+    const t0 = performance.now();
+    const version = await client.change(uri, [change]);
+    await client.waitForDiagnostics(uri, version, 60_000);
+    latencies.push(performance.now() - t0);
+  }
+  return latencies;
+}
+
+export interface HeadersBenchResult {
+  edits: number;
+  /** keystrokes in a file that includes two headers (its macros and types from them). */
+  includer: { p50Ms: number; p95Ms: number };
+  /** keystrokes in a header whose kernels are launched by three files that include it. */
+  header: { p50Ms: number; p95Ms: number };
+}
+
+/**
+ * Keystroke latency with headers, in a temporary workspace the server scans at start: `src/run0.cu` includes
+ * `include/config.h` (macros, a struct) and `include/kernels.cuh` (tile kernels), and so do `run1.cu` and `run2.cu`,
+ * each launching the header's kernels with its own block. Edits in `run0.cu`, then in `kernels.cuh`.
+ */
+export async function headersBench(options: { edits?: number; quiet?: boolean } = {}): Promise<HeadersBenchResult> {
+  const edits = options.edits ?? 200;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cbl-bench-headers-'));
+  const put = (rel: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+    return pathToFileURL(path.join(dir, rel)).href;
+  };
+  put('include/config.h', '#pragma once\n#define TILE 32\n#define ROWS 8\nstruct Pair { float a; float b; };\n');
+  const kernels = ['#pragma once', '#include "config.h"'];
+  for (let k = 0; k < 24; k++) {
+    kernels.push(`__global__ void tile${k}(float *out)`, '{', '  __shared__ float t[TILE][TILE];', '  __shared__ Pair p[TILE];',
+      '  for (int j = 0; j < TILE; j += ROWS) t[threadIdx.y + j][threadIdx.x] = out[threadIdx.x];', '  __syncthreads();',
+      `  p[threadIdx.x].a = t[threadIdx.x][threadIdx.y] * ${k + 1}.0f;`, '}', '');
+  }
+  const headerUri = put('include/kernels.cuh', kernels.join('\n'));
+  const runners = [0, 1, 2].map((r) => {
+    const lines = ['#include "../include/config.h"', '#include "../include/kernels.cuh"', ''];
+    for (let k = 0; k < 8; k++) {
+      lines.push(`__global__ void own${r}_${k}(float *o)`, '{', '  __shared__ Pair q[TILE * ROWS];', `  q[threadIdx.y * TILE + threadIdx.x].b = o[threadIdx.x] * ${k + 2}.0f;`, '}', '');
+    }
+    lines.push('void run(float *d)', '{', ...Array.from({ length: 24 }, (_, k) => `  tile${k}<<<1, dim3(TILE, ${r === 0 ? 'ROWS' : r === 1 ? 4 : 2})>>>(d);`), '}', '');
+    return put(`src/run${r}.cu`, lines.join('\n'));
+  });
+  const client = await LspTestClient.start({
+    workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'bench' }],
+    capabilities: { window: { workDoneProgress: true } },
+    initializationOptions: { debounceMs: 0 },
+  });
+  const percentiles = (l: number[]) => {
+    const sorted = [...l].sort((a, b) => a - b);
+    return { p50Ms: percentile(sorted, 50), p95Ms: percentile(sorted, 95) };
+  };
+  try {
+    const at = async (uri: string, needle: string) => {
+      const text = fs.readFileSync(fileURLToPath(uri), 'utf8');
+      await client.open(uri, text);
+      await client.waitForDiagnostics(uri, 1, 120_000);
+      return client.document(uri).positionAt(text.indexOf(needle));
+    };
+    const inRunner = await at(runners[0], '.0f;');
+    const inHeader = await at(headerUri, '.0f;');
+    // measured once the workspace scan has ended (its work-done progress): the header has its three includers
+    for (const t0 = Date.now(); !client.progress.some((p) => p.kind === 'end'); await new Promise((r) => setTimeout(r, 20))) {
+      if (Date.now() - t0 > 60_000) throw new Error('the workspace scan did not end');
+    }
+    const includer = percentiles(await typeAt(client, runners[0], inRunner, edits));
+    const header = percentiles(await typeAt(client, headerUri, inHeader, edits));
+    const result = { edits, includer, header };
+    if (!options.quiet) {
+      console.log(`lsp headers: ${edits} edits in a file that includes 2 headers: p50 ${includer.p50Ms.toFixed(1)} ms, p95 ${includer.p95Ms.toFixed(1)} ms`);
+      console.log(`lsp headers: ${edits} edits in a header with 3 includers (24 kernels): p50 ${header.p50Ms.toFixed(1)} ms, p95 ${header.p95Ms.toFixed(1)} ms`);
+    }
+    return result;
+  } finally {
+    await client.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function main(options: { lines?: number; edits?: number; quiet?: boolean } = {}): Promise<LspBenchResult> {
   const lines = options.lines ?? 5000;
   const edits = options.edits ?? 200;
@@ -126,17 +220,7 @@ export async function main(options: { lines?: number; edits?: number; quiet?: bo
     const kernelAt = text.indexOf(target);
     const lineAt = text.indexOf('.0f;', kernelAt);
     const pos = doc.positionAt(lineAt); // just before ".0f": after the digit
-    const latencies: number[] = [];
-    for (let i = 0; i < edits; i++) {
-      const insert = i % 2 === 0;
-      const change = insert
-        ? { range: { start: pos, end: pos }, text: String(i % 10) }
-        : { range: { start: pos, end: { line: pos.line, character: pos.character + 1 } }, text: '' };
-      t0 = performance.now();
-      const version = await client.change(uri, [change]);
-      await client.waitForDiagnostics(uri, version, 60_000);
-      latencies.push(performance.now() - t0);
-    }
+    const latencies = await typeAt(client, uri, pos, edits);
     const sorted = [...latencies].sort((a, b) => a - b);
     // the server logs `analysed URI version N in X ms` (initializationOptions.logTimings)
     const engine = client.logs
@@ -180,7 +264,7 @@ if (require.main === module) {
     const i = process.argv.indexOf(`--${name}`);
     return i > 0 ? Number(process.argv[i + 1]) : undefined;
   };
-  main({ lines: arg('lines'), edits: arg('edits') }).catch((err) => {
+  (process.argv.includes('--headers') ? headersBench({ edits: arg('edits') }) : main({ lines: arg('lines'), edits: arg('edits') })).catch((err) => {
     console.error(err);
     process.exit(1);
   });

@@ -42,6 +42,7 @@ export function prepareRun(name) {
   const root = mkdtempSync(join(tmpdir(), `cuda-bank-lens-e2e-${name}-`));
   const workspace = join(root, 'examples');
   cpSync(join(repoRoot, 'examples'), workspace, { recursive: true });
+  writeHeaderProject(workspace);
   const userDataDir = join(root, 'user-data');
   const extensionsDir = join(root, 'extensions');
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
@@ -76,6 +77,52 @@ export function prepareRun(name) {
       else log(`kept ${root}`);
     },
   };
+}
+
+/**
+ * A project whose sizes and kernels live in headers (the suite's headers.test.ts): `include/config.h` defines TILE,
+ * `include/kernels.cuh` holds a kernel that `src/k.cu` launches, and the workspace's settings give `include` as an
+ * include folder, as a CMake project's `-I` would.
+ */
+export function writeHeaderProject(workspace) {
+  const put = (rel, lines) => {
+    mkdirSync(join(workspace, rel, '..'), { recursive: true });
+    writeFileSync(join(workspace, rel), lines.join('\n') + '\n');
+  };
+  put('.vscode/settings.json', [JSON.stringify({ 'cudaBankLens.includePaths': ['include'] }, null, 2)]);
+  put('include/config.h', ['// Written by the end-to-end runner: the tile size every kernel of src/ uses.', '#pragma once', '#define TILE 32']);
+  put('include/kernels.cuh', [
+    '// Written by the end-to-end runner: a kernel that is launched only from src/k.cu (with a 16x16 block).',
+    '#pragma once',
+    '#include "config.h"',
+    '',
+    '__global__ void headerKernel(float *out)',
+    '{',
+    '  __shared__ float t[TILE][TILE];',
+    '  t[threadIdx.x][threadIdx.y] = out[threadIdx.x];',
+    '  __syncthreads();',
+    '  out[threadIdx.x] = t[threadIdx.y][threadIdx.x];',
+    '}',
+  ]);
+  put('src/k.cu', [
+    '// Written by the end-to-end runner: TILE comes from include/config.h (the include folder is a setting).',
+    '#include "config.h"',
+    '#include "kernels.cuh"',
+    '',
+    '__global__ void columnRead(float *out)',
+    '{',
+    '  __shared__ float tile[TILE][TILE];',
+    '  tile[threadIdx.y][threadIdx.x] = out[threadIdx.x];',
+    '  __syncthreads();',
+    '  out[threadIdx.x] = tile[threadIdx.x][threadIdx.y];',
+    '}',
+    '',
+    'void run(float *d)',
+    '{',
+    '  columnRead<<<1, dim3(32, 8)>>>(d);',
+    '  headerKernel<<<1, dim3(16, 16)>>>(d);',
+    '}',
+  ]);
 }
 
 /** The CLI's conflicts per example (the suite checks the editor shows the same). */

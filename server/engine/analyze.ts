@@ -16,6 +16,9 @@ import { BankProfile, profileFor, archRange, blockSummary, shiftGrain, warpLanes
 import { buildFindings, contextText, SiteResult } from './findings/findings';
 import { paddingFix, rowConstantFix, ArrayInfo, RowConstant } from './fix/padding';
 
+/** A path's last part: `include/config.h` -> `config.h`. */
+const baseName = (p: string): string => p.split(/[\\/]/).pop()!;
+
 export const DEFAULT_BUDGET_MS = 500;
 /** The files that include a file read with it (see AnalyzeOptions.includedBy): the first 8, 1 MB of text in all. */
 function pickIncluders(includers: { path: string; text: string }[]): { path: string; text: string }[] {
@@ -145,7 +148,7 @@ function runInstance(
 
 /** What an assumption says of a macro read from a header the file includes. */
 function headerMacroNote(m: Macro): string {
-  const file = m.from!.split(/[\\/]/).pop();
+  const file = baseName(m.from!);
   return m.params === null && m.body.length <= 40 ? `\`${m.name}\` = ${m.body} (defined in ${file}, line ${m.line + 1})` : `\`${m.name}\` as ${file} defines it (line ${m.line + 1})`;
 }
 
@@ -648,6 +651,7 @@ const definesKey = (d: Record<string, string> | undefined): string => (d ? Objec
  */
 const withDefinesMemo = new WeakMap<FileFacts, { key: string; facts: FileFacts }>();
 function withDefines(facts: FileFacts, defines: Record<string, string> | undefined, text: string, sources?: HeaderMacros['sources'], ownEnd = Infinity): FileFacts {
+  if (!defines || !Object.keys(defines).length) return facts;
   const key = definesKey(defines) + (sources ? Object.values(sources).map((s) => `${s.path}:${s.line}`).join('\u0001') : '') + (ownEnd === Infinity ? '' : `@${ownEnd}`);
   if (!key) return facts;
   const hit = withDefinesMemo.get(facts);
@@ -800,14 +804,48 @@ export class EngineDocument {
   }
 
   analyze(options: AnalyzeOptions = {}): FileAnalysis {
+    const r = this.analyzeFile(options);
+    const first = !this.nested && !this.only;
+    const unread = first ? this.headerUnread : [];
+    const dropped = first ? this.includersDropped : [];
+    if (!unread.length && !dropped.length) return r;
+    // a header found and not read: said at the include that led to it, and named among the headers, so that a host
+    // analyses the file again when it changes
+    const notices: Notice[] = unread.map((u) => ({
+      range: { start: { line: u.line, character: 0 }, end: { line: u.line, character: 0 } },
+      severity: 'information',
+      message: `\`${baseName(u.path)}\`${u.via ? `, included by \`${baseName(u.via)}\`,` : ''} is not read: ${u.why}; the macros, types and constants it defines are not known here`,
+    }));
+    // a file that includes this one and is too long to read with it: its launches do not count, said so
+    for (const p of dropped) {
+      notices.push({
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        severity: 'information',
+        message: `\`${baseName(p.path)}\` includes this file and is not read with it: the files read with it are at most ${MAX_INCLUDER_CHARS.toLocaleString('en-US')} characters in all, and it has ${p.text.length.toLocaleString('en-US')}; its launches of this file's kernels do not count here`,
+      });
+    }
+    const headers = [...(r.headers ?? []), ...unread.map((u) => u.path).filter((p) => !r.headers?.includes(p))];
+    return { ...r, notices: [...r.notices, ...notices], ...(headers.length ? { headers } : {}) };
+  }
+
+  /** files that include this one, given and not read with it for their length (pickIncluders). */
+  private includersDropped: { path: string; text: string }[] = [];
+
+  /** headers the file's own includes led to that were found and not read (withHeaders). */
+  private headerUnread: HeaderMacros['unread'] = [];
+
+  private analyzeFile(options: AnalyzeOptions): FileAnalysis {
     // a file's own kernels (not a repair's, nor the second document's of asAppended, whose options come made)
     const first = !this.nested && !this.only;
-    let includers = first && (/\b__global__\b/.test(this.text) || deviceHelpers(this.text).length) ? pickIncluders(options.includedBy ?? []) : [];
+    const wants = first && (/\b__global__\b/.test(this.text) || deviceHelpers(this.text).length > 0);
+    let includers = wants ? pickIncluders(options.includedBy ?? []) : [];
+    if (first) this.includersDropped = wants ? (options.includedBy ?? []).slice(0, MAX_INCLUDERS).filter((p) => !includers.includes(p)) : [];
     let headers: string[] | undefined;
     let files: { path: string; text: string }[] = [];
     let leftOut: Notice[] = [];
     if (first) {
       this.headerSources = undefined;
+      this.headerUnread = [];
       const before = includedAs(this.text, options, includers);
       includers = before.includers;
       leftOut = before.notices;
@@ -855,6 +893,7 @@ export class EngineDocument {
     for (const [text, reader] of [[this.text, includes], ...includers.map((p) => [p.text, (spec: string, from: string | null) => includes(spec, from ?? p.path)])] as [string, IncludeReader][]) {
       if (!/^[ \t]*#[ \t]*include[ \t]*"/m.test(text)) continue;
       const h = headerMacros(text, reader, arch, defines, seen);
+      if (text === this.text) this.headerUnread = h.unread;
       defines = { ...h.defines, ...defines };
       Object.assign(sources, h.sources);
       h.read.forEach((path, i) => files.push({ path, text: h.texts[i] }));
@@ -881,7 +920,7 @@ export class EngineDocument {
     let line = ownLines;
     const append = (text: string, path: string, at: (k: number) => number) => {
       const n = countLines(text) + 1;
-      segments.push({ from: line + 1, to: line + 1 + n, file: path.split(/[\\/]/).pop()!, line: at });
+      segments.push({ from: line + 1, to: line + 1 + n, file: baseName(path), line: at });
       combined += '\n' + text;
       line += n;
     };

@@ -143,7 +143,11 @@ export interface FileAnalysis {
  * being analysed): its path (what the results name, and what a cache is keyed by) and its text; null where there is
  * none that can be read. The engine reads no file itself: the CLI and the language server give it one.
  */
-export type IncludeReader = (spec: string, from: string | null) => { path: string; text: string } | null;
+/**
+ * Looks for `#include "spec"` (from the file `from`, null for the document): its path and text; `{ path, unread }`
+ * for one found that is not read (`unread` says why: `it is over 2 MB`); null for one not found.
+ */
+export type IncludeReader = (spec: string, from: string | null) => { path: string; text: string } | { path: string; unread: string } | null;
 
 export interface AnalyzeOptions {
   /** `sm_50+` (default), `sm_1x`, `sm_2x`, `sm_3x`, `sm_3x-8B`, `sm_80`, `sm_100`, `compute_75`, `sm_35:8B`, ... */

@@ -45,18 +45,39 @@ export function readText(p: string, cache: HeaderCache, open?: (p: string) => st
 export function includeReader(docPath: string, dirs: readonly string[] = [], cache: HeaderCache = new Map(), open?: (p: string) => string | undefined): IncludeReader {
   const read = (p: string) => readText(p, cache, open);
   return (spec, from) => {
-    if (path.isAbsolute(spec)) {
-      const text = read(spec);
-      return text === null ? null : { path: path.normalize(spec), text };
-    }
-    for (const dir of [path.dirname(from ?? docPath), ...dirs]) {
-      const p = path.resolve(dir, spec);
+    const candidates = path.isAbsolute(spec) ? [path.normalize(spec)] : [path.dirname(from ?? docPath), ...dirs].map((dir) => path.resolve(dir, spec));
+    let unread: { path: string; unread: string } | null = null;
+    for (const p of candidates) {
       const text = read(p);
       if (text !== null) return { path: p, text };
+      unread ??= whyUnread(p);
     }
-    return null;
+    return unread;
   };
 }
+
+/** Why a file readText gave nothing for is not read, as a clause (`it is a folder`); null where it is not there. */
+function whyUnread(p: string): { path: string; unread: string } | null {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(p);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ELOOP' ? { path: p, unread: 'its path goes through symbolic links in a loop' } : null;
+  }
+  if (st.isDirectory()) return { path: p, unread: 'it is a folder, not a file' };
+  if (!st.isFile()) return { path: p, unread: 'it is not a regular file' };
+  if (st.size > MAX_HEADER_BYTES) return { path: p, unread: `it is over 2 MB (${st.size.toLocaleString('en-US')} bytes)` };
+  return { path: p, unread: 'it holds binary data (a NUL byte) or cannot be read' };
+}
+
+const isFile = (p: string): boolean => {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+};
 
 /** How far includers are followed: through this many headers, and this many includers at most per file. */
 const INCLUDER_DEPTH = 4;
@@ -90,7 +111,7 @@ export class IncludeGraph {
   private readonly kernels = new Map<string, Set<string>>();
   private readonly launchedBy = new Map<string, Set<string>>();
 
-  constructor(private readonly dirs: readonly string[] = [], private readonly exists: (p: string) => boolean = (p) => fs.existsSync(p)) {}
+  constructor(private readonly dirs: readonly string[] = [], private readonly exists: (p: string) => boolean = isFile) {}
 
   /** A file's text, read or changed: its includes replace those it had. */
   setFile(file: string, text: string): void {

@@ -77,6 +77,7 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
   const graphDirs: string[] = [];
   const graph = new IncludeGraph(graphDirs);
   let scanning = false;
+  let scanAgain = false;
   let scannedDirs = '[]';
 
   const pathToUri = (p: string): string => pathToFileURL(p).href;
@@ -129,19 +130,32 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
     }
   }
 
-  /** The workspace's includes, read once at start, with progress where the client shows it. */
+  /**
+   * The workspace's includes, read once at start, with progress where the client shows it; read again after it when
+   * asked while it runs (other include folders: a client that sends its settings just after starting, as Neovim does).
+   */
   async function scanIncludes(progressSupported: boolean): Promise<void> {
-    if (!roots.length || scanning) return;
+    if (!roots.length) return;
+    if (scanning) {
+      scanAgain = true;
+      return;
+    }
     scanning = true;
-    const settings = await getSettings(pathToUri(roots[0]));
-    graphDirs.splice(0, graphDirs.length, ...includeDirs(settings));
-    scannedDirs = JSON.stringify(graphDirs);
-    const bar = progressSupported ? await connection.window.createWorkDoneProgress().catch(() => undefined) : undefined;
-    bar?.begin('CUDA Bank Lens: reading includes', 0, 'listing files');
-    const n = await scanWorkspace(roots, graph, (done, total) => bar?.report(Math.round((100 * done) / Math.max(1, total)), `${done}/${total} files`));
-    bar?.done();
-    scanning = false;
-    connection.console.log(`read the includes of ${n} files`);
+    try {
+      do {
+        scanAgain = false;
+        const settings = await getSettings(pathToUri(roots[0]));
+        graphDirs.splice(0, graphDirs.length, ...includeDirs(settings));
+        scannedDirs = JSON.stringify(graphDirs);
+        const bar = progressSupported ? await connection.window.createWorkDoneProgress().catch(() => undefined) : undefined;
+        bar?.begin('CUDA Bank Lens: reading includes', 0, 'listing files');
+        const n = await scanWorkspace(roots, graph, (done, total) => bar?.report(Math.round((100 * done) / Math.max(1, total)), `${done}/${total} files`));
+        bar?.done();
+        connection.console.log(`read the includes of ${n} files`);
+      } while (scanAgain);
+    } finally {
+      scanning = false;
+    }
     for (const d of documents.all()) {
       const own = fsPathOf(d.uri);
       if (own && (graph.includersOf(own).length || graph.launchersOf(own).length)) scheduler?.refresh(d.uri);

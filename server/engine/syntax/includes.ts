@@ -18,6 +18,11 @@ export interface HeaderMacros {
    * defines() gives them, with where each was defined (the file's own: `selfPath`); null where it is not included.
    */
   at?: { defines: Record<string, string>; sources: Record<string, { path: string; line: number }> } | null;
+  /**
+   * headers found and not read (the reader's `unread`), each at the 0-based line of the file's own `#include` that
+   * led to it; `via` names the header that includes it, where that is not the file.
+   */
+  unread: { line: number; path: string; via?: string; why: string }[];
 }
 
 /** How far the reading goes: headers including headers, how many, how much text in all. */
@@ -99,10 +104,13 @@ export function headerMacros(text: string, reader: IncludeReader, arch: Range, g
   let at: HeaderMacros['at'] = target ? null : undefined;
   const givenNames = new Set(Object.keys(given).map((k) => k.replace(/\(.*$/, '')));
   let chars = 0;
+  const unread: HeaderMacros['unread'] = [];
+  let top = 0; // the line of the file's own include being read
   const env = (): Record<string, string> => ({ ...defines, ...local, ...given });
   const visit = (src: string, from: string | null, depth: number): void => {
     for (const d of activeDirectives(src, arch, env())) {
       if (d.kind === 'include') {
+        if (from === null) top = d.line;
         if (depth >= CAPS.depth || read.length >= CAPS.headers) continue;
         let h: ReturnType<IncludeReader> = null;
         try {
@@ -114,6 +122,11 @@ export function headerMacros(text: string, reader: IncludeReader, arch: Range, g
           const src: Record<string, { path: string; line: number }> = { ...sources };
           for (const k of Object.keys(local)) src[k] = { path: target.selfPath, line: localLines[k] };
           at = { defines: env(), sources: src };
+        }
+        if (h && 'unread' in h) {
+          if (!seen.has(h.path)) unread.push({ line: top, path: h.path, ...(from === null ? {} : { via: from }), why: h.unread });
+          seen.add(h.path);
+          continue;
         }
         if (!h || seen.has(h.path) || chars + h.text.length > CAPS.chars) continue;
         seen.add(h.path);
@@ -157,5 +170,5 @@ export function headerMacros(text: string, reader: IncludeReader, arch: Range, g
     delete defines[key];
     delete sources[key];
   }
-  return { defines, read, texts, sources, ...(at === undefined ? {} : { at }) };
+  return { defines, read, texts, sources, unread, ...(at === undefined ? {} : { at }) };
 }

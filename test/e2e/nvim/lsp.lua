@@ -6,7 +6,8 @@
 --
 -- Environment: E2E_RESULT (JSON written here), E2E_FILE (file to open), E2E_SERVER_CMD (JSON array: the server's
 -- command line), E2E_HOVER_LINE / E2E_HOVER_CHAR (0-based hover position), E2E_TIMEOUT_MS (each wait),
--- E2E_LANGUAGE_ID (default cuda-cpp), E2E_SETTINGS (JSON: what workspace/configuration answers).
+-- E2E_LANGUAGE_ID (default cuda-cpp), E2E_SETTINGS (JSON: what workspace/configuration answers), E2E_ROOT (the
+-- workspace folder; default the file's folder), E2E_WAIT_MESSAGE (wait for a diagnostic whose message holds this).
 local function env(name, default)
   local v = os.getenv(name)
   if v == nil or v == '' then
@@ -24,6 +25,7 @@ local result = {
   steps = {},
   published = {},
   diagnostics = {},
+  progress = {},
   log = {},
 }
 
@@ -61,10 +63,12 @@ local function main()
   local client_id = vim.lsp.start_client({
     name = 'cuda-bank-lens',
     cmd = cmd,
-    root_dir = vim.fn.fnamemodify(file, ':p:h'),
+    root_dir = env('E2E_ROOT', vim.fn.fnamemodify(file, ':p:h')),
     get_language_id = function() return language_id end,
     settings = settings,
     on_init = function(client, init_result)
+      -- Neovim 0.7 does not offer workspace/configuration: its settings reach a server as nvim-lspconfig sends them
+      client.notify('workspace/didChangeConfiguration', { settings = settings })
       initialized = true
       result.server_info = init_result and init_result.serverInfo or vim.NIL
       result.capabilities = init_result and init_result.capabilities or vim.NIL
@@ -77,6 +81,11 @@ local function main()
         table.insert(result.published, { uri = params.uri, version = params.version, count = #params.diagnostics })
         if params.uri == vim.uri_from_bufnr(bufnr) then result.diagnostics = params.diagnostics end
         return vim.lsp.diagnostic.on_publish_diagnostics(err, params, ctx, config)
+      end,
+      ['$/progress'] = function(err, params, ctx, config)
+        table.insert(result.progress, params.value and params.value.kind or '?')
+        local default = vim.lsp.handlers['$/progress']
+        if default then return default(err, params, ctx, config) end
       end,
       ['window/logMessage'] = function(_, params)
         table.insert(result.log, params.message)
@@ -96,7 +105,14 @@ local function main()
   step('initialize', ok and initialized, initialized and 'answered' or ('no answer' .. (result.server_exit and ' (server exited)' or '')))
   if not initialized then return finish(1) end
 
-  ok = vim.wait(timeout, function() return #result.diagnostics > 0 end, 50)
+  local want = os.getenv('E2E_WAIT_MESSAGE') or ''
+  ok = vim.wait(timeout, function()
+    if want == '' then return #result.diagnostics > 0 end
+    for _, d in ipairs(result.diagnostics) do
+      if type(d.message) == 'string' and d.message:find(want, 1, true) then return true end
+    end
+    return false
+  end, 50)
   step('diagnostics', ok, #result.diagnostics .. ' diagnostic(s) for ' .. file)
   result.vim_diagnostics = #vim.diagnostic.get(bufnr)
 

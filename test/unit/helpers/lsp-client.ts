@@ -68,6 +68,8 @@ export class LspTestClient {
   readonly published: PublishDiagnosticsParams[] = [];
   readonly logs: string[] = [];
   readonly appliedEdits: WorkspaceEdit[] = [];
+  /** every `$/progress` the server sent (work done progress), with how many publishDiagnostics had come before it. */
+  readonly progress: { kind: string; message?: string; afterPublished: number }[] = [];
   configurationRequests = 0;
   settings: Record<string, unknown> | null;
   initializeResult!: InitializeResult;
@@ -101,6 +103,9 @@ export class LspTestClient {
     connection.onRequest('client/unregisterCapability', () => null);
     connection.onRequest('workspace/codeLens/refresh', () => null);
     connection.onRequest('window/workDoneProgress/create', () => null);
+    connection.onNotification('$/progress', (p: { value?: { kind?: string; message?: string } }) => {
+      this.progress.push({ kind: String(p.value?.kind), message: p.value?.message, afterPublished: this.published.length });
+    });
     connection.onRequest('window/showMessageRequest', () => null);
     connection.onNotification('window/showMessage', (p: { message: string }) => {
       this.logs.push(`showMessage: ${p.message}`);
