@@ -125,6 +125,41 @@ test('NVIDIA\'s documented figures hold for the guides\' and blogs\' kernels (un
   figures(accessAt(result, text, 'dyn_shared[threadIdx.x + i * THREADBLOCK_SIZE] = 0.0f;', 'store', 'dyn_shared'), 'conflict-free', 1, 1, 32, 32);
 });
 
+test('a block shape in a file-scope array of arrays set once by a setup function (`dim3 grid[3][2], block[3][2];`) is read (was: 32 threads assumed, derivative_y\'s halo 32 lanes)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // Harris's x derivative: block (mx, sPencils) = 64x4, a warp is half a pencil row of 72 floats
+  const x = accessAt(result, text, 's_f[sj][si] = f[globalIdx];', 'store', 's_f');
+  figures(x, 'conflict-free', 1, 1, 32, 32);
+  assert.deepEqual(x.block, [64, 4, 1]);
+  assert.ok(x.assumptions.some((a) => /`block\[0\]\[0\]` as `block\[0\]\[0\] = dim3\(mx, sPencils, 1\)` in `setDerivativeParameters`/.test(a)), x.assumptions.join('\n'));
+  // the y derivative: block (sPencils, my) = 4x64, eight rows of 4 per warp; `j < 4` lets the first four rows through
+  const lines = text.split('\n');
+  const y = result.accesses.filter((a) => a.kernel === 'derivative_y');
+  assert.ok(y.length > 0 && y.every((a) => a.block?.join('x') === '4x64x1'), y.map((a) => a.block?.join('x')).join(', '));
+  const halo = y.find((a) => a.kind === 'store' && lines[a.range.start.line].includes('s_f[sj - 4][si] = s_f[sj + my - 5][si];'))!;
+  figures(halo, 'conflict-free', 1, 1, 16, 16);
+  // a kernel's own variable of the same name (`cg::thread_block block`, passed to `tiled_partition`) is not the array
+  assert.ok(text.includes('cg::tiled_partition(block, 32)'));
+});
+
+test('a kernel\'s local `block` passed to a function does not hide the file-scope `block[]` the launch reads (was: 32 threads assumed, conflict-free)', () => {
+  const text = [
+    '#include <cooperative_groups.h>',
+    'namespace cg = cooperative_groups;',
+    'dim3 block[3];',
+    '__global__ void kx(float *o) { __shared__ float s[64][33]; o[0] = s[threadIdx.x][threadIdx.y]; }',
+    '__global__ void kz(float *o) { auto block = cg::this_thread_block(); cg::sync(block); }',
+    'void setp() { block[1] = dim3(4, 64, 1); }',
+    'int main() { float *o = 0; setp(); kx<<<1, block[1]>>>(o); }',
+  ].join('\n');
+  const result = analyzeText(text);
+  // block 4x64: words 33 tx + ty for tx 0..3 and eight ty, in bank tx + ty: four words in the middle banks, 4-way
+  const l = accessAt(result, text, 'o[0] = s[threadIdx.x][threadIdx.y]; }', 'load', 's');
+  figures(l, 'conflict', 4, 4, 32, 32);
+  assert.deepEqual(l.block, [4, 64, 1]);
+  assert.ok(l.assumptions.some((a) => /`block\[1\]` as `block\[1\] = dim3\(4, 64, 1\)` in `setp`/.test(a)), l.assumptions.join('\n'));
+});
+
 test('a shared counter read again in a loop bound is named as written (was: `numCurrFrontier_s@NN#2`, an internal key, in the assumption)', () => {
   const { text, result } = analyzeFile(FIXTURE);
   // PMPP's privatized BFS frontier, copied out by a block-stride loop: t + 256 per pass, conflict-free
