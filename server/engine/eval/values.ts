@@ -250,7 +250,7 @@ function scaleSym(a: Sym | null, c: number): Sym | null {
 }
 export function symText(s: Sym): string {
   // a later read of one text is keyed by its line and count (`w[0]@12#2`, see readAtom): shown as the text the user wrote
-  return symKey(s, (k) => k.replace(/@\d+(?:#\d+)?$/, ''));
+  return symKey(s, (k) => k.replace(/@\d+#\d+$/, ''));
 }
 
 /** symText with the keys as they are: distinct unknowns give distinct texts (to group equal sums by). */
