@@ -66,7 +66,7 @@ test('`(TILE) + 1 * PAD` in an extent and `(TILE) - 2 * t` in a subscript are re
   assert.equal(b.outOfBounds?.extent, 36);
 });
 
-test('a type in parentheses before `- 2 * x` is still a cast, and a variable in parentheses is still a value', () => {
+test('a type in parentheses before `- 2 * x` is still a cast, and a variable in parentheses is a value, also after another operand (was: `100 - (w) - 2 * t` read as 100 + 2 t, out of bounds)', () => {
   const text = [
     'typedef int idx_t;',
     '__global__ void k(float *P, int m)',
@@ -76,6 +76,9 @@ test('a type in parentheses before `- 2 * x` is still a cast, and a variable in 
     '    int w = 33;',
     '    P[0] = s[(idx_t) + 2 * t];',
     '    P[1] = s[64 + (w) - 2 * t];',
+    '    __shared__ float r[80];',
+    '    int i = 100 - (w) - 2 * t;',
+    '    P[2] = r[i];',
     '}',
     'int main() { k<<<1, 32>>>(0, 1); }',
   ].join('\n');
@@ -86,6 +89,10 @@ test('a type in parentheses before `- 2 * x` is still a cast, and a variable in 
   const l = accessAt(result, text, 'P[1] = s[64 + (w) - 2 * t];', 'load', 's');
   figures(l, 'conflict', 2, 2, 32, 32);
   assert.equal(l.outOfBounds, undefined);
+  // 100 - 33 - 2 t = 67 - 2 t: 67 down to 5, in the extent of 80; 2-way
+  const r = accessAt(result, text, 'P[2] = r[i];', 'load', 'r');
+  figures(r, 'conflict', 2, 2, 32, 32);
+  assert.equal(r.outOfBounds, undefined);
 });
 
 test('NVIDIA\'s documented figures hold for the guides\' and blogs\' kernels (unchanged: checked against the oracle and the documents)', () => {

@@ -3839,6 +3839,11 @@ export class Interp {
    * no such cast, or it names shared memory (its accesses keep their places in the user's text).
    */
   private misreadCast(node: Node): Node | null {
+    // only a whole expression, or a part of `&&` / `||`, is one the compiler reads too: inside an operand
+    // (`p - (W) - 2 * t` read as `p - (((W)-2) * t)`) the operand's text is no expression of the source's
+    const up = node.parent;
+    if (up && /^(binary_expression|unary_expression|cast_expression|pointer_expression)$/.test(up.type) &&
+      !(up.type === 'binary_expression' && /^(&&|\|\||and|or)$/.test(operatorOf(up, '') ?? ''))) return null;
     let casts = misreadCasts.get(node);
     if (casts === undefined) {
       casts = !/\(\s*[A-Za-z_]\w*\s*\)\s*[-+*&]/.test(node.text) ? [] : node.descendantsOfType('cast_expression').filter((c) => {
