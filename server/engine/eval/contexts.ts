@@ -1078,20 +1078,21 @@ function localArrayElement(fn: FunctionFact, node: Node, it: Interp): Value | nu
  * assumed (and said).
  */
 function fileScopeElement(node: Node, launcher: FunctionFact, facts: FileFacts, it: Interp, deadline: number): { value: Value; note: string } | null {
-  const base = node.type === 'subscript_expression' ? node.childForFieldName('argument') : node;
-  const index = subscriptIndex(node);
-  if (base?.type !== 'identifier' || (node.type === 'subscript_expression' && !index)) return null;
-  const name = base.text;
+  // `blocks[d]`, also of an array of arrays (`block[1][0]`, Harris's finite-difference `dim3 grid[3][2], block[3][2];`)
+  const chain = subscriptChain(node);
+  if (!chain) return null;
+  const name = chain.base.text;
   const local = (fn: FunctionFact, id: string, at: number) => fn.params.some((p) => p.name === id) || !!findDeclaration(fn.body, id, at);
   if (local(launcher, name, node.startIndex)) return null;
   const declared = named(fileRoot(launcher.outer)).find((d) => d.type === 'declaration' && !hasToken(d, 'const') && !hasToken(d, 'constexpr') &&
     d.childrenForFieldName('declarator').some((x) => declaratorName(x)?.text === name));
   if (!declared) return null;
-  const want = index ? uniformValue(it.rvalue(index)) : null;
-  if (index && want === null) return null;
+  const want = chain.indices.map((i) => uniformValue(it.rvalue(i)));
+  if (want.some((w) => w === null)) return null;
   let found: { value: Node; fn: FunctionFact } | null = null;
   for (const fn of [...facts.functions.values()].flat()) {
-    if (local(fn, name, fn.body.endIndex)) continue;
+    // its own variable of that name, declared in its body (in scope at its closing brace: `auto block = cg::this_thread_block();`)
+    if (local(fn, name, fn.body.endIndex - 1)) continue;
     if (escapes(fn.body, facts, fn.body, name)) return null; // `&blocks[1]`, `parse(argv, nthreads)` by reference
     const stack: Node[] = [fn.body];
     while (stack.length) {
@@ -1099,12 +1100,12 @@ function fileScopeElement(node: Node, launcher: FunctionFact, facts: FileFacts, 
       stack.push(...named(n));
       const target = n.type === 'assignment_expression' ? n.childForFieldName('left') : n.type === 'update_expression' ? n.childForFieldName('argument') : null;
       if (!target || !identifiersIn(target).includes(name)) continue;
-      const at = subscriptIndex(target);
-      const whole = target.type === 'identifier' || (target.type === 'subscript_expression' && target.childForFieldName('argument')?.text === name && !!at);
-      if (!whole) return null; // `blocks[1].x = 8`, `*p = ...`: not one value
-      const c = at ? evalConstant(facts, at, deadline) : null;
-      if (at && c === null) return null;
-      if (index && c !== want) continue;
+      // the whole element, at constant indices: `blocks[1] = ...`, `block[1][0] = ...`
+      const at = subscriptChain(target);
+      if (at?.base.text !== name || at.indices.length !== want.length) return null; // `blocks[1].x = 8`, `*p = ...`: not one value
+      const c = at.indices.map((i) => evalConstant(facts, i, deadline));
+      if (c.some((x) => x === null)) return null;
+      if (c.some((x, k) => x !== want[k])) continue;
       // run once, straight through the body: not under an if, a loop or a switch
       const plain = n.childForFieldName('operator')?.text === '=' && n.parent?.type === 'expression_statement' && n.parent.parent?.id === fn.body.id;
       const value = n.childForFieldName('right');
@@ -1114,8 +1115,21 @@ function fileScopeElement(node: Node, launcher: FunctionFact, facts: FileFacts, 
   }
   if (found) return { value: it.rvalue(found.value), note: `\`${node.text}\` as \`${found.value.parent!.text}\` in \`${found.fn.name}\` at line ${found.value.startPosition.row + 1} sets it (assumed to run before the launch)` };
   // never written (`int nthreads = 128;` at file scope): its initializer
-  const value = index ? null : it.valueOfDeclaration(declared, name);
+  const value = want.length ? null : it.valueOfDeclaration(declared, name);
   return value && (uniformValue(value) !== null || value.k === 'dim3') ? { value, note: `\`${name}\` as declared at line ${declared.startPosition.row + 1} (never written)` } : null;
+}
+
+/** `a`, `a[i]`, `a[i][j]`: the name and its indices, outermost first; null for anything else. */
+function subscriptChain(node: Node): { base: Node; indices: Node[] } | null {
+  const indices: Node[] = [];
+  let n: Node | null = node;
+  while (n?.type === 'subscript_expression') {
+    const i = subscriptIndex(n);
+    if (!i) return null;
+    indices.unshift(i);
+    n = n.childForFieldName('argument');
+  }
+  return n?.type === 'identifier' ? { base: n, indices } : null;
 }
 
 /** Names the file uses other than as the function of a call or a function's own declarator (an address taken). */

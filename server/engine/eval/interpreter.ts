@@ -8,7 +8,7 @@ import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, kids, o
 import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, DOUBLE, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, isNonNegative, gcd, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
-  isUniform, isWarpUniform, symText, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
+  isUniform, isWarpUniform, symText, symKey, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
   UNKNOWN, unknownPointer, eitherPointer, promote, wrapKey, wrapOf, Wrap,
 } from './values';
 
@@ -949,7 +949,7 @@ export class Interp {
       const g = coefs.reduce((a, [, c]) => gcd(a, c), 0);
       const atLeastZero = coefs.every(([key, c]) => c > 0 && isNonNegative(key));
       const feasible = (v: number) => (-v) % g === 0 && (!atLeastZero || -v >= 0);
-      return { v: d.v, sym: symText(Object.fromEntries(coefs)), feasible, text: p.text };
+      return { v: d.v, sym: symKey(Object.fromEntries(coefs)), shown: symText(Object.fromEntries(coefs)), feasible, text: p.text };
     };
     // the lanes of `mask` by the value of `v`
     const byValue = (v: Lanes, within: Uint8Array) => {
@@ -977,7 +977,7 @@ export class Interp {
         for (const e of eqs) for (let i = 0; i < this.n; i++) if (mask[i] && laneAt(e!.v, i) === -sv) m[i] = 1;
         return m;
       });
-      const note = `the lanes that pass \`${root.text}\` are, in any block, those of its parts for one value of \`${eqs[0]!.sym}\`: ${masks.length} such values can, each analysed in turn`;
+      const note = `the lanes that pass \`${root.text}\` are, in any block, those of its parts for one value of \`${eqs[0]!.shown}\`: ${masks.length} such values can, each analysed in turn`;
       return { masks, note };
     }
     const parts = negate ? [root] : chain(root, '&&', []);
@@ -3089,6 +3089,8 @@ export class Interp {
       case 'conditional_expression':
         return this.conditional(node);
       case 'cast_expression': {
+        const reread = this.misreadCast(node);
+        if (reread) return this.inMacro(null, () => this.rvalue(reread));
         const tn = node.childForFieldName('type');
         const v = this.rvalue(node.childForFieldName('value')!);
         return tn ? this.cast(v, this.typeDescriptor(tn), node) : v;
@@ -3831,6 +3833,45 @@ export class Interp {
   }
 
   /**
+   * `(W) - 2 * t`, which the grammar reads as a cast of `-2` to a type `W`, times `t`, where `W` names a value (a macro
+   * such as PMPP's `#define OUT_TILE_DIM ((IN_TILE_DIM) - 2 * (FILTER_RADIUS))`, a variable, a constant): the expression
+   * parsed again with the name in double parentheses (`((W)) - 2 * t`), as the compiler reads it. Null where it holds
+   * no such cast, or it names shared memory (its accesses keep their places in the user's text).
+   */
+  private misreadCast(node: Node): Node | null {
+    // only a whole expression, or a part of `&&` / `||`, is one the compiler reads too: inside an operand
+    // (`p - (W) - 2 * t` read as `p - (((W)-2) * t)`) the operand's text is no expression of the source's
+    const up = node.parent;
+    if (up && /^(binary_expression|unary_expression|cast_expression|pointer_expression)$/.test(up.type) &&
+      !(up.type === 'binary_expression' && /^(&&|\|\||and|or)$/.test(operatorOf(up, '') ?? ''))) return null;
+    let casts = misreadCasts.get(node);
+    if (casts === undefined) {
+      casts = !/\(\s*[A-Za-z_]\w*\s*\)\s*[-+*&]/.test(node.text) ? [] : node.descendantsOfType('cast_expression').filter((c) => {
+        const td = c.childForFieldName('type');
+        const v = c.childForFieldName('value');
+        return td?.namedChildCount === 1 && td.namedChild(0)!.type === 'type_identifier' && td.text === td.namedChild(0)!.text &&
+          (v?.type === 'unary_expression' || v?.type === 'pointer_expression') && /^[-+*&]/.test(v.text);
+      });
+      misreadCasts.set(node, casts);
+    }
+    const values = casts.filter((c) => {
+      const name = c.childForFieldName('type')!.text;
+      if (this.binding(name) || this.cfg.values.has(name)) return true;
+      const facts = this.cfg.facts;
+      if (this.cfg.types.has(name) || facts.typeDecls.has(name) || this.resolveTypeName(name, c).kind !== 'unknown') return false;
+      return facts.enums.has(name) || facts.constants.has(name) || facts.macros.get(name)?.params === null;
+    });
+    if (!values.length || this.mentionsShared(node)) return null;
+    let text = node.text;
+    for (const c of [...values].sort((a, b) => b.startIndex - a.startIndex)) {
+      const td = c.childForFieldName('type')!;
+      const at = td.startIndex - node.startIndex;
+      text = `${text.slice(0, at)}(${td.text})${text.slice(at + td.text.length)}`;
+    }
+    return parseExpression(text)?.expr ?? null;
+  }
+
+  /**
    * A term of a sum that is the same on every lane but not known (`d < n`, `d >= m || d < k` of warp-uniform values, a
    * bit GPU-BSW subtracts from a shared pointer each diagonal, `p = p - (d < n)`), beside a number or a pointer: one
    * unknown warp-uniform number, so the sum is exact up to the same offset on every lane (bank model rule 6).
@@ -3842,7 +3883,7 @@ export class Interp {
   }
 
   private binaryExpr(node: Node): Value {
-    const reread = this.misreadTemplate(node);
+    const reread = this.misreadTemplate(node) ?? this.misreadCast(node);
     if (reread) return this.inMacro(null, () => this.rvalue(reread));
     const op = operatorOf(node, '')!;
     const left = node.childForFieldName('left')!;
@@ -5920,6 +5961,8 @@ function holds(holders: Map<string, Node>, node: Node): boolean {
  * on its own text.
  */
 const assignedMemo = new WeakMap<Node, Map<string, number>>();
+/** The casts in an expression that may be a name of a value in parentheses followed by `-`, `+`, `*` or `&` (`misreadCast`). */
+const misreadCasts = new WeakMap<Node, Node[]>();
 const NO_ASSIGNED = new Map<string, number>();
 function assignedCalls(fn: Node | null | undefined): Map<string, number> {
   if (!fn) return NO_ASSIGNED;

@@ -249,7 +249,13 @@ function scaleSym(a: Sym | null, c: number): Sym | null {
   return out;
 }
 export function symText(s: Sym): string {
-  const terms = Object.entries(s).map(([k, c]): [string, number] => [k.charCodeAt(0) === 3 ? wrapOf(k)!.label : k, c]);
+  // a later read of one text is keyed by its line and count (`w[0]@12#2`, see readAtom): shown as the text the user wrote
+  return symKey(s, (k) => k.replace(/@\d+#\d+$/, ''));
+}
+
+/** symText with the keys as they are: distinct unknowns give distinct texts (to group equal sums by). */
+export function symKey(s: Sym, shown: (k: string) => string = (k) => k): string {
+  const terms = Object.entries(s).map(([k, c]): [string, number] => [k.charCodeAt(0) === 3 ? wrapOf(k)!.label : shown(k), c]);
   // a name that is an expression's text (`tile % STAGES`) is parenthesised where an operator stands next to it
   const wrap = (k: string) => (/^[\w.@'\[\]]+$/.test(k) ? k : `(${k})`);
   return terms.map(([k, c]) => (c === 1 ? (terms.length > 1 ? wrap(k) : k) : `${c} * ${wrap(k)}`)).join(' + ');
