@@ -84,6 +84,18 @@ const INCLUDER_DEPTH = 4;
 const MAX_INCLUDERS = 8;
 
 /**
+ * The pieces of a text that setFile reads: the lines of its `#include`s, what follows each `__global__` and precedes
+ * each `<<<`, and its launch API calls. Found with indexOf, which costs a keystroke in a large file little.
+ */
+function signature(text: string): string[] {
+  const parts: string[] = [];
+  for (const [word, from, to] of [['include', -40, 200], ['__global__', 0, 400], ['<<<', -160, 3], ['LaunchKernel', 0, 200]] as const) {
+    for (let i = text.indexOf(word); i !== -1; i = text.indexOf(word, i + word.length)) parts.push(text.slice(Math.max(0, i + from), i + to));
+  }
+  return parts;
+}
+
+/**
  * The kernels a text defines or declares: the name before the parameter list after each `__global__`, past
  * `__launch_bounds__(...)`, `__cluster_dims__(...)`, `__maxnreg__(...)` and macros in capitals with arguments.
  */
@@ -96,8 +108,23 @@ function kernelNames(text: string): Set<string> {
   }
   return out;
 }
-/** `name<<<`, `name<T, 4><<<`, `cudaLaunchKernel((void *)name`, `hipLaunchKernelGGL(name`: a kernel a file launches. */
-const LAUNCHED_NAME = /\b([A-Za-z_]\w*)\s*(?:<[^<>;{}]*>\s*)?<<<|\b(?:cuda|hip)LaunchKernel\w*\s*\(\s*(?:\(\s*(?:const\s+)?void\s*\*\s*\)\s*)?&?\s*(?:HIP_KERNEL_NAME\s*\()?\s*([A-Za-z_]\w*)/g;
+/** `cudaLaunchKernel((void *)name`, `hipLaunchKernelGGL(name` (also `HIP_KERNEL_NAME(name<T>)`): a kernel a file launches. */
+const API_LAUNCHED_NAME = /\b(?:cuda|hip)LaunchKernel\w*\s*\(\s*(?:\(\s*(?:const\s+)?void\s*\*\s*\)\s*)?&?\s*(?:HIP_KERNEL_NAME\s*\()?\s*([A-Za-z_]\w*)/g;
+
+/**
+ * The kernels a text launches: the name before each `<<<` (`name<<<`, `name<T, 4> <<<`), found from the `<<<`s (a
+ * keystroke's update of the graph must not cost a pass of a regular expression at every word of a large file), and
+ * the kernel of each launch API call.
+ */
+function launchedNames(text: string): Set<string> {
+  const out = new Set<string>();
+  for (let i = text.indexOf('<<<'); i !== -1; i = text.indexOf('<<<', i + 3)) {
+    const m = /([A-Za-z_]\w*)\s*(?:<[^<>;{}]*>\s*)?$/.exec(text.slice(Math.max(0, i - 160), i));
+    if (m) out.add(m[1]);
+  }
+  if (text.includes('LaunchKernel')) for (const m of text.matchAll(API_LAUNCHED_NAME)) out.add(m[1]);
+  return out;
+}
 
 /**
  * Which file includes which with `#include "..."` (resolved as includeReader resolves it: the including file's
@@ -113,9 +140,16 @@ export class IncludeGraph {
 
   constructor(private readonly dirs: readonly string[] = [], private readonly exists: (p: string) => boolean = isFile) {}
 
+  /** what the last setFile of each file read of its text (see signature): the same, and nothing changes */
+  private readonly seenText = new Map<string, string[]>();
+
   /** A file's text, read or changed: its includes replace those it had. */
   setFile(file: string, text: string): void {
+    const sig = signature(text);
+    const before = this.seenText.get(file);
+    if (before && before.length === sig.length && before.every((p, i) => p === sig[i])) return;
     this.removeFile(file);
+    this.seenText.set(file, sig);
     const found: string[] = [];
     if (text.includes('#include')) {
       for (const m of text.matchAll(/^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"/gm)) {
@@ -132,9 +166,8 @@ export class IncludeGraph {
       set.add(file);
     }
     this.kernels.set(file, text.includes('__global__') ? kernelNames(text) : new Set());
-    if (/<<<|LaunchKernel/.test(text)) {
-      for (const m of text.matchAll(LAUNCHED_NAME)) {
-        const name = m[1] ?? m[2];
+    if (text.includes('<<<') || text.includes('LaunchKernel')) {
+      for (const name of launchedNames(text)) {
         let set = this.launchedBy.get(name);
         if (!set) this.launchedBy.set(name, (set = new Set()));
         set.add(file);
@@ -142,7 +175,13 @@ export class IncludeGraph {
     }
   }
 
+  /** The include folders changed: the next setFile of each file resolves its includes again. */
+  foldersChanged(): void {
+    this.seenText.clear();
+  }
+
   removeFile(file: string): void {
+    this.seenText.delete(file);
     for (const t of this.targets.get(file) ?? []) this.by.get(t)?.delete(file);
     this.targets.delete(file);
     this.kernels.delete(file);

@@ -146,6 +146,7 @@ export function startServer(connection: Connection, info: ServerInfo = { name: '
         scanAgain = false;
         const settings = await getSettings(pathToUri(roots[0]));
         graphDirs.splice(0, graphDirs.length, ...includeDirs(settings));
+        graph.foldersChanged();
         scannedDirs = JSON.stringify(graphDirs);
         const bar = progressSupported ? await connection.window.createWorkDoneProgress().catch(() => undefined) : undefined;
         bar?.begin('CUDA Bank Lens: reading includes', 0, 'listing files');
