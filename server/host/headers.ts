@@ -37,6 +37,11 @@ export function readText(p: string, cache: HeaderCache, open?: (p: string) => st
   return text;
 }
 
+/** Where `#include "spec"` in the file `from` is looked for, in order: `from`'s folder, then each of `dirs`. */
+function searchPath(spec: string, from: string, dirs: readonly string[]): string[] {
+  return path.isAbsolute(spec) ? [path.normalize(spec)] : [path.dirname(from), ...dirs].map((dir) => path.resolve(dir, spec));
+}
+
 /**
  * A reader that looks for `#include "spec"` as compilers do: in the directory of the file that includes it (the
  * document's own directory for the document), then in each of `dirs` (`-I`) in order. `open(path)` gives the text of
@@ -45,7 +50,7 @@ export function readText(p: string, cache: HeaderCache, open?: (p: string) => st
 export function includeReader(docPath: string, dirs: readonly string[] = [], cache: HeaderCache = new Map(), open?: (p: string) => string | undefined): IncludeReader {
   const read = (p: string) => readText(p, cache, open);
   return (spec, from) => {
-    const candidates = path.isAbsolute(spec) ? [path.normalize(spec)] : [path.dirname(from ?? docPath), ...dirs].map((dir) => path.resolve(dir, spec));
+    const candidates = searchPath(spec, from ?? docPath, dirs);
     let unread: { path: string; unread: string } | null = null;
     for (const p of candidates) {
       const text = read(p);
@@ -154,8 +159,7 @@ export class IncludeGraph {
     if (text.includes('#include')) {
       for (const m of text.matchAll(/^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"/gm)) {
         const spec = m[1];
-        const candidates = path.isAbsolute(spec) ? [spec] : [path.dirname(file), ...this.dirs].map((d) => path.resolve(d, spec));
-        const target = candidates.map((c) => path.normalize(c)).find((c) => this.targets.has(c) || this.exists(c));
+        const target = searchPath(spec, file, this.dirs).find((c) => this.targets.has(c) || this.exists(c));
         if (target && target !== file && !found.includes(target)) found.push(target);
       }
     }
