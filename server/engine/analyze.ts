@@ -71,7 +71,6 @@ function includedAs(text: string, options: AnalyzeOptions, includers: { path: st
   if (!seen.length) return { includers, notices: [] };
   const first = seen[0];
   const out = seen.filter((u) => u.key !== first.key);
-  const base = (f: string) => f.split(/[\\/]/).pop();
   const said = (v: string | undefined) => (v === undefined ? 'not defined' : v.length <= 40 ? `${v}` : 'defined otherwise');
   const at0 = { line: 0, character: 0 };
   const notices: Notice[] = out.map((u) => {
@@ -79,7 +78,7 @@ function includedAs(text: string, options: AnalyzeOptions, includers: { path: st
     return {
       range: { start: at0, end: at0 },
       severity: 'information',
-      message: `the launches in ${base(u.path)} are not read: where it includes this file, \`${name.replace(/\(.*$/, '')}\` is ${said(u.used.get(name))}, and ${said(first.used.get(name))} where ${base(first.path)} includes it (the file is analysed as ${base(first.path)} includes it)`,
+      message: `the launches in ${baseName(u.path)} are not read: where it includes this file, \`${name.replace(/\(.*$/, '')}\` is ${said(u.used.get(name))}, and ${said(first.used.get(name))} where ${baseName(first.path)} includes it (the file is analysed as ${baseName(first.path)} includes it)`,
     };
   });
   return { includers: includers.filter((p) => !out.some((u) => u.path === p.path)), at: first.at, notices };
