@@ -2,7 +2,8 @@
 // which scripts/bench.ts runs. Prints milliseconds as JSON.
 // A first argument `--baseline-wasm` loads the grammar as the command line does (initParser's baselineWasm).
 //   parse FILE     the first tree-sitter parse of a file
-//   analyze FILE   the first full analysis (which includes its own parse)
+//   analyze FILE   the first full analysis (which includes its own parse); REPS=n in the environment runs n analyses
+//                  one after another (to profile the warm engine: `node --cpu-prof dist/bench-cold.js analyze F`)
 //   passes FILE... one warm-up pass over the files, then the mean per file over 5 passes (amortised), then over 50
 //                  more (steady state, the JIT settled)
 import * as fs from 'fs';
@@ -17,7 +18,7 @@ import { parse } from '../server/engine/syntax/parser';
   await initEngine({ baselineWasm });
   const t0 = performance.now();
   if (mode === 'parse') parse(texts[0]).delete();
-  else if (mode === 'analyze') analyzeText(texts[0], { budgetMs: 60000 });
+  else if (mode === 'analyze') for (let i = 0; i < Number(process.env.REPS ?? 1); i++) analyzeText(texts[0], { budgetMs: 600000 });
   else if (mode === 'passes') {
     for (const t of texts) analyzeText(t);
     const timed = (reps: number) => {

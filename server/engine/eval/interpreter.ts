@@ -164,6 +164,13 @@ const CLASS_DECLS = new WeakMap<CType, Node>();
 
 /** `a[i][j]`: the subscripted expression (`a`) and the indices, outermost first; null where a subscript has none. */
 function subscriptChain(node: Node): { base: Node | null; idx: Node[] } | null {
+  // a loop evaluates the same subscript once per iteration: the chain is syntax alone, read once per node
+  let c = chains.get(node);
+  if (c === undefined) chains.set(node, (c = readChain(node)));
+  return c;
+}
+const chains = new WeakMap<Node, { base: Node | null; idx: Node[] } | null>();
+function readChain(node: Node): { base: Node | null; idx: Node[] } | null {
   const idx: Node[] = [];
   let base: Node | null = node;
   while (base?.type === 'subscript_expression') {
@@ -183,6 +190,8 @@ export class Interp {
   readonly tz: Float64Array;
   /** every thread: the active set when nothing narrows it (shared, never written). */
   private readonly ones: Uint8Array;
+  /** the address vectors of visits whose lanes all ask for one address, by that address (never written: shared). */
+  private readonly uniformAddrs = new Map<number, Float64Array>();
   private maskValue: Uint8Array | null = null;
   private activeCache: Uint8Array | null = null;
   /** the threads of the current guard (null: all); with returns, breaks and continues it makes active(). */
@@ -3824,7 +3833,8 @@ export class Interp {
   private misreadTemplate(node: Node): Node | null {
     if (node.type !== 'binary_expression') return null;
     const tf = node.childForFieldName('left');
-    const name = tf?.type === 'template_function' ? tf.childForFieldName('name') : null;
+    if (tf?.type !== 'template_function') return null;
+    const name = tf.childForFieldName('name');
     if (name?.type !== 'identifier' || this.cfg.facts.functions.has(name.text) || this.mentionsShared(node)) return null;
     const b = this.binding(name.text);
     if (!b || isBase(b)) return null;
@@ -3841,12 +3851,12 @@ export class Interp {
   private misreadCast(node: Node): Node | null {
     // only a whole expression, or a part of `&&` / `||`, is one the compiler reads too: inside an operand
     // (`p - (W) - 2 * t` read as `p - (((W)-2) * t)`) the operand's text is no expression of the source's
-    const up = node.parent;
-    if (up && /^(binary_expression|unary_expression|cast_expression|pointer_expression)$/.test(up.type) &&
-      !(up.type === 'binary_expression' && /^(&&|\|\||and|or)$/.test(operatorOf(up, '') ?? ''))) return null;
     let casts = misreadCasts.get(node);
     if (casts === undefined) {
-      casts = !/\(\s*[A-Za-z_]\w*\s*\)\s*[-+*&]/.test(node.text) ? [] : node.descendantsOfType('cast_expression').filter((c) => {
+      const up = node.parent;
+      const operand = up && /^(binary_expression|unary_expression|cast_expression|pointer_expression)$/.test(up.type) &&
+        !(up.type === 'binary_expression' && /^(&&|\|\||and|or)$/.test(operatorOf(up, '') ?? ''));
+      casts = operand || !/\(\s*[A-Za-z_]\w*\s*\)\s*[-+*&]/.test(node.text) ? [] : node.descendantsOfType('cast_expression').filter((c) => {
         const td = c.childForFieldName('type');
         const v = c.childForFieldName('value');
         return td?.namedChildCount === 1 && td.namedChild(0)!.type === 'type_identifier' && td.text === td.namedChild(0)!.text &&
@@ -3854,6 +3864,7 @@ export class Interp {
       });
       misreadCasts.set(node, casts);
     }
+    if (!casts.length) return null;
     const values = casts.filter((c) => {
       const name = c.childForFieldName('type')!.text;
       if (this.binding(name) || this.cfg.values.has(name)) return true;
@@ -5584,16 +5595,20 @@ export class Interp {
       return;
     }
     if (this.cfg.host) return;
-    const unknownAddress = r.off.sym && Object.keys(r.off.sym).find((k) => k.startsWith(UNKNOWN));
-    if (width === null || ![1, 2, 4, 8, 16].includes(width)) {
+    const off = r.off;
+    // the first warp-uniform term that stands for an address not known (its key is the reason)
+    let why: string | undefined;
+    if (off.sym) for (const k in off.sym) if (k.charCodeAt(0) === 0) {
+      why = k;
+      break;
+    }
+    if (width === null || (width !== 1 && width !== 2 && width !== 4 && width !== 8 && width !== 16)) {
       visit.reason = width === null
-        ? unknownAddress ? unknownAddress.slice(UNKNOWN.length) : `the size of \`${typeName(r.t)}\` is not known`
+        ? why ? why.slice(UNKNOWN.length) : `the size of \`${typeName(r.t)}\` is not known`
         : `a ${width}-byte \`${typeName(r.t)}\` is copied with instructions the compiler chooses`;
       this.visits.push(visit);
       return;
     }
-    const off = r.off;
-    const why = off.sym && Object.keys(off.sym).find((k) => k.startsWith(UNKNOWN));
     if (why) {
       const reason = why.slice(UNKNOWN.length) || 'the address could not be evaluated';
       // one lane of each warp asks for it (`if (threadIdx.x % 32 == 0) ... prefix[s]`, the prefix at an offset a
@@ -5653,7 +5668,16 @@ export class Interp {
     const ov = off.v;
     const all = act === this.ones || act.indexOf(0) === -1;
     if (all && typeof ov !== 'number') visit.addrs = ov; // values are never mutated: share, do not copy
-    else {
+    else if (all) {
+      // one address on every lane (`As[ty][k]`, a loop's broadcast): the same vector for each visit of it
+      const u = ov as number;
+      let addrs = this.uniformAddrs.get(u);
+      if (!addrs) {
+        if (this.uniformAddrs.size >= 256) this.uniformAddrs.clear();
+        this.uniformAddrs.set(u, (addrs = new Float64Array(this.n).fill(u)));
+      }
+      visit.addrs = addrs;
+    } else {
       const addrs = new Float64Array(this.n);
       if (typeof ov === 'number') for (let i = 0; i < this.n; i++) addrs[i] = act[i] ? ov : NaN;
       else for (let i = 0; i < this.n; i++) addrs[i] = act[i] ? ov[i] : NaN;
@@ -6063,26 +6087,31 @@ function misalignment(addrs: Float64Array, width: number, align: number, sym: Re
   }
   const proven = gcd(symStep, Math.min(align, width));
   // warp mode's terms of the thread index (keys starting with THREAD) are no offset the same on every lane
-  const plus = Object.keys(sym ?? {}).some((k) => !k.startsWith(THREAD)) ? ' (plus the same offset on every lane)' : '';
+  const plus = () => (Object.keys(sym ?? {}).some((k) => !k.startsWith(THREAD)) ? ' (plus the same offset on every lane)' : '');
   let loose = -1;
-  const places = new Set<number>(); // the lanes' places within a unit of the width
+  // the lanes' places within a unit of the width: the first one's, and whether another lane's differs
+  let place = -1;
+  let places = 0;
   for (let i = 0; i < addrs.length; i++) {
     const a = addrs[i];
-    if (Number.isNaN(a)) continue;
-    const lane = `lane ${i % 32} of warp ${Math.floor(i / 32)}`;
+    if (a !== a) continue;
     if (((a % proven) + proven) % proven !== 0)
-      return `misaligned: ${lane} addresses byte ${a} of \`${name}\`${plus}, which starts at a multiple of ${align}: not a multiple of ${width}, the access's width; the GPU faults on a misaligned shared-memory access`;
+      return `misaligned: lane ${i % 32} of warp ${Math.floor(i / 32)} addresses byte ${a} of \`${name}\`${plus()}, which starts at a multiple of ${align}: not a multiple of ${width}, the access's width; the GPU faults on a misaligned shared-memory access`;
     if (symStep !== width) continue;
-    places.add(((a % width) + width) % width);
-    if (loose < 0 && ((a % width) + width) % width !== 0) loose = i;
+    const at = ((a % width) + width) % width;
+    if (place < 0) {
+      place = at;
+      places = 1;
+    } else if (at !== place) places = 2;
+    if (loose < 0 && at !== 0) loose = i;
   }
   if (loose < 0) return null;
   // lanes at different places within a unit of the width: wherever the array starts, one of them is misaligned
-  if (places.size > 1)
-    return `misaligned: lane ${loose % 32} of warp ${Math.floor(loose / 32)} addresses byte ${addrs[loose]} of \`${name}\`${plus}, and other lanes bytes a different distance from a multiple of ${width}, the access's width: wherever \`${name}\` starts, some lane is misaligned; the GPU faults on a misaligned shared-memory access`;
+  if (places > 1)
+    return `misaligned: lane ${loose % 32} of warp ${Math.floor(loose / 32)} addresses byte ${addrs[loose]} of \`${name}\`${plus()}, and other lanes bytes a different distance from a multiple of ${width}, the access's width: wherever \`${name}\` starts, some lane is misaligned; the GPU faults on a misaligned shared-memory access`;
   const a = addrs[loose];
   const past = width - (((a % width) + width) % width);
-  return `misaligned unless \`${name}\` starts ${past} ${past === 1 ? 'byte' : 'bytes'} past a multiple of ${width}: lane ${loose % 32} of warp ${Math.floor(loose / 32)} addresses byte ${a} of it${plus}, and its declaration aligns it only to ${align}; the GPU faults on a shared-memory access not aligned to its width (${width} bytes)`;
+  return `misaligned unless \`${name}\` starts ${past} ${past === 1 ? 'byte' : 'bytes'} past a multiple of ${width}: lane ${loose % 32} of warp ${Math.floor(loose / 32)} addresses byte ${a} of it${plus()}, and its declaration aligns it only to ${align}; the GPU faults on a shared-memory access not aligned to its width (${width} bytes)`;
 }
 
 function wordPlaces(sym: Record<string, number>): number {
