@@ -6092,6 +6092,29 @@ function misalignment(addrs: Float64Array, width: number, align: number, sym: Re
   // the lanes' places within a unit of the width: the first one's, and whether another lane's differs
   let place = -1;
   let places = 0;
+  // the common case, widths and alignments of powers of two and addresses that are 32-bit integers: the remainders
+  // as masks (a double's `%` costs a call); any lane outside that goes the general way below
+  if ((width & (width - 1)) === 0 && (proven & (proven - 1)) === 0) {
+    const pm = proven - 1, wm = width - 1, whole = symStep === width;
+    let i = 0;
+    for (; i < addrs.length; i++) {
+      const a = addrs[i];
+      if (a !== a) continue;
+      if ((a | 0) !== a) break;
+      if ((a & pm) !== 0) break;
+      if (!whole) continue;
+      const at = a & wm;
+      if (place < 0) {
+        place = at;
+        places = 1;
+      } else if (at !== place) places = 2;
+      if (loose < 0 && at !== 0) loose = i;
+    }
+    if (i === addrs.length) return loose < 0 ? null : misplaced(addrs, loose, places, width, align, name, plus);
+    loose = -1;
+    place = -1;
+    places = 0;
+  }
   for (let i = 0; i < addrs.length; i++) {
     const a = addrs[i];
     if (a !== a) continue;
@@ -6105,7 +6128,11 @@ function misalignment(addrs: Float64Array, width: number, align: number, sym: Re
     } else if (at !== place) places = 2;
     if (loose < 0 && at !== 0) loose = i;
   }
-  if (loose < 0) return null;
+  return loose < 0 ? null : misplaced(addrs, loose, places, width, align, name, plus);
+}
+
+/** misalignment()'s message where every lane is aligned to what the terms prove, but `loose` is not to the width. */
+function misplaced(addrs: Float64Array, loose: number, places: number, width: number, align: number, name: string, plus: () => string): string {
   // lanes at different places within a unit of the width: wherever the array starts, one of them is misaligned
   if (places > 1)
     return `misaligned: lane ${loose % 32} of warp ${Math.floor(loose / 32)} addresses byte ${addrs[loose]} of \`${name}\`${plus()}, and other lanes bytes a different distance from a multiple of ${width}, the access's width: wherever \`${name}\` starts, some lane is misaligned; the GPU faults on a misaligned shared-memory access`;
