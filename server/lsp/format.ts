@@ -52,6 +52,16 @@ export function md(text: string): string {
   return text.replace(/([\\`*_{}[\]<>#|])/g, '\\$1').replace(/\r?\n/g, ' ');
 }
 
+/**
+ * An engine sentence as markdown: its backticked spans (`` `TILE_DIM` = 32 ``, `` `s[2 * t]` ``) as inline code, the
+ * rest escaped. Text whose backticks do not pair up is escaped whole.
+ */
+export function prose(text: string): string {
+  const parts = text.split('`');
+  if (parts.length % 2 === 0) return md(text);
+  return parts.map((p, i) => (i % 2 === 0 ? md(p) : p.trim() ? `\`${p.replace(/\r?\n/g, ' ')}\`` : '')).join('');
+}
+
 /** Inline code that survives backticks inside. */
 export function code(text: string): string {
   const t = text.replace(/\s+/g, ' ').trim();

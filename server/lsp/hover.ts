@@ -2,7 +2,7 @@
 import type { AccessCase, AccessFinding, ArrayFinding, FileAnalysis, Position, Range } from '../engine';
 import { bankCountFor, renderBankMapSvg, renderBankMapText, svgDataUri } from './bank-map';
 import { arrayOfAccess } from './diagnostics';
-import { blockText, code, contains, laneRanges, md, plural, rangeSpan, sameRange, statusText, wavefrontText } from './format';
+import { blockText, code, contains, laneRanges, md, plural, prose, rangeSpan, sameRange, statusText, wavefrontText } from './format';
 import type { BankMapResult } from './protocol';
 
 /** Reads the document text of a range (the renderers quote access expressions). */
@@ -127,13 +127,13 @@ export function accessHover(analysis: FileAnalysis, index: number, ctx: HoverCon
   const a = analysis.accesses[index];
   const parts: string[] = [];
   parts.push(`**${code(title(a, ctx.textOf))}** · ${a.kind} · **${md(statusText(a))}**`);
-  parts.push(md(a.message));
-  if (a.outOfBounds) parts.push(`**out of bounds:** ${md(a.outOfBounds.message)}`);
-  if (a.status === 'unknown' && a.reason && !a.message.includes(a.reason)) parts.push(`reason: ${md(a.reason)}`);
+  parts.push(prose(a.message));
+  if (a.outOfBounds) parts.push(`**out of bounds:** ${prose(a.outOfBounds.message)}`);
+  if (a.status === 'unknown' && a.reason && !a.message.includes(a.reason)) parts.push(`reason: ${prose(a.reason)}`);
   const rows = figureRows(a);
   parts.push(['| figure | value |', '| --- | --- |', ...rows.map(([k, v]) => `| ${md(k)} | ${md(v)} |`)].join('\n'));
   if (a.sharedArray !== a.array) parts.push(`${code(a.array)} points into ${code(a.sharedArray)}`);
-  if (a.assumptions.length) parts.push(['**Assumptions**', '', ...a.assumptions.map((s) => `- ${md(s)}`)].join('\n'));
+  if (a.assumptions.length) parts.push(['**Assumptions**', '', ...a.assumptions.map((s) => `- ${prose(s)}`)].join('\n'));
   if (a.cases.length > 1 && casesDiffer(a.cases)) parts.push(['**Cases**', '', casesTable(a.cases)].join('\n'));
   if (a.worst) {
     const f = a.worst;
@@ -181,12 +181,12 @@ export function declarationHover(analysis: FileAnalysis, array: ArrayFinding, ct
   if (array.fix) {
     const f = array.fix;
     parts.push(
-      `**Quick fix:** ${md(f.title)}\n\n` +
+      `**Quick fix:** ${prose(f.title)}\n\n` +
         `conflicting accesses ${f.conflictingBefore} → ${f.conflictingAfter}; ` +
         `wavefronts of the ${plural(f.accessesChecked, 'access', 'accesses')} checked, summed over their cases: ${f.totalWavefrontsBefore} → ${f.totalWavefrontsAfter}`,
     );
   } else if (array.noFixReason) {
-    parts.push(`No padding fix: ${md(array.noFixReason)}`);
+    parts.push(`No padding fix: ${prose(array.noFixReason)}`);
   }
   return parts.join('\n\n');
 }

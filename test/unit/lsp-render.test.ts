@@ -7,7 +7,7 @@ import { bankGrid, renderBankMapSvg, renderBankMapText, svgDataUri } from '../..
 import { codeActions } from '../../server/lsp/code-actions';
 import { codeLenses, lensTitle } from '../../server/lsp/code-lens';
 import { DiagnosticData, toDiagnostics } from '../../server/lsp/diagnostics';
-import { laneRanges } from '../../server/lsp/format';
+import { laneRanges, prose } from '../../server/lsp/format';
 import { accessHover, bankMapResult, casesDiffer, declarationHover, findAccessAt, findAccessesAt, findArrayAt, toPlainText } from '../../server/lsp/hover';
 import { DEFAULT_SETTINGS, Settings } from '../../server/lsp/settings';
 import { fakeAnalysis, figures, r } from './helpers/lsp-fixtures';
@@ -144,6 +144,18 @@ describe('lsp render: hover', () => {
     assert.match(md, /!\[bank map\]\(data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+\)/);
     assert.match(md, /```text\n\s+bank 0\*\nwavefront 1 +w0 L0\n/);
     assert.doesNotMatch(md, BANNED);
+  });
+
+  it('shows the engine\'s backticked names as inline code in a card, the prose around them escaped', () => {
+    const a = fakeAnalysis();
+    a.accesses[0].assumptions = ['`TILE_DIM` = 32 (defined in tile_config.h, line 7)', '`blockIdx.x * 32` adds the same offset to every lane; it does not change the degree (bank model rule 6)'];
+    const card = accessHover(a, 0, { textOf: text });
+    assert.ok(card.includes('- `TILE_DIM` = 32 (defined in tile\\_config.h, line 7)'), card);
+    assert.ok(card.includes('- `blockIdx.x * 32` adds the same offset to every lane'), card);
+    assert.ok(!card.includes('\\`'), 'no escaped backtick');
+    // a stray backtick cannot open a code span that swallows the rest: escaped whole
+    assert.equal(prose('a `b * c` d_e'), 'a `b * c` d\\_e');
+    assert.equal(prose('odd ` count * here'), 'odd \\` count \\* here');
   });
 
   it('adds a table of cases when they differ (per iteration of s)', () => {
