@@ -101,6 +101,18 @@ export function buildFindings(results: SiteResult[], modelNote: string): AccessF
 
 const kindOrder = (k: AccessKind) => (k === 'load' ? 0 : k === 'store' ? 1 : 2);
 
+/** A context's bindings as a key (`\u0001s=4\u0001j=8`); the visits of one statement share one context object: read once. */
+const contextKeys = new WeakMap<Record<string, number | string>, string>();
+function contextKey(context: Record<string, number | string>): string {
+  let key = contextKeys.get(context);
+  if (key === undefined) {
+    key = '';
+    for (const k in context) key += `\u0001${k}=${context[k]}`;
+    contextKeys.set(context, key);
+  }
+  return key;
+}
+
 function finding(list: SiteResult[], modelNote: string): AccessFinding {
   const first = list[0];
   const known = list.filter((r) => r.summary);
@@ -143,8 +155,7 @@ function finding(list: SiteResult[], modelNote: string): AccessFinding {
   // cases: one per context (worst warp), listed only when the degree differs between them
   const byCtx = new Map<string, SiteResult>();
   for (const r of known) {
-    let key = `${r.kernel}\u0001${r.block[0]}x${r.block[1]}x${r.block[2]}`;
-    for (const k in r.context) key += `\u0001${k}=${r.context[k]}`;
+    const key = `${r.kernel}\u0001${r.block[0]}x${r.block[1]}x${r.block[2]}${contextKey(r.context)}`;
     const cur = byCtx.get(key);
     if (!cur || better(r, cur)) byCtx.set(key, r);
   }
