@@ -369,12 +369,19 @@ function gridOf(v: Value): (number | null)[] {
 
 /** The kernel, a device function or a macro of the file names `gridDim` (or HIP's `hipGridDim_x`): its launches' grids are read. */
 function readsGrid(kernel: FunctionFact, facts: FileFacts): boolean {
-  const re = /\bgridDim\b|\bhipGridDim_[xyz]\b/;
-  if (re.test(kernel.outer.text)) return true;
-  for (const list of facts.functions.values()) for (const f of list) if (!f.isKernel && re.test(f.outer.text)) return true;
-  for (const m of facts.macros.values()) if (re.test(m.body)) return true;
-  return false;
+  if (GRID_NAMES.test(kernel.outer.text)) return true;
+  // whether some other function or a macro of the file does: the same for every kernel, read once per file
+  let other = gridReaders.get(facts);
+  if (other === undefined) {
+    other = false;
+    for (const list of facts.functions.values()) for (const f of list) if (!other && !f.isKernel && GRID_NAMES.test(f.outer.text)) other = true;
+    for (const m of facts.macros.values()) if (!other && GRID_NAMES.test(m.body)) other = true;
+    gridReaders.set(facts, other);
+  }
+  return other;
 }
+const GRID_NAMES = /\bgridDim\b|\bhipGridDim_[xyz]\b/;
+const gridReaders = new WeakMap<FileFacts, boolean>();
 
 /** `grid 4x1x1 from the launch at line 24`, or the axes known where some are not. */
 function gridText(dims: (number | null)[], l: LaunchFact, source: string): string {
@@ -981,10 +988,7 @@ function kernelReferences(kernel: FunctionFact, facts: FileFacts): { args: Node[
  */
 function indirectLaunches(kernel: FunctionFact, facts: FileFacts): { l: LaunchFact; index: number; call: Node; site: FunctionFact; targs: Node[] | null }[] {
   const out: { l: LaunchFact; index: number; call: Node; site: FunctionFact; targs: Node[] | null }[] = [];
-  for (const l of facts.launches) {
-    const host = l.caller;
-    const index = host && !host.isKernel ? host.params.findIndex((p) => p.name === l.kernel) : -1;
-    if (!host || index < 0) continue;
+  for (const { l, host, index } of launchesOfParameters(facts)) {
     for (const { fn: site, node: n } of hostNodesMentioning(facts, host.name)) {
       if (n.type !== 'call_expression') continue;
       let f = n.childForFieldName('function');
@@ -1004,6 +1008,22 @@ function indirectLaunches(kernel: FunctionFact, facts: FileFacts): { l: LaunchFa
   }
   return out;
 }
+
+/** The launches whose kernel is a parameter of the host function they are in (`launch(K k) { k<<<...>>>() }`), once per file. */
+function launchesOfParameters(facts: FileFacts): { l: LaunchFact; host: FunctionFact; index: number }[] {
+  let list = parameterLaunches.get(facts);
+  if (!list) {
+    list = [];
+    for (const l of facts.launches) {
+      const host = l.caller;
+      const index = host && !host.isKernel ? host.params.findIndex((p) => p.name === l.kernel) : -1;
+      if (host && index >= 0) list.push({ l, host, index });
+    }
+    parameterLaunches.set(facts, list);
+  }
+  return list;
+}
+const parameterLaunches = new WeakMap<FileFacts, { l: LaunchFact; host: FunctionFact; index: number }[]>();
 
 /** The kernel a local variable of `fn` holds at `at`: set by its declaration (`auto k = f<64>;`, `= &f`), never assigned after. */
 function heldKernel(fn: FunctionFact, name: string, at: number): { name: string; targs: Node[] | null } | null {
