@@ -26,7 +26,7 @@ const USAGE = `usage: cuda-bank-lens [check] [options] <file-or-folder>...
                             a macro the file takes from a header (WARP_SIZE=32, or a function-like one:
                             'FETCH_FLOAT4(p)=(reinterpret_cast<float4 *>(&(p))[0])'); repeatable; the file's own wins
   -I DIR, --include-dir DIR where headers named by \`#include "..."\` are looked for after the including file's own
-                            directory; repeatable
+                            directory, and those named by \`#include <...>\`; repeatable
   --no-headers              do not read the macros of the headers a file includes
   --version, --help
 

@@ -63,7 +63,7 @@ function includedAs(text: string, options: AnalyzeOptions, includers: { path: st
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const seen: { path: string; at: NonNullable<HeaderMacros['at']>; used: Map<string, string>; key: string }[] = [];
   for (const p of units) {
-    const h = headerMacros(p.text, (spec, from) => reader(spec, from ?? p.path), arch, options.defines ?? {}, new Set([p.path]), { path: self, selfPath: p.path });
+    const h = headerMacros(p.text, (spec, from, angle) => reader(spec, from ?? p.path, angle), arch, options.defines ?? {}, new Set([p.path]), { path: self, selfPath: p.path });
     if (!h.at) continue;
     const used = Object.entries(h.at.defines).filter(([k]) => named.has(k.replace(/\(.*$/, ''))).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     seen.push({ path: p.path, at: h.at, used: new Map(used), key: JSON.stringify(used) });
@@ -889,8 +889,8 @@ export class EngineDocument {
     // the file itself and the headers read so far are not read again (their include guards, or `#pragma once`)
     const seen = new Set<string>([...(options.path ? [options.path] : []), ...includers.map((p) => p.path)]);
     // the file's headers, then each includer's, looked for from the includer's own folder: the first definition wins
-    for (const [text, reader] of [[this.text, includes], ...includers.map((p) => [p.text, (spec: string, from: string | null) => includes(spec, from ?? p.path)])] as [string, IncludeReader][]) {
-      if (!/^[ \t]*#[ \t]*include[ \t]*"/m.test(text)) continue;
+    for (const [text, reader] of [[this.text, includes], ...includers.map((p) => [p.text, (spec: string, from: string | null, angle?: boolean) => includes(spec, from ?? p.path, angle)])] as [string, IncludeReader][]) {
+      if (!/^[ \t]*#[ \t]*include[ \t]*["<]/m.test(text)) continue;
       const h = headerMacros(text, reader, arch, defines, seen);
       if (text === this.text) this.headerUnread = h.unread;
       defines = { ...h.defines, ...defines };

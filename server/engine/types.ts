@@ -147,7 +147,12 @@ export interface FileAnalysis {
  * Looks for `#include "spec"` (from the file `from`, null for the document): its path and text; `{ path, unread }`
  * for one found that is not read (`unread` says why: `it is over 2 MB`); null for one not found.
  */
-export type IncludeReader = (spec: string, from: string | null) => { path: string; text: string } | { path: string; unread: string } | null;
+/**
+ * Reads the header an `#include` names, from the file `from` (null: the document). `angle`: it is written `#include
+ * <spec>`: looked for in the include paths only (-I), never in the includer's folder, and a header not found there is
+ * a system or toolkit header: null, not read and not said.
+ */
+export type IncludeReader = (spec: string, from: string | null, angle?: boolean) => { path: string; text: string } | { path: string; unread: string } | null;
 
 export interface AnalyzeOptions {
   /** `sm_50+` (default), `sm_1x`, `sm_2x`, `sm_3x`, `sm_3x-8B`, `sm_80`, `sm_100`, `compute_75`, `sm_35:8B`, ... */

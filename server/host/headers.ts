@@ -37,9 +37,12 @@ export function readText(p: string, cache: HeaderCache, open?: (p: string) => st
   return text;
 }
 
-/** Where `#include "spec"` in the file `from` is looked for, in order: `from`'s folder, then each of `dirs`. */
-function searchPath(spec: string, from: string, dirs: readonly string[]): string[] {
-  return path.isAbsolute(spec) ? [path.normalize(spec)] : [path.dirname(from), ...dirs].map((dir) => path.resolve(dir, spec));
+/**
+ * Where `#include "spec"` in the file `from` is looked for, in order: `from`'s folder, then each of `dirs`; `#include
+ * <spec>` (angle) in `dirs` alone (the compiler's system folders come after them, and are never read).
+ */
+function searchPath(spec: string, from: string, dirs: readonly string[], angle = false): string[] {
+  return path.isAbsolute(spec) ? [path.normalize(spec)] : [...(angle ? [] : [path.dirname(from)]), ...dirs].map((dir) => path.resolve(dir, spec));
 }
 
 /**
@@ -49,8 +52,8 @@ function searchPath(spec: string, from: string, dirs: readonly string[]): string
  */
 export function includeReader(docPath: string, dirs: readonly string[] = [], cache: HeaderCache = new Map(), open?: (p: string) => string | undefined): IncludeReader {
   const read = (p: string) => readText(p, cache, open);
-  return (spec, from) => {
-    const candidates = searchPath(spec, from ?? docPath, dirs);
+  return (spec, from, angle) => {
+    const candidates = searchPath(spec, from ?? docPath, dirs, angle);
     let unread: { path: string; unread: string } | null = null;
     for (const p of candidates) {
       const text = read(p);
@@ -157,9 +160,8 @@ export class IncludeGraph {
     this.seenText.set(file, sig);
     const found: string[] = [];
     if (text.includes('#include')) {
-      for (const m of text.matchAll(/^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"/gm)) {
-        const spec = m[1];
-        const target = searchPath(spec, file, this.dirs).find((c) => this.targets.has(c) || this.exists(c));
+      for (const m of text.matchAll(/^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)/gm)) {
+        const target = searchPath(m[1] ?? m[2], file, this.dirs, !m[1]).find((c) => this.targets.has(c) || this.exists(c));
         if (target && target !== file && !found.includes(target)) found.push(target);
       }
     }

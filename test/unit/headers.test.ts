@@ -148,6 +148,45 @@ test('the CLI looks for a header in the file\'s folder, then in -I folders; --no
   assert.equal(cli(['-I', path.join(dir, 'include'), cu]).status, 1);
 });
 
+test('`#include <...>` is looked for in the -I folders alone: a project header written so is read, a toolkit header is not (was: never read)', () => {
+  const { dir, cu } = project();
+  // the same name next to the file, which only a quoted include would find first
+  fs.writeFileSync(path.join(dir, 'src', 'tiles.h'), '#pragma once\n#define N 64\n#define STRIDE 4\n');
+  fs.writeFileSync(cu, `#include <cuda_runtime.h>\n#include <tiles.h>\n${KERNEL('N').replace('#include "cfg.h"\n', '')}`);
+  const j = (args: string[]) => JSON.parse(cli(['--format', 'json', ...args, cu]).stdout).files[0];
+  // without -I: not looked for next to the file (the compiler would not either), and nothing said of either header
+  const alone = j([]);
+  assert.equal(alone.accesses[0].status, 'unknown');
+  assert.ok(!JSON.stringify(alone).includes('cuda_runtime.h'), JSON.stringify(alone));
+  // with -I include/: include/tiles.h, STRIDE 2 (a 2-way conflict), not src/tiles.h (STRIDE 4)
+  const found = j(['-I', path.join(dir, 'include')]).accesses[0];
+  assert.equal(found.degree, 2);
+  assert.ok(found.assumptions.includes('`STRIDE` = 2 (defined in tiles.h, line 3)'), found.assumptions.join('\n'));
+  // the reader the host gives: a quoted include finds the file's neighbour first, an angle one only -I's
+  const reader = includeReader(cu, [path.join(dir, 'include')]);
+  assert.equal((reader('tiles.h', null) as { path: string }).path, path.join(dir, 'src', 'tiles.h'));
+  assert.equal((reader('tiles.h', null, true) as { path: string }).path, path.join(dir, 'include', 'tiles.h'));
+  assert.equal(reader('cuda_runtime.h', null, true), null);
+  // and the workspace's include graph links the file to the header it reads
+  const graph = new IncludeGraph([path.join(dir, 'include')]);
+  graph.setFile(cu, fs.readFileSync(cu, 'utf8'));
+  assert.deepEqual([...graph.includersOf(path.join(dir, 'include', 'tiles.h'))], [cu]);
+});
+
+test('the engine asks the reader for an angle include with `angle` set, from where it stands', () => {
+  const calls: string[] = [];
+  const files = { '/inc/cfg.h': '#define N 64\n#define STRIDE 2\n' };
+  const reader: IncludeReader = (spec, from, angle) => {
+    calls.push(`${from ?? '<doc>'} -> ${spec}${angle ? ' (angle)' : ''}`);
+    const p = `/inc/${spec}`;
+    return angle && p in files ? { path: p, text: files[p as keyof typeof files] } : null;
+  };
+  const r = analyzeText(`#include <vector>\n${KERNEL('N').replace('"cfg.h"', '<cfg.h>')}`, { includes: reader });
+  assert.deepEqual(calls, ['<doc> -> vector (angle)', '<doc> -> cfg.h (angle)']);
+  assert.equal(r.accesses[0].degree, 2);
+  assert.deepEqual(r.headers, ['/inc/cfg.h']);
+});
+
 /** A diagnostic's message, as text. */
 const text = (d: { message: string | { value: string } }): string => (typeof d.message === 'string' ? d.message : d.message.value);
 

@@ -1,5 +1,6 @@
-// The macros of the headers a file includes with `#include "..."`: read through a reader the host gives (the engine
-// itself reads no file), in the order a compiler reads them, each header's own `#if`s decided as the file's are.
+// The macros of the headers a file includes with `#include "..."` (and `#include <...>` where the include paths hold
+// the header): read through a reader the host gives (the engine itself reads no file), in the order a compiler reads
+// them, each header's own `#if`s decided as the file's are.
 import { blankInactive } from './preprocess';
 import type { Range } from './conditionals';
 import type { IncludeReader } from '../types';
@@ -28,7 +29,7 @@ export interface HeaderMacros {
 /** How far the reading goes: headers including headers, how many, how much text in all. */
 const CAPS = { depth: 8, headers: 64, chars: 4_000_000 };
 
-const INCLUDE = /^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"/;
+const INCLUDE = /^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)/;
 const DIRECTIVE = /^[ \t]*#/;
 
 /**
@@ -51,9 +52,9 @@ function directivesOnly(text: string): string[] {
  * branch's directive lines go, a branch decided false goes whole; an undecided chain keeps its directive lines).
  * Each kept line: an include, a definition or an undefinition, with whether it stands in an undecided branch.
  */
-function activeDirectives(text: string, arch: Range, given: Record<string, string>): { kind: 'include' | 'define' | 'undef'; line: number; arg: string; unsure: boolean }[] {
+function activeDirectives(text: string, arch: Range, given: Record<string, string>): { kind: 'include' | 'define' | 'undef'; line: number; arg: string; unsure: boolean; angle?: true }[] {
   const kept = blankInactive(directivesOnly(text).join('\n'), arch, undefined, given).split('\n');
-  const out: { kind: 'include' | 'define' | 'undef'; line: number; arg: string; unsure: boolean }[] = [];
+  const out: { kind: 'include' | 'define' | 'undef'; line: number; arg: string; unsure: boolean; angle?: true }[] = [];
   let open = 0; // undecided `#if` chains around the line (their directive lines are the ones left)
   for (let i = 0; i < kept.length; i++) {
     const line = kept[i];
@@ -67,7 +68,7 @@ function activeDirectives(text: string, arch: Range, given: Record<string, strin
     else if (m[1] === 'endif') open = Math.max(0, open - 1);
     else if (m[1] === 'include') {
       const inc = INCLUDE.exec(full);
-      if (inc) out.push({ kind: 'include', line: first, arg: inc[1], unsure: open > 0 });
+      if (inc) out.push({ kind: 'include', line: first, arg: inc[1] ?? inc[2], unsure: open > 0, ...(inc[2] ? { angle: true as const } : {}) });
     } else if (m[1] === 'define' || m[1] === 'undef') {
       out.push({ kind: m[1], line: first, arg: m[2].replace(/\/\*.*?\*\/|\/\/.*$/gs, ' ').trim(), unsure: open > 0 });
     }
@@ -114,7 +115,7 @@ export function headerMacros(text: string, reader: IncludeReader, arch: Range, g
         if (depth >= CAPS.depth || read.length >= CAPS.headers) continue;
         let h: ReturnType<IncludeReader> = null;
         try {
-          h = reader(d.arg, from);
+          h = reader(d.arg, from, d.angle);
         } catch {
           h = null;
         }
