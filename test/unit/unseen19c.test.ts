@@ -168,3 +168,63 @@ test('a DP row\'s Blelloch scan with conflict-free offsets is conflict-free; a h
   assert.match(h.reason ?? '', /data\[i\]/);
   figures(accessAt(result, text, 'for (int w = 0; w < WARPS; w++) sum += s_hist[w][bin];', 'load', 's_hist'), 'conflict-free', 1, 1, 32, 32);
 });
+
+test('an index macro each kernel defines and `#undef`s is read as the kernel\'s own (was: every kernel read the file\'s last `IDX`, rows of 32: the padded table\'s anti-diagonal "conflict-free", its column store a false 32-way conflict)', () => {
+  const { text, result } = fixture();
+  const padded = result.accesses.filter((a) => a.kernel === 'lcsFlatPadded');
+  const diag = padded.filter((a) => a.range.start.line === lineOf(text, 'L[IDX(i + 1, j + 1)] = max(L[IDX(i, j + 1)], L[IDX(i + 1, j)]) + score[d];'));
+  assert.equal(diag.length, 3);
+  // rows of 33: (i + 1) * 33 + d - i + 1 = 32 i + d + 34, one bank for the whole diagonal
+  for (const a of diag) figures(a, 'conflict', 32, 32, 32, 32);
+  figures(accessAt(result, text, 'L[IDX(i + 1, 0)] = 0;', 'store', 'L'), 'conflict-free', 1, 1, 32, 32);
+  figures(accessAt(result, text, 'out[i] = L[IDX(i + 1, B)];', 'load', 'L'), 'conflict-free', 1, 1, 32, 32);
+  // rows of 32 in the next kernel: the column is 32-way, the diagonal 31 i + d conflict-free
+  figures(accessAt(result, text, 'L[IDX(i, 0)] = 0;', 'store', 'L'), 'conflict', 32, 32, 32, 32);
+  figures(accessAt(result, text, 'L[IDX(i, j)] = L[IDX(i, j - 1)] + score[d];', 'store', 'L'), 'conflict-free', 1, 1, 31, 31);
+  figures(accessAt(result, text, 'out[i] = L[IDX(i, B - 1)];', 'load', 'L'), 'conflict', 32, 32, 32, 32);
+  assert.ok(result.accesses.filter((a) => a.kernel === 'lcsFlatPadded' || a.kernel === 'lcsFlatRows').every((a) => !a.outOfBounds));
+});
+
+test('a file-scope macro redefined after `#undef` between two kernels: each kernel reads the definition in force where it stands (was: both read the last one); a name defined once is unchanged', () => {
+  const text = [
+    '#define STRIDE 2',
+    '#define PAD 1',
+    '__global__ void a(float *out)',
+    '{',
+    '    __shared__ float s[64 + PAD];',
+    '    out[threadIdx.x] = s[threadIdx.x * STRIDE];',
+    '}',
+    '#undef STRIDE',
+    '#define STRIDE 1',
+    '__global__ void b(float *out)',
+    '{',
+    '    __shared__ float s[64 + PAD];',
+    '    out[threadIdx.x] = s[threadIdx.x * STRIDE + PAD];',
+    '}',
+    'int main() { a<<<1, 32>>>(0); b<<<1, 32>>>(0); }',
+  ].join('\n');
+  const result = analyzeText(text);
+  const [x, y] = result.accesses;
+  assert.equal(x.kernel, 'a');
+  figures(x, 'conflict', 2, 2, 32, 32);
+  assert.equal(y.kernel, 'b');
+  figures(y, 'conflict-free', 1, 1, 32, 32);
+});
+
+test('a launch in a host function before a macro is redefined reads the definition in force there (was: the block of the last `THREADS`, 32)', () => {
+  const text = [
+    '#define THREADS 64',
+    '__global__ void a(float *out)',
+    '{',
+    '    __shared__ float s[THREADS * 2];',
+    '    out[threadIdx.x] = s[threadIdx.x * 2];',
+    '}',
+    'void runA() { a<<<1, THREADS>>>(0); }',
+    '#undef THREADS',
+    '#define THREADS 32',
+    'int main() { runA(); }',
+  ].join('\n');
+  const a = analyzeText(text).accesses[0];
+  assert.deepEqual(a.block, [64, 1, 1]);
+  figures(a, 'conflict', 2, 2, 32, 32);
+});
