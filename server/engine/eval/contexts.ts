@@ -5,7 +5,7 @@ import type { Node } from '../syntax/parser';
 import { substitute } from '../syntax/preprocess';
 import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, operatorOf, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot } from '../facts/collect';
 import { CType, typeName, INT, BUILTINS, LIBRARY_TYPES } from '../facts/ctypes';
-import { Interp, DEFAULT_CAPS, Caps, warpSizeNote } from './interpreter';
+import { Interp, DEFAULT_CAPS, Caps, warpSizeNote, factsFor } from './interpreter';
 import { Value, uniformValue, convert, num } from './values';
 
 export interface Instance {
@@ -43,7 +43,7 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
   // a name's value before the write being read (`n = (n / 32) * 32;`): what the write's own right side sees
   const before = new Map<string, Value | null>();
   const it: Interp = new Interp({
-    facts, block: [1, 1, 1], values: bind?.values ?? new Map(), types: bind?.types ?? new Map(), deadline, caps, host: true, decide: bind?.decide,
+    facts: caller ? factsFor(facts, caller) : facts, block: [1, 1, 1], values: bind?.values ?? new Map(), types: bind?.types ?? new Map(), deadline, caps, host: true, decide: bind?.decide,
     fallback: (name) => {
       if (before.has(name)) return before.get(name)!;
       if (!caller || visiting.has(name)) return null;

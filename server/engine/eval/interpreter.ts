@@ -4,7 +4,7 @@
 import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
 import { substitute, callArguments, rescanMacros, bracesBalance, type Macro } from '../syntax/preprocess';
-import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex } from '../facts/collect';
+import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex, macrosFor } from '../facts/collect';
 import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, DOUBLE, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, isNonNegative, gcd, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
@@ -5781,6 +5781,9 @@ export class Interp {
  * bound or a reported text depends on the warp's coordinates) the whole block is evaluated instead.
  */
 export function runBlock(cfg: RunConfig, kernel: FunctionFact): Interp {
+  // a name the file defines more than once is the definition in force at the kernel (`#undef` and `#define` again)
+  const own = factsFor(cfg.facts, kernel);
+  if (own !== cfg.facts) cfg = { ...cfg, facts: own };
   const shape = cfg.block.join('x');
   if (cfg.warp && Interp.warpApplies(cfg) && !warpFailed.get(kernel)?.has(shape)) {
     const it = new Interp(cfg);
@@ -5802,6 +5805,23 @@ export function runBlock(cfg: RunConfig, kernel: FunctionFact): Interp {
   it.runKernel(kernel);
   return it;
 }
+
+/**
+ * The facts as the function `fn` reads them: a name the file defines more than once is the definition in force there
+ * (macrosFor). One object per analysis and function, so that the memos keyed by facts hold.
+ */
+export function factsFor(facts: FileFacts, fn: FunctionFact): FileFacts {
+  if (!facts.macroHistory) return facts;
+  let byFn = kernelFacts.get(facts);
+  if (!byFn) kernelFacts.set(facts, (byFn = new Map()));
+  let own = byFn.get(fn);
+  if (!own) {
+    const macros = macrosFor(facts, fn);
+    byFn.set(fn, (own = macros === facts.macros ? facts : { ...facts, macros }));
+  }
+  return own;
+}
+const kernelFacts = new WeakMap<FileFacts, Map<FunctionFact, FileFacts>>();
 
 /** kernels (their facts: one analysis) whose warp-mode run was not exact, by block shape. */
 const warpFailed = new WeakMap<FunctionFact, Set<string>>();

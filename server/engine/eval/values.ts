@@ -439,7 +439,10 @@ export function binary(op: string, a: Value, b: Value, labelArg: Label, mask: Ui
         return r;
       }
     } else if (a.sym && !b.sym && (op === '%' || op === '&') && isInt(t) && !hasThread(a.sym)) {
-      const r = remainder(op, a, b, t, String(label), mask);
+      const r = op === '&' ? lowBitsSet(op, a, b, t, String(label), mask) ?? remainder(op, a, b, t, String(label), mask) : remainder(op, a, b, t, String(label), mask);
+      if (r) return r;
+    } else if ((op === '|' || op === '&') && isInt(t) && (a.sym ? !b.sym && !hasThread(a.sym) : !!b.sym && !hasThread(b.sym))) {
+      const r = a.sym ? lowBitsSet(op, a, b, t, String(label), mask) : lowBitsSet(op, b, a, t, String(label), mask);
       if (r) return r;
     }
     if (hasThread(a.sym) || hasThread(b.sym)) return threadBinary(op, a, b, t, String(label), mask);
@@ -739,6 +742,36 @@ function dropMultiples(op: string, a: Num, b: Num, t: CType, labelArg: Label, ma
   const r = binary(op, num(a.v, a.t, rest), b, labelArg, mask);
   if (op === '%' || op === '&' || r.k !== 'num') return r;
   return num(r.v, r.t, addSym(r.sym, scaleSym(dropped, 1 / unit)));
+}
+
+/**
+ * `x | (M - 1)` and `x & ~(M - 1)` (`x & -M`), M a power of two, with `x = S + v` (`S` a sum of warp-uniform unknowns,
+ * `v` known per lane): x with its low bits set, or cleared. Sobol's `(i - stride) | (stride - 1)` in a grid-stride loop.
+ * As in remainder(), x = (S - U) + (v - f) + (U + f), f = v mod M, U = S mod M a multiple of g = gcd(M, S's
+ * coefficients), so U <= M - g. Where every active lane has f < g, U + f < M for every value of U: no lane carries
+ * into the high bits, and x with its low bits cleared is (S - U) + (v - f) on every lane, one warp-uniform unknown
+ * (S itself where g = M) plus what is known per lane; `|` adds M - 1. Null where some lane may carry (left to the
+ * usual reasons).
+ */
+function lowBitsSet(op: string, a: Num, b: Num, t: CType, label: string, mask: Uint8Array | null): Value | null {
+  if (!isUniform(b.v, mask) || t.kind !== 'int' || hasNaN(a.v, mask)) return null;
+  const m = laneAt(b.v, firstActive(mask));
+  if (!Number.isSafeInteger(m)) return null;
+  const pow2 = (x: number) => x > 1 && x <= 2 ** 31 && 2 ** Math.round(Math.log2(x)) === x;
+  const M = op === '|' ? m + 1 : -m;
+  if (!pow2(M)) return null;
+  const s = a.sym!;
+  let g = M;
+  for (const k in s) {
+    if (k.charCodeAt(0) === 0 || k.charCodeAt(0) === 2 || !Number.isSafeInteger(s[k])) return null;
+    g = gcd(g, Math.abs(s[k]));
+  }
+  const f = map1(a.v, (x) => x - M * Math.floor(x / M));
+  const fs = typeof f === 'number' ? [f] : f;
+  for (let i = 0; i < fs.length; i++) if ((!mask || typeof f === 'number' || mask[i]) && fs[i] >= g) return null;
+  const low = map2(a.v, f, (x, y) => x - y + (op === '|' ? M - 1 : 0));
+  // g = M: U = 0, the unknowns are kept as they are; else S - U is a value of its own, the same on every lane
+  return g === M ? num(low, t, s) : binary('+', atom(`${label} (its bits above the lowest ${Math.log2(M)})`, t), num(low, t), label, mask);
 }
 
 /**

@@ -99,6 +99,13 @@ export interface FileFacts {
    * that bind a launcher's template parameters and arguments are read there
    */
   hostCopies?: Map<FunctionFact, FunctionFact>;
+  /**
+   * the names the file's own text defines more than once (`#define STRIDE 2` ... `#undef STRIDE` / `#define STRIDE 1`,
+   * or a kernel's own `#define IDX(i)` ... `#undef IDX` in each of two kernels): each `#define` and `#undef` of them
+   * (null), in the order of the text. `macros` holds the last definition; macrosFor() gives a function the ones in
+   * force where it stands.
+   */
+  macroHistory?: Map<string, { at: number; macro: Macro | null }[]>;
 }
 
 /**
@@ -301,6 +308,7 @@ export function collectFacts(root: Node, text: string, ownEnd = Infinity): FileF
     signature: '',
   };
   const sig: Node[] = [];
+  const defined: { at: number; macro: Macro }[] = [];
   const launching = new Set<FunctionFact>();
   /** Map.set, but a definition after the file's own text does not replace one of the file's. */
   const put = <V>(m: Map<string, V>, k: string, v: V, at: Node): void => {
@@ -353,6 +361,7 @@ export function collectFacts(root: Node, text: string, ownEnd = Infinity): FileF
       case 'preproc_function_def': {
         const m = readMacro(node);
         if (m) put(facts.macros, m.name, m, node);
+        if (m && node.startIndex < ownEnd) defined.push({ at: node.startIndex, macro: m });
         if (!fn) sig.push(node);
         continue;
       }
@@ -499,6 +508,7 @@ export function collectFacts(root: Node, text: string, ownEnd = Infinity): FileF
     if (d && (facts.functions.get(k.name) ?? []).some((o) => o !== k && o.isKernel)) sig.push(d);
   }
   facts.signature = sig.map((n) => `${n.startPosition.row}:${n.text}`).join('\n');
+  facts.macroHistory = macroHistory(defined, text, ownEnd);
   macroLaunches(facts, text, root);
   return facts;
 }
@@ -833,4 +843,41 @@ function configField(body: Node, name: string, field: string, before: number): N
     for (const c of named(n)) stack.push(c);
   }
   return best;
+}
+
+/** FileFacts.macroHistory: the names defined more than once, each `#define` and `#undef` of them in order. */
+function macroHistory(defined: { at: number; macro: Macro }[], text: string, ownEnd: number): Map<string, { at: number; macro: Macro | null }[]> | undefined {
+  const count = new Map<string, number>();
+  for (const d of defined) count.set(d.macro.name, (count.get(d.macro.name) ?? 0) + 1);
+  const names = new Set([...count].filter(([, n]) => n > 1).map(([k]) => k));
+  if (!names.size) return undefined;
+  const out = new Map<string, { at: number; macro: Macro | null }[]>();
+  for (const d of defined) if (names.has(d.macro.name)) (out.get(d.macro.name) ?? out.set(d.macro.name, []).get(d.macro.name)!).push(d);
+  const undefRe = /^[ \t]*#[ \t]*undef[ \t]+([A-Za-z_]\w*)/gm;
+  for (let m; (m = undefRe.exec(text)) && m.index < ownEnd; ) if (names.has(m[1])) out.get(m[1])!.push({ at: m.index, macro: null });
+  for (const h of out.values()) h.sort((a, b) => a.at - b.at);
+  return out;
+}
+
+/**
+ * The macros as the function `fn` sees them, for the names the file defines more than once (macroHistory): a
+ * definition inside its own text (the first), else the one in force where it starts; a name no definition is in force
+ * for there keeps the file's last one. Every other name is the file's, as in `facts.macros`.
+ */
+export function macrosFor(facts: FileFacts, fn: FunctionFact): Map<string, Macro> {
+  const history = facts.macroHistory;
+  if (!history) return facts.macros;
+  const start = fn.outer.startIndex, end = fn.outer.endIndex;
+  let out: Map<string, Macro> | null = null;
+  for (const [name, h] of history) {
+    let before: Macro | null | undefined;
+    let inside: Macro | undefined;
+    for (const e of h) {
+      if (e.at < start) before = e.macro;
+      else if (e.at < end && e.macro && !inside) inside = e.macro;
+    }
+    const m = inside ?? before ?? undefined;
+    if (m && m !== facts.macros.get(name)) (out ??= new Map(facts.macros)).set(name, m);
+  }
+  return out ?? facts.macros;
 }

@@ -122,8 +122,13 @@ export function recover(text: string, tree: Tree, maxPasses = 8): { text: string
       if (!node.hasError && !piece) continue;
       const first = node.startPosition.row;
       const last = piece ? starts.length - 1 : node.endPosition.row;
+      // a definition whose braces all close, with its error inside (a macro used without its `;`, `BODY(0) BODY(1)`),
+      // is not cut short at a directive of its body (`#define BODY(k) { ... }` on its own line, `#if`): that lost every
+      // access after the directive; its error is left to evaluation
+      const closedDef = !piece && /^(?:function_definition|template_declaration)$/.test(node.type) && node.text.trimEnd().endsWith('}') && openBraces(node.text) === 0;
       for (let line = first + 1; line <= last && line < starts.length; line++) {
         const lineText = cur.slice(starts[line], starts[line + 1] ?? cur.length);
+        if (closedDef && /^#/.test(lineText)) continue;
         // `template <int N>` or `__global__` on a line of its own starts the same definition as the line below it
         if (TOP_LEVEL.test(lineText) && !DECL_PREFIX.test(cur.slice(node.startIndex, starts[line]))) {
           // the `//` comments right above the next definition are its own (a `// bank-lens: block=16x16`): kept
