@@ -1571,6 +1571,19 @@ function enclosingDispatches(fn: FunctionFact, call: Node, facts: FileFacts, dea
       continue;
     }
     if (n.type !== 'call_expression') continue;
+    // ATen's `AT_DISPATCH_SWITCH` of `AT_DISPATCH_CASE`s, or a macro of the file made of them (see switchCaseTypes)
+    const cases = switchCaseTypes(n, call, facts);
+    if (cases) {
+      const next: typeof combos = [];
+      next.truncated = combos.truncated || combos.length * cases.types.length > MAX_CALLER_BINDINGS;
+      for (const c of combos)
+        for (const t of cases.types) {
+          if (next.length >= MAX_CALLER_BINDINGS) break;
+          next.push({ values: c.values, types: new Map([...(c.types ?? []), [cases.name, t]]), where: `${c.where} with \`${cases.name}\` = ${typeName(t)} (\`${cases.macro}\` at line ${n.startPosition.row + 1})` });
+        }
+      combos = next;
+      continue;
+    }
     // a switch macro of the file (flash-attention's `BOOL_SWITCH(pad, kPad, [&] { ... })`): once per way it runs the lambda
     const ways = dispatchWays(n, call, fn, facts, deadline, caps);
     if (ways) {
@@ -1782,6 +1795,105 @@ function dispatchedTypes(call: Node, inner: Node, facts: FileFacts): { name: str
     names.push({ Bool: 'bool', Byte: 'uint8_t', Char: 'int8_t', Short: 'int16_t', Int: 'int32_t', Long: 'int64_t', Float: 'float', Double: 'double' }[t[1]] ?? t[1]);
   }
   return { name: m[1] === 'INDEX_TYPES' ? 'index_t' : 'scalar_t', types: [...new Set(names)].map((n) => LIBRARY_TYPES[`at::${n}`] ?? BUILTINS[n]), macro: f!.text };
+}
+
+/** The type an ATen scalar type names (`at::ScalarType::Half`, `at::kBFloat16`, `torch::kFloat32`), or null. */
+function atenScalarType(text: string): string | null {
+  const t = /(?:^|::|\bk)(Half|BFloat16|Bool|Byte|Char|Short|Int|Long|Float|Double|Float32|Float64|Float16|Int32|Int64)$/.exec(text.trim());
+  if (!t) return null;
+  return ({ Bool: 'bool', Byte: 'uint8_t', Char: 'int8_t', Short: 'int16_t', Int: 'int32_t', Long: 'int64_t', Float: 'float', Double: 'double',
+    Float32: 'float', Float64: 'double', Float16: 'Half', Int32: 'int32_t', Int64: 'int64_t' } as Record<string, string>)[t[1]] ?? t[1];
+}
+
+/** The type names of one ATen case macro's text (`AT_DISPATCH_CASE(at::ScalarType::Float, f)`, `AT_DISPATCH_CASE_FLOATING_TYPES_AND_HALF(f)`), by its name and arguments; null for any other. */
+function caseTypes(name: string, args: string[]): string[] | null {
+  if (name === 'AT_DISPATCH_CASE') {
+    const t = args.length === 2 ? atenScalarType(args[0]) : null;
+    return t ? [t] : null;
+  }
+  const m = /^AT_DISPATCH_CASE_(FLOATING_TYPES|REDUCED_FLOATING_TYPES|INTEGRAL_TYPES|ALL_TYPES|INDEX_TYPES)(?:_AND_HALF|_AND(\d?))?$/.exec(name);
+  if (!m) return null;
+  const extra = name.endsWith('_AND_HALF') ? 0 : m[2] !== undefined ? Number(m[2] || 1) : 0;
+  if (args.length !== extra + 1) return null;
+  const names = [...DISPATCHED[m[1]], ...(name.endsWith('_AND_HALF') ? ['Half'] : [])];
+  for (const a of args.slice(0, extra)) {
+    const t = atenScalarType(a);
+    if (!t) return null;
+    names.push(t);
+  }
+  return names;
+}
+
+/**
+ * ATen's switch form of a dispatch, where `inner` is in the lambda it runs: `AT_DISPATCH_CASE(at::ScalarType::Float,
+ * [&] { ... })` inside `AT_DISPATCH_SWITCH(t, "name", ...)` (that lambda runs with that one type), ATen's
+ * `AT_DISPATCH_CASE_FLOATING_TYPES([&] { ... })`, and a macro of the file made of them, as vLLM's are
+ * (`#define DISPATCH_FLOATING_TYPES(TYPE, NAME, ...) AT_DISPATCH_SWITCH(TYPE, NAME, DISPATCH_CASE_FLOATING_TYPES(__VA_ARGS__))`
+ * with `#define DISPATCH_CASE_FLOATING_TYPES(...) AT_DISPATCH_CASE(at::ScalarType::Float, __VA_ARGS__) ...`): its
+ * lambda, passed as `__VA_ARGS__`, runs once with each case's type. Null for anything else, or a case whose type is
+ * not laid out here (a complex or 8-bit float type).
+ */
+function switchCaseTypes(call: Node, inner: Node, facts: FileFacts): { name: string; types: CType[]; macro: string } | null {
+  const f = call.childForFieldName('function');
+  if (f?.type !== 'identifier') return null;
+  const args = argumentNodes(call);
+  const lambda = args[args.length - 1];
+  if (!lambda || inner.startIndex < lambda.startIndex || inner.endIndex > lambda.endIndex) return null;
+  const layout = (names: string[]) => ({ name: 'scalar_t', types: [...new Set(names)].map((n) => LIBRARY_TYPES[`at::${n}`] ?? BUILTINS[n]), macro: f.text });
+  const mac = facts.macros.get(f.text);
+  if (!mac) {
+    const names = caseTypes(f.text, args.map((a) => a.text));
+    return names ? layout(names) : null;
+  }
+  // a macro of the file: its body, with the file's macros spelled out, is one AT_DISPATCH_SWITCH of cases that each
+  // run `__VA_ARGS__`, and the lambda is what `__VA_ARGS__` stands for (`...` is no named parameter in the facts)
+  const variadic = (m: { params: string[] | null; body: string }) => !!m.params && (m.params.includes('...') || /\b__VA_ARGS__\b/.test(m.body));
+  const fixed = (mac.params ?? []).filter((p) => p !== '...');
+  if (!variadic(mac) || args.length !== fixed.length + 1) return null;
+  const expand = (text: string, depth: number): string => depth <= 0 ? text :
+    text.replace(/\b([A-Za-z_]\w*)\s*\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)/g, (whole, name: string, inside: string) => {
+      const m = name === f.text || name.startsWith('AT_DISPATCH_') ? undefined : facts.macros.get(name);
+      if (!m?.params) return `${name}(${expand(inside, depth - 1)})`;
+      const parts = splitArgs(inside);
+      const named = m.params.filter((p) => p !== '...');
+      let out = substitute({ ...m, params: named }, parts.slice(0, named.length), true);
+      if (variadic(m)) out = out.replace(/\b__VA_ARGS__\b/g, parts.slice(named.length).join(', '));
+      return expand(out, depth - 1);
+    });
+  const body = expand(mac.body, 4);
+  const sw = /^\s*AT_DISPATCH_SWITCH\s*\(([^]*)\)\s*$/.exec(body);
+  if (!sw) return null;
+  const parts = splitArgs(sw[1]);
+  if (parts.length !== 3) return null;
+  const names: string[] = [];
+  const re = /\b(AT_DISPATCH_CASE\w*)\s*\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)/g;
+  let rest = parts[2];
+  for (let m; (m = re.exec(parts[2])); ) {
+    const a = splitArgs(m[2]);
+    if (a[a.length - 1]?.trim() !== '__VA_ARGS__') return null;
+    const t = caseTypes(m[1], a);
+    if (!t) return null;
+    names.push(...t);
+    rest = rest.replace(m[0], '');
+  }
+  return names.length && !rest.trim() ? layout(names) : null;
+}
+
+/** The arguments of a macro call's text between its parentheses, split at the commas outside brackets. */
+function splitArgs(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0, from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 0) {
+      out.push(text.slice(from, i).trim());
+      from = i + 1;
+    }
+  }
+  if (text.trim()) out.push(text.slice(from).trim());
+  return out;
 }
 
 /** `(int)(x)`, `(size_t)x`, `static_cast<int>(x)`, `(x)`: the text `x` (an integer cast or parentheses taken off). */
