@@ -1210,7 +1210,7 @@ type CallerBinding = { params: Map<string, Value>; where: string; assumed?: bool
  * `j < sizeof(sizes) / sizeof(int)` over a local array, `for (int b = 32; b <= 256; b *= 2)`: see counterValues), one map per combination of their values, with the locals the
  * loop body sets from them before the call (`int block_size = sizes[j];`). A loop that is not of this form adds nothing.
  */
-function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>): LoopBinding[] & { truncated?: boolean } {
+function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>, picked?: LaunchFact['picked']): LoopBinding[] & { truncated?: boolean } {
   // ATen's `AT_DISPATCH_FLOATING_TYPES(t, "name", [&] { k<scalar_t><<<...>>>(...); })`: once per type it dispatches to
   let combos: LoopBinding[] & { truncated?: boolean } = enclosingDispatches(fn, call, facts, deadline, caps);
   for (let n: Node | null = call.parent; n && n.startIndex >= fn.body.startIndex && n !== fn.body; n = n.parent) {
@@ -1249,7 +1249,7 @@ function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: 
     combos = next;
   }
   // `if (n > 4096) threads = 256; else threads = 64;` before the launch: once per outcome of each such `if`
-  const choices = branchChoices(fn, call, facts, deadline, caps, params);
+  const choices = branchChoices(fn, call, facts, deadline, caps, params, picked);
   if (!choices) return combos;
   const next: typeof combos = [];
   next.truncated = combos.truncated || combos.length * choices.length > MAX_CALLER_BINDINGS;
@@ -1431,7 +1431,7 @@ const MAX_BRANCH_CHOICES = 4;
  * 256; else threads = 64;`): one decision per path through them, each saying which way it went. Null when there is
  * no such `if`. A path is one the code has; two conditions that can only hold together are still taken apart.
  */
-function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>): { decide: Map<number, boolean>; where: string }[] | null {
+function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>, picked?: LaunchFact['picked']): { decide: Map<number, boolean>; where: string }[] | null {
   // the `if`s and `?:`s before the call, and the `?:`s in the call itself (`k<<<g, n < 256 ? 128 : 256>>>(...)`)
   const inCall: { node: Node; names: Set<string>; assigns: { name: string; node: Node }[] }[] = [];
   const stack: Node[] = [...named(call)];
@@ -1460,12 +1460,18 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
   const foreign = new Map(returning.map((x) => [x.node.id, x.fn]));
   const ifs = [...ifsOf(fn.body).filter((x) => x.node.endIndex <= call.startIndex), ...inCall, ...returning];
   if (!ifs.length) return null;
+  // the lambda the call is written in (an ATen dispatch's `[&] { ... }`): code in it before the call runs each time
+  // the call does, as code of a function body would
+  let lambda: Node | null = null;
+  for (let p = call.parent; p && p.id !== fn.body.id && !lambda; p = p.parent) if (p.type === 'lambda_expression') lambda = p;
+  const lambdaBody = lambda?.childForFieldName('body') ?? null;
   const straight = (n: Node) => {
     let p = n.parent;
     // a `?:` stands in its declaration or assignment statement
     if (n.type === 'conditional_expression')
       while (p && /^(parenthesized_expression|init_declarator|declaration|assignment_expression|expression_statement)$/.test(p.type)) p = p.parent;
-    for (; p && p.id !== fn.body.id; p = p.parent) if (!/^(compound_statement|else_clause|if_statement)$/.test(p.type)) return false;
+    const top = lambdaBody && n.startIndex >= lambdaBody.startIndex && n.endIndex <= lambdaBody.endIndex ? lambdaBody : fn.body;
+    for (; p && p.id !== top.id; p = p.parent) if (!/^(compound_statement|else_clause|if_statement)$/.test(p.type)) return false;
     return true;
   };
   // each condition as it is where its `if` stands (`if (t < 128) t = 128;` with `t` known there): known ones are
@@ -1522,6 +1528,15 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
     if (!around.has(k.key)) around.set(k.key, holds === k.holds);
   }
   if (!start) return null;
+  // a launch through `auto k = c ? k1 : k2;`, of k1: `c` holds on its paths, where nothing before the launch changes it
+  const chosen = new Map<string, number>();
+  for (const p of picked ?? []) {
+    if (!unchanged(p.cond)) continue;
+    const k = conditionKey(p.cond);
+    if (around.has(k.key)) continue;
+    around.set(k.key, p.way === k.holds);
+    chosen.set(k.key, p.cond.startPosition.row + 1);
+  }
   // every path: an `if` inside a branch the path does not take is not decided on it
   const paths: { decide: Map<number, boolean>; where: string }[] = [];
   const walk = (i: number, decide: Map<number, boolean>, said: string[], known: Map<string, boolean>, range = new Map<string, [number, number]>()) => {
@@ -1537,10 +1552,12 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
     // a condition of a called function reads its parameters: not the caller's names, nothing bounds it here
     const k = !foreign.has(node.id) && unchanged(cond) ? conditionKey(cond) : null;
     const given = k && known.get(k.key);
-    const text = cond.text.replace(/^\(\s*|\s*\)$/g, '');
+    const raw = cond.text.trim();
+    // the parentheses of an `if`'s condition, not the last one of `n >= (1 << 20)`, a `?:`'s
+    const text = raw.startsWith('(') && raw.endsWith(')') && balanced(raw.slice(1, -1)) ? raw.slice(1, -1).trim() : raw;
     if (k && given !== undefined) {
       // said where the launch's own `if` decides it; an earlier `if` of the same condition has said it already
-      const as = around.has(k.key) ? [`\`${text}\` (line ${node.startPosition.row + 1}) ${given === k.holds ? 'holds' : 'does not hold'}, as at the launch`] : [];
+      const as = around.has(k.key) ? [`\`${text}\` (line ${node.startPosition.row + 1}) ${given === k.holds ? 'holds' : 'does not hold'}, as ${chosen.has(k.key) ? `where the kernel is picked (line ${chosen.get(k.key)})` : 'at the launch'}`] : [];
       return walk(i + 1, new Map([...decide, [node.id, given === k.holds]]), [...said, ...as], known, range);
     }
     for (const holds of [true, false]) {
@@ -2114,19 +2131,21 @@ function throughPointer(l: LaunchFact, kernels: Set<string>, givers: (scope: Nod
   // where a name can be given its kernels: the launching function, then the file scope (a table of kernels)
   const scopes = [givers(fileRoot(l.caller.outer)), givers(l.caller.body)];
   const out: LaunchFact[] = [];
-  const add = (name: string, targs: Node[] | null, via?: Node) => {
+  const add = (name: string, targs: Node[] | null, via?: Node, picked?: { cond: Node; way: boolean }[]) => {
     // one launch per instance and per place it is given (`c ? k<1> : k<2>` launches both; `fp[0] = k` is its own)
     const key = (t: Node[] | null | undefined) => (t ?? []).map((a) => a.text).join(',');
     if (kernels.has(name) && !out.some((o) => o.kernel === name && key(o.templateArgs) === key(targs) && o.via?.id === via?.id))
-      out.push({ ...l, kernel: name, templateArgs: targs, ...(via ? { via } : {}) });
+      out.push({ ...l, kernel: name, templateArgs: targs, ...(via ? { via } : {}), ...(picked?.length ? { picked } : {}) });
   };
   /** the kernels a value names: `k`, `&k`, `(void (*)(float *))k`, `k<T>`, `c ? k1 : k2`, a table `{k1, k2}`. */
-  const resolve = (v: Node | null, depth = 0, via?: Node): void => {
+  const resolve = (v: Node | null, depth = 0, via?: Node, picked: { cond: Node; way: boolean }[] = []): void => {
     while (v?.type === 'parenthesized_expression') v = named(v)[0] ?? null;
     if (!v || depth > 8) return;
     if (v.type === 'conditional_expression') {
-      resolve(v.childForFieldName('consequence'), depth + 1, via);
-      resolve(v.childForFieldName('alternative'), depth + 1, via);
+      // each branch launched where its condition goes its way (the block shape's `?:` on the same condition with it)
+      const cond = v.childForFieldName('condition')!;
+      resolve(v.childForFieldName('consequence'), depth + 1, via, [...picked, { cond, way: true }]);
+      resolve(v.childForFieldName('alternative'), depth + 1, via, [...picked, { cond, way: false }]);
     } else if (v.type === 'initializer_list') for (const c of named(v)) resolve(c, depth + 1, via);
     else if (v.type === 'call_expression') {
       // a host function of the file that picks the kernel (`kernel = pick_kernel(m_count)`): each kernel it returns
@@ -2143,7 +2162,7 @@ function throughPointer(l: LaunchFact, kernels: Set<string>, givers: (scope: Nod
       }
     } else {
       const k = kernelRef(v);
-      if (k) add(k.name, k.targs ?? l.templateArgs, via);
+      if (k) add(k.name, k.targs ?? l.templateArgs, via, picked);
     }
   };
   /** every value `name` is given: assigned, initialised, or taken from a table by a range-for. */
@@ -2292,7 +2311,7 @@ export function instancesOf(
     for (const host of outer.length ? outer : [null]) {
       // a launch in a host loop (`for (int b = 32; b <= 256; b *= 2) k<<<1, b>>>(d, b);`): once per value of its
       // counters, where the loop runs a known number of times
-      const loops: LoopBinding[] & { truncated?: boolean } = l.caller ? loopBindings(l.caller, l.node, facts, deadline, caps) : [{ values: new Map<string, Value>(), where: '' }];
+      const loops: LoopBinding[] & { truncated?: boolean } = l.caller ? loopBindings(l.caller, l.node, facts, deadline, caps, undefined, l.picked) : [{ values: new Map<string, Value>(), where: '' }];
       // more combinations of counters, switch ways and branches than are read: said with each one read
       const cutWays = loops.truncated ? `; only the first ${MAX_CALLER_BINDINGS} combinations of the loops, switches and branches around the launch are read` : '';
       const ways: { entry: (typeof bound)[number]; plain: (typeof bound)[number]; key: string; vals: Map<string, number | null> }[] = [];
