@@ -1230,7 +1230,7 @@ type CallerBinding = { params: Map<string, Value>; where: string; assumed?: bool
  * `j < sizeof(sizes) / sizeof(int)` over a local array, `for (int b = 32; b <= 256; b *= 2)`: see counterValues), one map per combination of their values, with the locals the
  * loop body sets from them before the call (`int block_size = sizes[j];`). A loop that is not of this form adds nothing.
  */
-function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>): LoopBinding[] & { truncated?: boolean } {
+function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>, picked?: LaunchFact['picked']): LoopBinding[] & { truncated?: boolean } {
   // ATen's `AT_DISPATCH_FLOATING_TYPES(t, "name", [&] { k<scalar_t><<<...>>>(...); })`: once per type it dispatches to
   let combos: LoopBinding[] & { truncated?: boolean } = enclosingDispatches(fn, call, facts, deadline, caps);
   for (let n: Node | null = call.parent; n && n.startIndex >= fn.body.startIndex && n !== fn.body; n = n.parent) {
@@ -1269,7 +1269,7 @@ function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: 
     combos = next;
   }
   // `if (n > 4096) threads = 256; else threads = 64;` before the launch: once per outcome of each such `if`
-  const choices = branchChoices(fn, call, facts, deadline, caps, params);
+  const choices = branchChoices(fn, call, facts, deadline, caps, params, picked);
   if (!choices) return combos;
   const next: typeof combos = [];
   next.truncated = combos.truncated || combos.length * choices.length > MAX_CALLER_BINDINGS;
@@ -1451,7 +1451,7 @@ const MAX_BRANCH_CHOICES = 4;
  * 256; else threads = 64;`): one decision per path through them, each saying which way it went. Null when there is
  * no such `if`. A path is one the code has; two conditions that can only hold together are still taken apart.
  */
-function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>): { decide: Map<number, boolean>; where: string }[] | null {
+function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps, params?: Map<string, Value>, picked?: LaunchFact['picked']): { decide: Map<number, boolean>; where: string }[] | null {
   // the `if`s and `?:`s before the call, and the `?:`s in the call itself (`k<<<g, n < 256 ? 128 : 256>>>(...)`)
   const inCall: { node: Node; names: Set<string>; assigns: { name: string; node: Node }[] }[] = [];
   const stack: Node[] = [...named(call)];
@@ -1480,12 +1480,18 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
   const foreign = new Map(returning.map((x) => [x.node.id, x.fn]));
   const ifs = [...ifsOf(fn.body).filter((x) => x.node.endIndex <= call.startIndex), ...inCall, ...returning];
   if (!ifs.length) return null;
+  // the lambda the call is written in (an ATen dispatch's `[&] { ... }`): code in it before the call runs each time
+  // the call does, as code of a function body would
+  let lambda: Node | null = null;
+  for (let p = call.parent; p && p.id !== fn.body.id && !lambda; p = p.parent) if (p.type === 'lambda_expression') lambda = p;
+  const lambdaBody = lambda?.childForFieldName('body') ?? null;
   const straight = (n: Node) => {
     let p = n.parent;
     // a `?:` stands in its declaration or assignment statement
     if (n.type === 'conditional_expression')
       while (p && /^(parenthesized_expression|init_declarator|declaration|assignment_expression|expression_statement)$/.test(p.type)) p = p.parent;
-    for (; p && p.id !== fn.body.id; p = p.parent) if (!/^(compound_statement|else_clause|if_statement)$/.test(p.type)) return false;
+    const top = lambdaBody && n.startIndex >= lambdaBody.startIndex && n.endIndex <= lambdaBody.endIndex ? lambdaBody : fn.body;
+    for (; p && p.id !== top.id; p = p.parent) if (!/^(compound_statement|else_clause|if_statement)$/.test(p.type)) return false;
     return true;
   };
   // each condition as it is where its `if` stands (`if (t < 128) t = 128;` with `t` known there): known ones are
@@ -1542,6 +1548,15 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
     if (!around.has(k.key)) around.set(k.key, holds === k.holds);
   }
   if (!start) return null;
+  // a launch through `auto k = c ? k1 : k2;`, of k1: `c` holds on its paths, where nothing before the launch changes it
+  const chosen = new Map<string, number>();
+  for (const p of picked ?? []) {
+    if (!unchanged(p.cond)) continue;
+    const k = conditionKey(p.cond);
+    if (around.has(k.key)) continue;
+    around.set(k.key, p.way === k.holds);
+    chosen.set(k.key, p.cond.startPosition.row + 1);
+  }
   // every path: an `if` inside a branch the path does not take is not decided on it
   const paths: { decide: Map<number, boolean>; where: string }[] = [];
   const walk = (i: number, decide: Map<number, boolean>, said: string[], known: Map<string, boolean>, range = new Map<string, [number, number]>()) => {
@@ -1557,10 +1572,12 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
     // a condition of a called function reads its parameters: not the caller's names, nothing bounds it here
     const k = !foreign.has(node.id) && unchanged(cond) ? conditionKey(cond) : null;
     const given = k && known.get(k.key);
-    const text = cond.text.replace(/^\(\s*|\s*\)$/g, '');
+    const raw = cond.text.trim();
+    // the parentheses of an `if`'s condition, not the last one of `n >= (1 << 20)`, a `?:`'s
+    const text = raw.startsWith('(') && raw.endsWith(')') && balanced(raw.slice(1, -1)) ? raw.slice(1, -1).trim() : raw;
     if (k && given !== undefined) {
       // said where the launch's own `if` decides it; an earlier `if` of the same condition has said it already
-      const as = around.has(k.key) ? [`\`${text}\` (line ${node.startPosition.row + 1}) ${given === k.holds ? 'holds' : 'does not hold'}, as at the launch`] : [];
+      const as = around.has(k.key) ? [`\`${text}\` (line ${node.startPosition.row + 1}) ${given === k.holds ? 'holds' : 'does not hold'}, as ${chosen.has(k.key) ? `where the kernel is picked (line ${chosen.get(k.key)})` : 'at the launch'}`] : [];
       return walk(i + 1, new Map([...decide, [node.id, given === k.holds]]), [...said, ...as], known, range);
     }
     for (const holds of [true, false]) {
@@ -1591,6 +1608,19 @@ function enclosingDispatches(fn: FunctionFact, call: Node, facts: FileFacts, dea
       continue;
     }
     if (n.type !== 'call_expression') continue;
+    // ATen's `AT_DISPATCH_SWITCH` of `AT_DISPATCH_CASE`s, or a macro of the file made of them (see switchCaseTypes)
+    const cases = switchCaseTypes(n, call, facts);
+    if (cases) {
+      const next: typeof combos = [];
+      next.truncated = combos.truncated || combos.length * cases.types.length > MAX_CALLER_BINDINGS;
+      for (const c of combos)
+        for (const t of cases.types) {
+          if (next.length >= MAX_CALLER_BINDINGS) break;
+          next.push({ values: c.values, types: new Map([...(c.types ?? []), [cases.name, t]]), where: `${c.where} with \`${cases.name}\` = ${typeName(t)} (\`${cases.macro}\` at line ${n.startPosition.row + 1})` });
+        }
+      combos = next;
+      continue;
+    }
     // a switch macro of the file (flash-attention's `BOOL_SWITCH(pad, kPad, [&] { ... })`): once per way it runs the lambda
     const ways = dispatchWays(n, call, fn, facts, deadline, caps);
     if (ways) {
@@ -1802,6 +1832,105 @@ function dispatchedTypes(call: Node, inner: Node, facts: FileFacts): { name: str
     names.push({ Bool: 'bool', Byte: 'uint8_t', Char: 'int8_t', Short: 'int16_t', Int: 'int32_t', Long: 'int64_t', Float: 'float', Double: 'double' }[t[1]] ?? t[1]);
   }
   return { name: m[1] === 'INDEX_TYPES' ? 'index_t' : 'scalar_t', types: [...new Set(names)].map((n) => LIBRARY_TYPES[`at::${n}`] ?? BUILTINS[n]), macro: f!.text };
+}
+
+/** The type an ATen scalar type names (`at::ScalarType::Half`, `at::kBFloat16`, `torch::kFloat32`), or null. */
+function atenScalarType(text: string): string | null {
+  const t = /(?:^|::|\bk)(Half|BFloat16|Bool|Byte|Char|Short|Int|Long|Float|Double|Float32|Float64|Float16|Int32|Int64)$/.exec(text.trim());
+  if (!t) return null;
+  return ({ Bool: 'bool', Byte: 'uint8_t', Char: 'int8_t', Short: 'int16_t', Int: 'int32_t', Long: 'int64_t', Float: 'float', Double: 'double',
+    Float32: 'float', Float64: 'double', Float16: 'Half', Int32: 'int32_t', Int64: 'int64_t' } as Record<string, string>)[t[1]] ?? t[1];
+}
+
+/** The type names of one ATen case macro's text (`AT_DISPATCH_CASE(at::ScalarType::Float, f)`, `AT_DISPATCH_CASE_FLOATING_TYPES_AND_HALF(f)`), by its name and arguments; null for any other. */
+function caseTypes(name: string, args: string[]): string[] | null {
+  if (name === 'AT_DISPATCH_CASE') {
+    const t = args.length === 2 ? atenScalarType(args[0]) : null;
+    return t ? [t] : null;
+  }
+  const m = /^AT_DISPATCH_CASE_(FLOATING_TYPES|REDUCED_FLOATING_TYPES|INTEGRAL_TYPES|ALL_TYPES|INDEX_TYPES)(?:_AND_HALF|_AND(\d?))?$/.exec(name);
+  if (!m) return null;
+  const extra = name.endsWith('_AND_HALF') ? 0 : m[2] !== undefined ? Number(m[2] || 1) : 0;
+  if (args.length !== extra + 1) return null;
+  const names = [...DISPATCHED[m[1]], ...(name.endsWith('_AND_HALF') ? ['Half'] : [])];
+  for (const a of args.slice(0, extra)) {
+    const t = atenScalarType(a);
+    if (!t) return null;
+    names.push(t);
+  }
+  return names;
+}
+
+/**
+ * ATen's switch form of a dispatch, where `inner` is in the lambda it runs: `AT_DISPATCH_CASE(at::ScalarType::Float,
+ * [&] { ... })` inside `AT_DISPATCH_SWITCH(t, "name", ...)` (that lambda runs with that one type), ATen's
+ * `AT_DISPATCH_CASE_FLOATING_TYPES([&] { ... })`, and a macro of the file made of them, as vLLM's are
+ * (`#define DISPATCH_FLOATING_TYPES(TYPE, NAME, ...) AT_DISPATCH_SWITCH(TYPE, NAME, DISPATCH_CASE_FLOATING_TYPES(__VA_ARGS__))`
+ * with `#define DISPATCH_CASE_FLOATING_TYPES(...) AT_DISPATCH_CASE(at::ScalarType::Float, __VA_ARGS__) ...`): its
+ * lambda, passed as `__VA_ARGS__`, runs once with each case's type. Null for anything else, or a case whose type is
+ * not laid out here (a complex or 8-bit float type).
+ */
+function switchCaseTypes(call: Node, inner: Node, facts: FileFacts): { name: string; types: CType[]; macro: string } | null {
+  const f = call.childForFieldName('function');
+  if (f?.type !== 'identifier') return null;
+  const args = argumentNodes(call);
+  const lambda = args[args.length - 1];
+  if (!lambda || inner.startIndex < lambda.startIndex || inner.endIndex > lambda.endIndex) return null;
+  const layout = (names: string[]) => ({ name: 'scalar_t', types: [...new Set(names)].map((n) => LIBRARY_TYPES[`at::${n}`] ?? BUILTINS[n]), macro: f.text });
+  const mac = facts.macros.get(f.text);
+  if (!mac) {
+    const names = caseTypes(f.text, args.map((a) => a.text));
+    return names ? layout(names) : null;
+  }
+  // a macro of the file: its body, with the file's macros spelled out, is one AT_DISPATCH_SWITCH of cases that each
+  // run `__VA_ARGS__`, and the lambda is what `__VA_ARGS__` stands for (`...` is no named parameter in the facts)
+  const variadic = (m: { params: string[] | null; body: string }) => !!m.params && (m.params.includes('...') || /\b__VA_ARGS__\b/.test(m.body));
+  const fixed = (mac.params ?? []).filter((p) => p !== '...');
+  if (!variadic(mac) || args.length !== fixed.length + 1) return null;
+  const expand = (text: string, depth: number): string => depth <= 0 ? text :
+    text.replace(/\b([A-Za-z_]\w*)\s*\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)/g, (whole, name: string, inside: string) => {
+      const m = name === f.text || name.startsWith('AT_DISPATCH_') ? undefined : facts.macros.get(name);
+      if (!m?.params) return `${name}(${expand(inside, depth - 1)})`;
+      const parts = splitArgs(inside);
+      const named = m.params.filter((p) => p !== '...');
+      let out = substitute({ ...m, params: named }, parts.slice(0, named.length), true);
+      if (variadic(m)) out = out.replace(/\b__VA_ARGS__\b/g, parts.slice(named.length).join(', '));
+      return expand(out, depth - 1);
+    });
+  const body = expand(mac.body, 4);
+  const sw = /^\s*AT_DISPATCH_SWITCH\s*\(([^]*)\)\s*$/.exec(body);
+  if (!sw) return null;
+  const parts = splitArgs(sw[1]);
+  if (parts.length !== 3) return null;
+  const names: string[] = [];
+  const re = /\b(AT_DISPATCH_CASE\w*)\s*\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)/g;
+  let rest = parts[2];
+  for (let m; (m = re.exec(parts[2])); ) {
+    const a = splitArgs(m[2]);
+    if (a[a.length - 1]?.trim() !== '__VA_ARGS__') return null;
+    const t = caseTypes(m[1], a);
+    if (!t) return null;
+    names.push(...t);
+    rest = rest.replace(m[0], '');
+  }
+  return names.length && !rest.trim() ? layout(names) : null;
+}
+
+/** The arguments of a macro call's text between its parentheses, split at the commas outside brackets. */
+function splitArgs(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0, from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 0) {
+      out.push(text.slice(from, i).trim());
+      from = i + 1;
+    }
+  }
+  if (text.trim()) out.push(text.slice(from).trim());
+  return out;
 }
 
 /** `(int)(x)`, `(size_t)x`, `static_cast<int>(x)`, `(x)`: the text `x` (an integer cast or parentheses taken off). */
@@ -2022,19 +2151,21 @@ function throughPointer(l: LaunchFact, kernels: Set<string>, givers: (scope: Nod
   // where a name can be given its kernels: the launching function, then the file scope (a table of kernels)
   const scopes = [givers(fileRoot(l.caller.outer)), givers(l.caller.body)];
   const out: LaunchFact[] = [];
-  const add = (name: string, targs: Node[] | null, via?: Node) => {
+  const add = (name: string, targs: Node[] | null, via?: Node, picked?: { cond: Node; way: boolean }[]) => {
     // one launch per instance and per place it is given (`c ? k<1> : k<2>` launches both; `fp[0] = k` is its own)
     const key = (t: Node[] | null | undefined) => (t ?? []).map((a) => a.text).join(',');
     if (kernels.has(name) && !out.some((o) => o.kernel === name && key(o.templateArgs) === key(targs) && o.via?.id === via?.id))
-      out.push({ ...l, kernel: name, templateArgs: targs, ...(via ? { via } : {}) });
+      out.push({ ...l, kernel: name, templateArgs: targs, ...(via ? { via } : {}), ...(picked?.length ? { picked } : {}) });
   };
   /** the kernels a value names: `k`, `&k`, `(void (*)(float *))k`, `k<T>`, `c ? k1 : k2`, a table `{k1, k2}`. */
-  const resolve = (v: Node | null, depth = 0, via?: Node): void => {
+  const resolve = (v: Node | null, depth = 0, via?: Node, picked: { cond: Node; way: boolean }[] = []): void => {
     while (v?.type === 'parenthesized_expression') v = named(v)[0] ?? null;
     if (!v || depth > 8) return;
     if (v.type === 'conditional_expression') {
-      resolve(v.childForFieldName('consequence'), depth + 1, via);
-      resolve(v.childForFieldName('alternative'), depth + 1, via);
+      // each branch launched where its condition goes its way (the block shape's `?:` on the same condition with it)
+      const cond = v.childForFieldName('condition')!;
+      resolve(v.childForFieldName('consequence'), depth + 1, via, [...picked, { cond, way: true }]);
+      resolve(v.childForFieldName('alternative'), depth + 1, via, [...picked, { cond, way: false }]);
     } else if (v.type === 'initializer_list') for (const c of named(v)) resolve(c, depth + 1, via);
     else if (v.type === 'call_expression') {
       // a host function of the file that picks the kernel (`kernel = pick_kernel(m_count)`): each kernel it returns
@@ -2051,7 +2182,7 @@ function throughPointer(l: LaunchFact, kernels: Set<string>, givers: (scope: Nod
       }
     } else {
       const k = kernelRef(v);
-      if (k) add(k.name, k.targs ?? l.templateArgs, via);
+      if (k) add(k.name, k.targs ?? l.templateArgs, via, picked);
     }
   };
   /** every value `name` is given: assigned, initialised, or taken from a table by a range-for. */
@@ -2200,7 +2331,7 @@ export function instancesOf(
     for (const host of outer.length ? outer : [null]) {
       // a launch in a host loop (`for (int b = 32; b <= 256; b *= 2) k<<<1, b>>>(d, b);`): once per value of its
       // counters, where the loop runs a known number of times
-      const loops: LoopBinding[] & { truncated?: boolean } = l.caller ? loopBindings(l.caller, l.node, facts, deadline, caps) : [{ values: new Map<string, Value>(), where: '' }];
+      const loops: LoopBinding[] & { truncated?: boolean } = l.caller ? loopBindings(l.caller, l.node, facts, deadline, caps, undefined, l.picked) : [{ values: new Map<string, Value>(), where: '' }];
       // more combinations of counters, switch ways and branches than are read: said with each one read
       const cutWays = loops.truncated ? `; only the first ${MAX_CALLER_BINDINGS} combinations of the loops, switches and branches around the launch are read` : '';
       const ways: { entry: (typeof bound)[number]; plain: (typeof bound)[number]; key: string; vals: Map<string, number | null> }[] = [];

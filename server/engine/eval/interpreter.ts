@@ -3899,6 +3899,10 @@ export class Interp {
     const op = operatorOf(node, '')!;
     const left = node.childForFieldName('left')!;
     const right = node.childForFieldName('right')!;
+    if (/^(&&|\|\||and|or)$/.test(op) && !this.pure(right)) {
+      const short = this.shortCircuit(node, op, left, right);
+      if (short) return short;
+    }
     let a = this.rvalue(left);
     let b = this.rvalue(right);
     if (op === '+' || op === '-') {
@@ -3947,6 +3951,35 @@ export class Interp {
       return unk(`\`${node.text}\` compares or combines pointers`);
     }
     return this.bin(node, 0, op, a, b, () => node.text, this.active());
+  }
+
+  /**
+   * `a && b` (`a || b`) whose right side reads shared memory, calls or assigns (`tid < s && best[tid + s].v > v`): as
+   * C evaluates it, the right side only on the lanes where the left is true (false for `||`), so a lane the left
+   * side stops requests nothing there (bank model rule 5) and reaches no index past the array's end. Null where the
+   * left side is not known per lane (both sides then run for every active lane, as before).
+   */
+  private shortCircuit(node: Node, op: string, left: Node, right: Node): Value | null {
+    const isAnd = op === '&&' || op === 'and';
+    const a = this.rvalue(left);
+    if (isTainted(a)) throw NEEDS_FULL_BLOCK;
+    if (a.k !== 'num' || a.sym) {
+      // not known per lane: the right side as every active lane would run it
+      const b = this.rvalue(right);
+      return this.bin(node, 0, op, a, b, () => node.text, this.active());
+    }
+    const act = this.active();
+    const go = new Uint8Array(this.n);
+    for (let i = 0; i < this.n; i++) if (act[i] && (laneAt(a.v, i) !== 0) === isAnd) go[i] = 1;
+    const settled = num(isAnd ? 0 : 1);
+    if (!this.anyActive(go)) {
+      const line = node.startPosition.row + 1;
+      this.skipped(right, `\`${left.text}\` at line ${line} is ${isAnd ? 'false' : 'true'} for every lane, so \`${right.text}\` is not evaluated`);
+      return settled;
+    }
+    const b = this.withMask(this.and(go), () => this.rvalue(right));
+    const truth = b.k === 'num' ? binary('!=', b, num(0), () => right.text, go) : b;
+    return select(go, truth, settled, this.n);
   }
 
   private assignTo(target: Node, value: Value, node: Node): void {

@@ -47,6 +47,8 @@ export interface LaunchFact {
   what?: string;
   /** a launch through a function pointer: the assignment in the launching function that gave it this kernel. */
   via?: Node;
+  /** a launch through a function pointer given `c ? k1 : k2`: the conditions that pick this kernel, and which way. */
+  picked?: { cond: Node; way: boolean }[];
   /**
    * the driver API's `cuLaunchKernel(f, gx, gy, gz, bx, by, bz, ...)` gives each extent as its own argument: the grid's
    * and the block's three (`grid` and `block` are then their x arguments, for the text).
