@@ -7,7 +7,7 @@ import { blankInactive, definedMacro, type Macro } from './syntax/preprocess';
 import { headerMacros, HeaderMacros } from './syntax/includes';
 import { headerDeclarations, HeaderDecls } from './syntax/header-decls';
 import { recover, closingCandidates, Blanked, Closed } from './syntax/recover';
-import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, kids, operatorOf, declaratorName, readTopLevelFunction } from './facts/collect';
+import { collectFacts, macrosAt, FileFacts, FunctionFact, isSharedDecl, named, kids, operatorOf, declaratorName, readTopLevelFunction } from './facts/collect';
 import { typeName } from './facts/ctypes';
 import { runBlock, blockAddrs, BudgetExceeded, DEFAULT_CAPS, Visit, ATOMICS, Interp, LongLoop } from './eval/interpreter';
 import { instancesOf, directiveOf, Instance, evalConstant } from './eval/contexts';
@@ -114,6 +114,8 @@ function runInstance(
   kernel: FunctionFact, inst: Instance, facts: FileFacts, profile: BankProfile, deadline: number, warp: boolean,
   dimOverrides?: Map<string, number>, constOverrides?: Map<number, number>,
 ): { results: SiteResult[]; arrays: ArrayInfo[]; notes: string[]; capped: { line: number; message: string }[]; unreached: Unreached } {
+  // the macros in force where the kernel is defined (a name `#undef`ined and defined again between kernels)
+  facts = macrosAt(facts, kernel.outer.startIndex);
   const run = (args: Map<string, Value>, longLoop?: number) =>
     runBlock({ facts, block: inst.block, grid: inst.grid, values: inst.values, types: inst.types, args, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides, warp, longLoop }, kernel);
   let given = givenArgs.get(inst);

@@ -1,7 +1,7 @@
 // Facts of one file, read off the syntax tree: functions and kernels, macros, types, enums, file-scope constants
 // and __shared__ declarations, launch sites, explicit instantiations and block-shape directives.
 import { parse, type Node, type Tree } from '../syntax/parser';
-import { Macro, readMacro, readDirectives, callArguments, substitute, keywordMark } from '../syntax/preprocess';
+import { Macro, readMacro, readDirectives, callArguments, substitute, keywordMark, MACRO_SHARED_MARK } from '../syntax/preprocess';
 
 export interface TemplateParam {
   name: string;
@@ -99,6 +99,12 @@ export interface FileFacts {
    * that bind a launcher's template parameters and arguments are read there
    */
   hostCopies?: Map<FunctionFact, FunctionFact>;
+  /**
+   * the names the file defines more than once or `#undef`s (`#define TILE 32` ... `#undef TILE` / `#define TILE 16`
+   * between two kernels): each definition (null: an `#undef`) by its offset, in file order. `macros` keeps the last
+   * one; macrosAt gives the ones in force at a kernel.
+   */
+  macroHistory?: Map<string, { at: number; macro: Macro | null }[]>;
 }
 
 /**
@@ -157,7 +163,7 @@ export function identifiersIn(n: Node): string[] {
 const markedTrees = new WeakMap<object, boolean>();
 function holdsMarks(n: Node): boolean {
   let m = markedTrees.get(n.tree);
-  if (m === undefined) markedTrees.set(n.tree, (m = /[\u0003\u0004]/.test(n.tree.rootNode.text)));
+  if (m === undefined) markedTrees.set(n.tree, (m = /[\u0003\u0004\u0005]/.test(n.tree.rootNode.text)));
   return m;
 }
 
@@ -165,9 +171,9 @@ export function hasToken(n: Node, tok: string): boolean {
   // a keyword macro's use the preprocessor spelled as a mark (preprocess.ts keywordMark): among the node's own
   // children (`static SHARED float s[8];`) or just before it (`SHARED float s[8];`, `KERNEL void k()`)
   if ((tok === '__shared__' || tok === '__global__') && holdsMarks(n)) {
-    const mark = keywordMark(tok);
-    if (n.previousSibling?.type === 'comment' && n.previousSibling.text === mark) return true;
-    if (kids(n).some((c) => c.type === 'comment' && c.text === mark)) return true;
+    const marks = tok === '__shared__' ? [keywordMark(tok), MACRO_SHARED_MARK] : [keywordMark(tok)];
+    if (n.previousSibling?.type === 'comment' && marks.includes(n.previousSibling.text)) return true;
+    if (kids(n).some((c) => c.type === 'comment' && marks.includes(c.text))) return true;
   }
   for (const c of kids(n)) {
     if (c.type === tok || (c.type === 'type_qualifier' && c.text === tok)) return true;
@@ -279,6 +285,66 @@ function writtenSymbol(text: string, name: string, decl: Node): boolean {
 const TOP_CONTAINERS = new Set(['namespace_definition', 'declaration_list', 'linkage_specification', 'preproc_if', 'preproc_ifdef', 'preproc_else', 'preproc_elif']);
 
 /**
+ * The names defined more than once, or `#undef`ined (the text's `#undef` lines: branches decided false are blank),
+ * with each definition and `#undef` by offset, in file order; undefined when there is none.
+ */
+function macroHistory(defined: { at: number; macro: Macro }[], text: string, ownEnd: number): FileFacts['macroHistory'] {
+  const undone = text.includes('undef') ? [...text.matchAll(/^[ \t]*#[ \t]*undef[ \t]+([A-Za-z_]\w*)/gm)].filter((m) => m.index! < ownEnd) : [];
+  const count = new Map<string, number>();
+  for (const d of defined) count.set(d.macro.name, (count.get(d.macro.name) ?? 0) + 1);
+  const names = new Set([...count].filter(([, n]) => n > 1).map(([k]) => k));
+  for (const m of undone) names.add(m[1]);
+  if (!names.size) return undefined;
+  const out = new Map<string, { at: number; macro: Macro | null }[]>();
+  const add = (name: string, at: number, macro: Macro | null) => {
+    if (!names.has(name)) return;
+    const list = out.get(name) ?? [];
+    list.push({ at, macro });
+    out.set(name, list);
+  };
+  for (const d of defined) add(d.macro.name, d.at, d.macro);
+  for (const m of undone) add(m[1], m.index!, null);
+  for (const list of out.values()) list.sort((a, b) => a.at - b.at);
+  return out;
+}
+
+const atMemo = new WeakMap<FileFacts, Map<string, FileFacts>>();
+
+/**
+ * The facts with the macros in force at offset `at` (a kernel's start: what the preprocessor expands in its body), where
+ * the file redefines or `#undef`s a name (macroHistory): `#define WIDTH 32`, a kernel, `#undef WIDTH`, `#define WIDTH
+ * 33`, a second kernel; the first kernel's `s[t * WIDTH]` is 32-way, and was read with 33. A name not yet defined there
+ * (or `#undef`ined) is left out, unless it comes from outside (`-D`, a header). The same object for the same macros.
+ */
+export function macrosAt(facts: FileFacts, at: number): FileFacts {
+  const history = facts.macroHistory;
+  if (!history) return facts;
+  const chosen: [string, Macro | null][] = [];
+  for (const [name, list] of history) {
+    let inForce: { macro: Macro | null } | undefined;
+    for (const e of list) if (e.at <= at) inForce = e;
+    const had = facts.macros.get(name);
+    const outside = had && (had.line === -1 || had.from !== undefined) ? had : null;
+    chosen.push([name, inForce ? inForce.macro : outside]);
+  }
+  // the choice per name, as a key (the last definition in force everywhere after it gives back `facts` itself)
+  if (chosen.every(([name, m]) => facts.macros.get(name) === (m ?? undefined))) return facts;
+  const key = chosen.map(([name, m]) => (m ? String(history.get(name)!.findIndex((e) => e.macro === m)) : '-')).join(',');
+  let memo = atMemo.get(facts);
+  if (!memo) atMemo.set(facts, (memo = new Map()));
+  const hit = memo.get(key);
+  if (hit) return hit;
+  const macros = new Map(facts.macros);
+  for (const [name, m] of chosen) {
+    if (m) macros.set(name, m);
+    else macros.delete(name);
+  }
+  const out = { ...facts, macros };
+  memo.set(key, out);
+  return out;
+}
+
+/**
  * `ownEnd`: where the file's own text ends in a text that goes on with other files' (a header's declarations, the
  * files that include it: see analyze.ts's asAppended): a name defined in the file keeps the file's definition.
  */
@@ -301,6 +367,8 @@ export function collectFacts(root: Node, text: string, ownEnd = Infinity): FileF
     signature: '',
   };
   const sig: Node[] = [];
+  /** every definition of the file's own text, for macroHistory */
+  const defined: { at: number; macro: Macro }[] = [];
   const launching = new Set<FunctionFact>();
   /** Map.set, but a definition after the file's own text does not replace one of the file's. */
   const put = <V>(m: Map<string, V>, k: string, v: V, at: Node): void => {
@@ -353,6 +421,7 @@ export function collectFacts(root: Node, text: string, ownEnd = Infinity): FileF
       case 'preproc_function_def': {
         const m = readMacro(node);
         if (m) put(facts.macros, m.name, m, node);
+        if (m && node.startIndex < ownEnd) defined.push({ at: node.startIndex, macro: m });
         if (!fn) sig.push(node);
         continue;
       }
@@ -499,6 +568,8 @@ export function collectFacts(root: Node, text: string, ownEnd = Infinity): FileF
     if (d && (facts.functions.get(k.name) ?? []).some((o) => o !== k && o.isKernel)) sig.push(d);
   }
   facts.signature = sig.map((n) => `${n.startPosition.row}:${n.text}`).join('\n');
+  const history = macroHistory(defined, text, ownEnd);
+  if (history) facts.macroHistory = history;
   macroLaunches(facts, text, root);
   return facts;
 }
