@@ -7,6 +7,7 @@ import { blankInactive, definedMacro, type Macro } from './syntax/preprocess';
 import { headerMacros, HeaderMacros } from './syntax/includes';
 import { headerDeclarations, HeaderDecls } from './syntax/header-decls';
 import { recover, closingCandidates, Blanked, Closed } from './syntax/recover';
+import { expandFileScopeKernelMacros, type FileMacroExpansion, type ExpansionSegment } from './syntax/file-macros';
 import { collectFacts, macrosAt, FileFacts, FunctionFact, isSharedDecl, named, kids, operatorOf, declaratorName, readTopLevelFunction } from './facts/collect';
 import { typeName } from './facts/ctypes';
 import { runBlock, blockAddrs, BudgetExceeded, DEFAULT_CAPS, Visit, ATOMICS, Interp, LongLoop } from './eval/interpreter';
@@ -805,6 +806,14 @@ export class EngineDocument {
   }
 
   analyze(options: AnalyzeOptions = {}): FileAnalysis {
+    // kernels a macro defines at file scope: the file with their expansions appended, in a second document
+    if (!this.nested && !this.only && !this.expands) {
+      const arch = archRange(options.arch);
+      const x = arch ? expandFileScopeKernelMacros(this.text, arch, options.defines) : null;
+      if (x) return this.withExpansions(x, options);
+      this.expansion?.dispose();
+      this.expansion = null;
+    }
     const r = this.analyzeFile(options);
     const first = !this.nested && !this.only;
     const unread = first ? this.headerUnread : [];
@@ -827,6 +836,84 @@ export class EngineDocument {
     }
     const headers = [...(r.headers ?? []), ...unread.map((u) => u.path).filter((p) => !r.headers?.includes(p))];
     return { ...r, notices: [...r.notices, ...notices], ...(headers.length ? { headers } : {}) };
+  }
+
+  /** the document of the file with the kernels its file-scope macros define written out (see withExpansions). */
+  private expansion: EngineDocument | null = null;
+  /** in that document: it expands nothing again. */
+  private expands = false;
+
+  /**
+   * The file's analysis where macros used at file scope define kernels (`DEFINE_COPY(float)`, an X-macro list
+   * `TYPES(DEFINE_COPY)`) or instantiate them: the file with those uses blanked and each expansion written after it,
+   * line for line as the macro's definition (syntax/file-macros.ts), is analysed in a second document; what lies in an
+   * expansion is reported at the definition's line (its column, where that line has it), with an assumption naming the
+   * use, and an array declared there gets no padding fix (it would edit the macro).
+   */
+  private withExpansions(x: FileMacroExpansion, options: AnalyzeOptions): FileAnalysis {
+    if (this.expansion) this.expansion.update(x.text);
+    else {
+      this.expansion = new EngineDocument(x.text);
+      this.expansion.expands = true;
+    }
+    const r = this.expansion.analyze(options);
+    const lines = this.text.split('\n');
+    const segOf = (n: number) => (n < x.ownLines ? null : x.segments.find((s) => n >= s.from && n < s.to) ?? null);
+    const lineOf = (n: number): number | null => {
+      if (n < x.ownLines) return n;
+      const seg = segOf(n);
+      return seg ? seg.defLine + (n - seg.from) : null;
+    };
+    const point = (p: Range['start']): Range['start'] | null => {
+      const l = lineOf(p.line);
+      return l === null ? null : { line: l, character: Math.min(p.character, lines[l]?.length ?? 0) };
+    };
+    const range = (g: Range): Range | null => {
+      const a = point(g.start), b = point(g.end);
+      return a && b ? { start: a, end: b.line === a.line && b.character >= a.character ? b : a } : null;
+    };
+    const shift = (t: string) => t.replace(/\b(lines? )(\d+)(?:-(\d+))?/g, (m, w: string, a: string, b?: string) => {
+      const y = lineOf(Number(a) - 1);
+      if (y === null || Number(a) - 1 < x.ownLines) return m;
+      const z = b === undefined ? null : lineOf(Number(b) - 1);
+      return `${w}${y + 1}${z !== null && z > y ? `-${z + 1}` : ''}`;
+    });
+    const said = (seg: ExpansionSegment) => `in the expansion of the macro \`${seg.macro}\` (line ${seg.defLine + 1}) used at line ${seg.useLine + 1}${seg.via ? ` through \`${seg.via}\`` : ''}`;
+    const index = new Map<number, number>();
+    const accesses: AccessFinding[] = [];
+    r.accesses.forEach((a, i) => {
+      const at = range(a.range), expr = range(a.exprRange), decl = range(a.declRange);
+      if (!at || !expr || !decl) return;
+      const seg = segOf(a.range.start.line);
+      index.set(i, accesses.length);
+      accesses.push({
+        ...a, range: at, exprRange: expr, declRange: decl,
+        assumptions: [...(seg ? [`kernel \`${a.kernel}\` ${said(seg)}`] : []), ...a.assumptions.map(shift)], message: shift(a.message),
+        ...(a.reason === undefined ? {} : { reason: shift(a.reason) }),
+        cases: a.cases.map((c) => ({ ...c, context: Object.fromEntries(Object.entries(c.context).map(([k, v]) => [shift(k), typeof v === 'string' ? shift(v) : v])) })),
+      });
+    });
+    // in the file's order: an expansion's accesses among the file's own
+    const order = accesses.map((a, i) => ({ a, i })).sort((p, q) => byPosition(p.a, q.a) || p.i - q.i);
+    const moved = new Map(order.map((o, k) => [o.i, k]));
+    for (const [i, k] of index) index.set(i, moved.get(k)!);
+    accesses.splice(0, accesses.length, ...order.map((o) => o.a));
+    const arrays: ArrayFinding[] = [];
+    for (const a of r.arrays) {
+      const decl = range(a.declRange);
+      if (!decl) continue;
+      const seg = segOf(a.declRange.start.line);
+      const { fix, noFixReason, ...rest } = a;
+      const why = seg && (fix || noFixReason) ? { noFixReason: `\`${a.name}\` is declared ${said(seg)}: no padding fix edits a macro` } : fix ? { fix } : noFixReason ? { noFixReason } : {};
+      arrays.push({ ...rest, declRange: decl, accesses: a.accesses.map((i) => index.get(i)).filter((i): i is number => i !== undefined), ...why });
+    }
+    const notices: Notice[] = [];
+    for (const n of r.notices) {
+      const at = range(n.range);
+      if (at) notices.push({ ...n, range: at, message: shift(n.message) });
+    }
+    arrays.sort((a, b) => a.declRange.start.line - b.declRange.start.line || a.declRange.start.character - b.declRange.start.character);
+    return { ...r, accesses, arrays, notices };
   }
 
   /** files that include this one, given and not read with it for their length (pickIncluders). */
@@ -1277,6 +1364,8 @@ export class EngineDocument {
   }
 
   dispose(): void {
+    this.expansion?.dispose();
+    this.expansion = null;
     this.repair?.dispose();
     this.repair = null;
     this.host?.dispose();
