@@ -3,7 +3,7 @@
 // anything outside the kernels changed.
 import { AccessFinding, AnalyzeOptions, ArrayFinding, FileAnalysis, IncludeReader, Notice, PaddingFix, Range, RequestFigures } from './types';
 import { parse, Tree, Node, Edit } from './syntax/parser';
-import { blankInactive, definedMacro, type Macro } from './syntax/preprocess';
+import { blankInactive, definedMacro, type Macro, type UndecidedChain } from './syntax/preprocess';
 import { headerMacros, HeaderMacros } from './syntax/includes';
 import { headerDeclarations, HeaderDecls } from './syntax/header-decls';
 import { recover, closingCandidates, Blanked, Closed } from './syntax/recover';
@@ -116,7 +116,7 @@ function runInstance(
   dimOverrides?: Map<string, number>, constOverrides?: Map<number, number>,
 ): { results: SiteResult[]; arrays: ArrayInfo[]; notes: string[]; capped: { line: number; message: string }[]; unreached: Unreached } {
   // the macros in force where the kernel is defined (a name `#undef`ined and defined again between kernels)
-  facts = macrosAt(facts, kernel.outer.startIndex);
+  facts = macrosAt(facts, kernel.outer.startIndex, kernel.outer.endIndex);
   const run = (args: Map<string, Value>, longLoop?: number) =>
     runBlock({ facts, block: inst.block, grid: inst.grid, values: inst.values, types: inst.types, args, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides, warp, longLoop }, kernel);
   let given = givenArgs.get(inst);
@@ -707,6 +707,8 @@ export class EngineDocument {
   private archUndecided: number[] = [];
   /** uses of a macro that opens or closes a block whose expansion does not fit in place (see blankInactive). */
   private braceUnfit: { at: number; name: string }[] = [];
+  /** `#if` chains no macro of the file decides, each of whose branches is read (see blankInactive). */
+  private undecided: UndecidedChain[] = [];
   /** where the macros read from the headers the file includes were defined (see withHeaders). */
   private headerSources: HeaderMacros['sources'] | undefined;
   /** the document that analyses the file followed by its headers' declarations and its includers (see asAppended). */
@@ -733,7 +735,8 @@ export class EngineDocument {
   private reparse(arch: { lo: number; hi: number }, defines?: Record<string, string>): Tree {
     this.archUndecided = [];
     this.braceUnfit = [];
-    const src = blankInactive(this.text, arch, this.archUndecided, defines, this.braceUnfit);
+    this.undecided = [];
+    const src = blankInactive(this.text, arch, this.archUndecided, defines, this.braceUnfit, this.undecided);
     if (this.tree && this.parsedText !== null && this.parsedText !== src) {
       const old = this.parsedText;
       // one edit spanning the changed middle: common prefix and suffix are kept
@@ -1360,6 +1363,36 @@ export class EngineDocument {
     }
     this.fixCache = nextFixes;
     arrays.sort((a, b) => a.declRange.start.line - b.declRange.start.line || a.declRange.start.character - b.declRange.start.character);
+    // an `#if` no macro the file defines decides (`#if USE_FAST_PATH`): each branch that holds an access is analysed, said once per chain
+    // and where its branches define a macro used elsewhere (`#if defined(USE_PAD)` / `#define LD (TILE + 1)` / `#else` /
+    // `#define LD TILE`): the last definition is the one read, said so
+    const list = (xs: string[]) => (xs.length === 1 ? xs[0] : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+    let textLines: string[] | undefined;
+    for (const u of this.undecided) {
+      const at = { line: u.line, character: 0 };
+      const names = u.names.map((n) => `\`${n}\``);
+      const what = u.arch ? `this condition on \`__CUDA_ARCH__\` is not decided for ${options.arch ?? profile.name}`
+        : names.length === 0 ? 'this condition is not decided here'
+        : `${list(names)} ${names.length === 1 ? 'is' : 'are'} neither defined in this file nor given (\`-D\`), so this condition is not decided`;
+      const choose = u.arch ? 'choose one architecture, such as sm_80' : `give ${names.length === 1 ? 'the macro' : 'the macros'} with \`-D\`, or the \`defines\` setting`;
+      if (!u.arch && accesses.some((a) => a.range.start.line > u.line && a.range.start.line < u.end))
+        notices.push({ range: { start: at, end: at }, severity: 'information', message: `${what}: every branch it does not rule out is analysed (${choose}, to analyse only the branch it takes)` });
+      const lines = u.defines.length ? (textLines ??= text.split('\n')) : [];
+      const used = u.defines.filter((d) => lines.some((l, k) => (k < u.line || k > u.end) && !/^[ \t]*#[ \t]*(?:define|undef|ifn?def)\b/.test(l) && new RegExp(`\\b${d.name}\\b`).test(l)));
+      if (used.length) {
+        const defs = used.map((d) => `\`${d.name}\` (line ${d.line + 1})`);
+        // a chain of definitions alone: "every branch is analysed" is not what happens to it; this says what does
+        if (u.arch && !accesses.some((a) => a.range.start.line > u.line && a.range.start.line < u.end)) {
+          const k = notices.findIndex((n) => n.range.start.line === u.line && n.message.startsWith('this condition on `__CUDA_ARCH__` is true for some'));
+          if (k >= 0) notices.splice(k, 1);
+        }
+        notices.push({
+          range: { start: at, end: at },
+          severity: 'information',
+          message: `${what}: ${list(defs)} ${used.length === 1 ? 'is' : 'are'} defined in its branches, and the last definition is the one analysed (${choose}, to analyse the one it takes)`,
+        });
+      }
+    }
     return { model: profile.name, accesses, arrays, notices, ...(skipped.length ? { incomplete: true } : {}) };
   }
 

@@ -311,18 +311,21 @@ function macroHistory(defined: { at: number; macro: Macro }[], text: string, own
 const atMemo = new WeakMap<FileFacts, Map<string, FileFacts>>();
 
 /**
- * The facts with the macros in force at offset `at` (a kernel's start: what the preprocessor expands in its body), where
+ * The facts with the macros in force at offset `at` (a kernel's start: what the preprocessor expands in its body; the
+ * last one its body, up to `end`, defines, where it defines one), where
  * the file redefines or `#undef`s a name (macroHistory): `#define WIDTH 32`, a kernel, `#undef WIDTH`, `#define WIDTH
  * 33`, a second kernel; the first kernel's `s[t * WIDTH]` is 32-way, and was read with 33. A name not yet defined there
  * (or `#undef`ined) is left out, unless it comes from outside (`-D`, a header). The same object for the same macros.
  */
-export function macrosAt(facts: FileFacts, at: number): FileFacts {
+export function macrosAt(facts: FileFacts, at: number, end = at): FileFacts {
   const history = facts.macroHistory;
   if (!history) return facts;
   const chosen: [string, Macro | null][] = [];
   for (const [name, list] of history) {
     let inForce: { macro: Macro | null } | undefined;
     for (const e of list) if (e.at <= at) inForce = e;
+    // one the kernel's body defines (`#define S(i) s[2 * (i)]` ... `#undef S` inside it, again in the next kernel): its last
+    for (const e of list) if (e.at > at && e.at < end && e.macro) inForce = e;
     const had = facts.macros.get(name);
     const outside = had && (had.line === -1 || had.from !== undefined) ? had : null;
     chosen.push([name, inForce ? inForce.macro : outside]);

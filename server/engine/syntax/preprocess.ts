@@ -1,7 +1,7 @@
 // Our own small preprocessor pass: conditional regions decided false are blanked (offsets kept, so every
 // position still maps to the user's text); `#define`s are collected from the tree and expanded lazily by eval.
 import type { Node } from './parser';
-import { decide, type ConditionEnv, type Range } from './conditionals';
+import { decide, ALWAYS_DEFINED, NEVER_DEFINED, type ConditionEnv, type Range } from './conditionals';
 
 export interface Macro {
   name: string;
@@ -46,7 +46,7 @@ const QUALIFIER_MACRO_G = new RegExp(QUALIFIER_MACRO_SRC, 'g');
  * between a `for (...)` and its body as the end of the loop (an empty body), leaving the body outside it. A
  * `#pragma pack(...)` line is kept: it changes the layout of the structs after it.
  */
-export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinity }, archUndecided?: number[], defines?: Record<string, string>, braceUnfit?: { at: number; name: string }[]): string {
+export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinity }, archUndecided?: number[], defines?: Record<string, string>, braceUnfit?: { at: number; name: string }[], undecided?: UndecidedChain[]): string {
   // control characters are no C; the evaluator marks its own texts with \u0000 and \u0002 (values.ts THREAD, the
   // interpreter's UNKNOWN): a source that holds them must not pass for such a mark
   if (/[\u0000-\u0008]/.test(text)) text = text.replace(/[\u0000-\u0008]/g, ' ');
@@ -83,7 +83,13 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   // macros given from outside (`-D`) hold from the first line, as a compiler's do
   const env: ConditionEnv = { defined: new Map(Object.entries(defines ?? {}).map(([k, v]) => [definedMacro(k, v).name, v])), undefined: new Set(), arch };
   /** one `#if` chain: whether a branch was decided true, whether one was undecided, its directive lines. */
-  interface Chain { taken: boolean; unsure: boolean; parentBlank: boolean; directives: number[]; archNoted?: number; inList: boolean }
+  interface Chain { taken: boolean; unsure: boolean; parentBlank: boolean; directives: number[]; archNoted?: number; inList: boolean; noted?: { line: number; names: string[] }; defs?: Map<string, number> }
+  /** the first undecided condition of a chain that is not on `__CUDA_ARCH__` (that one has its own notice), and the names it does not know. */
+  const note = (chain: Chain, line: number, cond: string) => {
+    if (chain.noted || cond.includes('__CUDA_ARCH__')) return;
+    const names = [...new Set((cond.replace(/\bdefined\b/g, ' ').match(/\b[A-Za-z_]\w*\b/g) ?? []).filter((n) => !env.defined.has(n) && !env.undefined.has(n) && !ALWAYS_DEFINED.has(n) && !NEVER_DEFINED.has(n)))];
+    chain.noted = { line, names };
+  };
   const stack: Chain[] = [];
   const blankLines = new Uint8Array(lines.length);
   let blank = false;
@@ -116,6 +122,9 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
           else env.undefined.add(d[1]);
         } else if (d) {
           env.undefined.delete(d[1]);
+          // a definition in an undecided branch: the tree holds it, and the facts take the last one (analyze.ts says so)
+          const top = stack[stack.length - 1];
+          if (unsure && top?.unsure) (top.defs ??= new Map()).set(d[1], first);
           if (unsure) env.defined.delete(d[1]);
           else env.defined.set(d[1], d[2] ? null : d[3]);
         }
@@ -135,6 +144,7 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
           archUndecided?.push(first);
           chain.archNoted = first;
         }
+        if (yes === null && !guard) note(chain, first, kw === 'if' ? cond : name);
         open(chain, yes);
       }
     } else if ((kw === 'elif' || kw === 'else') && top) {
@@ -145,12 +155,19 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
           archUndecided?.push(first);
           top.archNoted = first;
         }
+        if (yes === null) note(top, first, cond);
         open(top, yes);
       }
     } else if (kw === 'endif' && top) {
       stack.pop();
       top.directives.push(...own);
-      if (!top.parentBlank && (!top.unsure || onlyStrings(top.directives) || oneBranchInList(top) || oneHead(top))) for (const k of top.directives) blankLines[k] = 1;
+      const settled = !top.parentBlank && (!top.unsure || onlyStrings(top.directives) || oneBranchInList(top) || oneHead(top));
+      if (settled) for (const k of top.directives) blankLines[k] = 1;
+      // every branch of it is read: the analysis says so where a branch holds an access (analyze.ts)
+      if (!settled && top.unsure && (top.noted || top.defs) && !top.parentBlank) {
+        const line = top.noted?.line ?? top.archNoted ?? top.directives[0];
+        undecided?.push({ line, end: first, names: top.noted?.names ?? [], arch: !top.noted, defines: [...(top.defs ?? [])].map(([name, at]) => ({ name, line: at })) });
+      }
       blank = top.parentBlank;
     }
     // inside a blanked region every line goes; otherwise a directive line stays until its chain is known decided
@@ -222,6 +239,18 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   }
   for (let i = 0; i < lines.length; i++) if (blankLines[i]) lines[i] = lines[i].replace(/[^\s]/g, ' ');
   return lines.join('\n');
+}
+
+/** An `#if` chain whose condition is not decided (a name the file does not define): lines 0-based, `end` its `#endif`. */
+export interface UndecidedChain {
+  line: number;
+  end: number;
+  /** the names in the condition that are neither defined nor known undefined here. */
+  names: string[];
+  /** the chain's undecided condition is on `__CUDA_ARCH__` (its own notice says so). */
+  arch: boolean;
+  /** the macros its branches define, each with the line of its last definition there. */
+  defines: { name: string; line: number }[];
 }
 
 /**
