@@ -3609,7 +3609,8 @@ export class Interp {
     if (!bracesBalance(expansion)) expansion = rescanMacros(expansion, this.cfg.facts.macros, this.cfg.caps.macroDepth - this.macroDepth, new Set([name]));
     // an expansion that is a statement, not an expression (`asm volatile(...)` of an ldmatrix or cp.async macro), or
     // several (`#define vload(v, a) v = *((float4 *)(a));`, `x.a = s[i]; x.b = s[j];`): each in turn
-    const stmt = parseExpression(expansion) ? null : parseStatements(`${expansion};`);
+    // on the use's line, so that a loop of it is named by the user's line (`do { ... } while (0)` was "(line 2)")
+    const stmt = parseExpression(expansion) ? null : parseStatements(`${expansion};`, this.realNode(node).startPosition.row);
     const stmts = stmt?.stmts.filter((st) => st.type !== 'expression_statement' || named(st).length) ?? [];
     const exprs = stmts.length && stmts.every((st) => st.type === 'expression_statement') ? stmts.map((st) => named(st)[0]) : [];
     const parsed = exprs.length ? { tree: stmt!.tree, expr: exprs[exprs.length - 1] } : parseExpression(expansion);
