@@ -3,10 +3,11 @@
 // anything outside the kernels changed.
 import { AccessFinding, AnalyzeOptions, ArrayFinding, FileAnalysis, IncludeReader, Notice, PaddingFix, Range, RequestFigures } from './types';
 import { parse, Tree, Node, Edit } from './syntax/parser';
-import { blankInactive, definedMacro, type Macro } from './syntax/preprocess';
+import { blankInactive, definedMacro, type Macro, type UndecidedChain } from './syntax/preprocess';
 import { headerMacros, HeaderMacros } from './syntax/includes';
 import { headerDeclarations, HeaderDecls } from './syntax/header-decls';
 import { recover, closingCandidates, Blanked, Closed } from './syntax/recover';
+import { expandFileScopeKernelMacros, type FileMacroExpansion, type ExpansionSegment } from './syntax/file-macros';
 import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, kids, operatorOf, declaratorName, readTopLevelFunction } from './facts/collect';
 import { typeName } from './facts/ctypes';
 import { runBlock, blockAddrs, BudgetExceeded, DEFAULT_CAPS, Visit, ATOMICS, Interp, LongLoop } from './eval/interpreter';
@@ -704,6 +705,8 @@ export class EngineDocument {
   private archUndecided: number[] = [];
   /** uses of a macro that opens or closes a block whose expansion does not fit in place (see blankInactive). */
   private braceUnfit: { at: number; name: string }[] = [];
+  /** `#if` chains no macro of the file decides, each of whose branches is read (see blankInactive). */
+  private undecided: UndecidedChain[] = [];
   /** where the macros read from the headers the file includes were defined (see withHeaders). */
   private headerSources: HeaderMacros['sources'] | undefined;
   /** the document that analyses the file followed by its headers' declarations and its includers (see asAppended). */
@@ -730,7 +733,8 @@ export class EngineDocument {
   private reparse(arch: { lo: number; hi: number }, defines?: Record<string, string>): Tree {
     this.archUndecided = [];
     this.braceUnfit = [];
-    const src = blankInactive(this.text, arch, this.archUndecided, defines, this.braceUnfit);
+    this.undecided = [];
+    const src = blankInactive(this.text, arch, this.archUndecided, defines, this.braceUnfit, this.undecided);
     if (this.tree && this.parsedText !== null && this.parsedText !== src) {
       const old = this.parsedText;
       // one edit spanning the changed middle: common prefix and suffix are kept
@@ -803,6 +807,14 @@ export class EngineDocument {
   }
 
   analyze(options: AnalyzeOptions = {}): FileAnalysis {
+    // kernels a macro defines at file scope: the file with their expansions appended, in a second document
+    if (!this.nested && !this.only && !this.expands) {
+      const arch = archRange(options.arch);
+      const x = arch ? expandFileScopeKernelMacros(this.text, arch, options.defines) : null;
+      if (x) return this.withExpansions(x, options);
+      this.expansion?.dispose();
+      this.expansion = null;
+    }
     const r = this.analyzeFile(options);
     const first = !this.nested && !this.only;
     const unread = first ? this.headerUnread : [];
@@ -825,6 +837,84 @@ export class EngineDocument {
     }
     const headers = [...(r.headers ?? []), ...unread.map((u) => u.path).filter((p) => !r.headers?.includes(p))];
     return { ...r, notices: [...r.notices, ...notices], ...(headers.length ? { headers } : {}) };
+  }
+
+  /** the document of the file with the kernels its file-scope macros define written out (see withExpansions). */
+  private expansion: EngineDocument | null = null;
+  /** in that document: it expands nothing again. */
+  private expands = false;
+
+  /**
+   * The file's analysis where macros used at file scope define kernels (`DEFINE_COPY(float)`, an X-macro list
+   * `TYPES(DEFINE_COPY)`) or instantiate them: the file with those uses blanked and each expansion written after it,
+   * line for line as the macro's definition (syntax/file-macros.ts), is analysed in a second document; what lies in an
+   * expansion is reported at the definition's line (its column, where that line has it), with an assumption naming the
+   * use, and an array declared there gets no padding fix (it would edit the macro).
+   */
+  private withExpansions(x: FileMacroExpansion, options: AnalyzeOptions): FileAnalysis {
+    if (this.expansion) this.expansion.update(x.text);
+    else {
+      this.expansion = new EngineDocument(x.text);
+      this.expansion.expands = true;
+    }
+    const r = this.expansion.analyze(options);
+    const lines = this.text.split('\n');
+    const segOf = (n: number) => (n < x.ownLines ? null : x.segments.find((s) => n >= s.from && n < s.to) ?? null);
+    const lineOf = (n: number): number | null => {
+      if (n < x.ownLines) return n;
+      const seg = segOf(n);
+      return seg ? seg.defLine + (n - seg.from) : null;
+    };
+    const point = (p: Range['start']): Range['start'] | null => {
+      const l = lineOf(p.line);
+      return l === null ? null : { line: l, character: Math.min(p.character, lines[l]?.length ?? 0) };
+    };
+    const range = (g: Range): Range | null => {
+      const a = point(g.start), b = point(g.end);
+      return a && b ? { start: a, end: b.line === a.line && b.character >= a.character ? b : a } : null;
+    };
+    const shift = (t: string) => t.replace(/\b(lines? )(\d+)(?:-(\d+))?/g, (m, w: string, a: string, b?: string) => {
+      const y = lineOf(Number(a) - 1);
+      if (y === null || Number(a) - 1 < x.ownLines) return m;
+      const z = b === undefined ? null : lineOf(Number(b) - 1);
+      return `${w}${y + 1}${z !== null && z > y ? `-${z + 1}` : ''}`;
+    });
+    const said = (seg: ExpansionSegment) => `in the expansion of the macro \`${seg.macro}\` (line ${seg.defLine + 1}) used at line ${seg.useLine + 1}${seg.via ? ` through \`${seg.via}\`` : ''}`;
+    const index = new Map<number, number>();
+    const accesses: AccessFinding[] = [];
+    r.accesses.forEach((a, i) => {
+      const at = range(a.range), expr = range(a.exprRange), decl = range(a.declRange);
+      if (!at || !expr || !decl) return;
+      const seg = segOf(a.range.start.line);
+      index.set(i, accesses.length);
+      accesses.push({
+        ...a, range: at, exprRange: expr, declRange: decl,
+        assumptions: [...(seg ? [`kernel \`${a.kernel}\` ${said(seg)}`] : []), ...a.assumptions.map(shift)], message: shift(a.message),
+        ...(a.reason === undefined ? {} : { reason: shift(a.reason) }),
+        cases: a.cases.map((c) => ({ ...c, context: Object.fromEntries(Object.entries(c.context).map(([k, v]) => [shift(k), typeof v === 'string' ? shift(v) : v])) })),
+      });
+    });
+    // in the file's order: an expansion's accesses among the file's own
+    const order = accesses.map((a, i) => ({ a, i })).sort((p, q) => byPosition(p.a, q.a) || p.i - q.i);
+    const moved = new Map(order.map((o, k) => [o.i, k]));
+    for (const [i, k] of index) index.set(i, moved.get(k)!);
+    accesses.splice(0, accesses.length, ...order.map((o) => o.a));
+    const arrays: ArrayFinding[] = [];
+    for (const a of r.arrays) {
+      const decl = range(a.declRange);
+      if (!decl) continue;
+      const seg = segOf(a.declRange.start.line);
+      const { fix, noFixReason, ...rest } = a;
+      const why = seg && (fix || noFixReason) ? { noFixReason: `\`${a.name}\` is declared ${said(seg)}: no padding fix edits a macro` } : fix ? { fix } : noFixReason ? { noFixReason } : {};
+      arrays.push({ ...rest, declRange: decl, accesses: a.accesses.map((i) => index.get(i)).filter((i): i is number => i !== undefined), ...why });
+    }
+    const notices: Notice[] = [];
+    for (const n of r.notices) {
+      const at = range(n.range);
+      if (at) notices.push({ ...n, range: at, message: shift(n.message) });
+    }
+    arrays.sort((a, b) => a.declRange.start.line - b.declRange.start.line || a.declRange.start.character - b.declRange.start.character);
+    return { ...r, accesses, arrays, notices };
   }
 
   /** files that include this one, given and not read with it for their length (pickIncluders). */
@@ -1271,10 +1361,42 @@ export class EngineDocument {
     }
     this.fixCache = nextFixes;
     arrays.sort((a, b) => a.declRange.start.line - b.declRange.start.line || a.declRange.start.character - b.declRange.start.character);
+    // an `#if` no macro the file defines decides (`#if USE_FAST_PATH`): each branch that holds an access is analysed, said once per chain
+    // and where its branches define a macro used elsewhere (`#if defined(USE_PAD)` / `#define LD (TILE + 1)` / `#else` /
+    // `#define LD TILE`): the last definition is the one read, said so
+    const list = (xs: string[]) => (xs.length === 1 ? xs[0] : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+    let textLines: string[] | undefined;
+    for (const u of this.undecided) {
+      const at = { line: u.line, character: 0 };
+      const names = u.names.map((n) => `\`${n}\``);
+      const what = u.arch ? `this condition on \`__CUDA_ARCH__\` is not decided for ${options.arch ?? profile.name}`
+        : names.length === 0 ? 'this condition is not decided here'
+        : `${list(names)} ${names.length === 1 ? 'is' : 'are'} neither defined in this file nor given (\`-D\`), so this condition is not decided`;
+      const choose = u.arch ? 'choose one architecture, such as sm_80' : `give ${names.length === 1 ? 'the macro' : 'the macros'} with \`-D\`, or the \`defines\` setting`;
+      if (!u.arch && accesses.some((a) => a.range.start.line > u.line && a.range.start.line < u.end))
+        notices.push({ range: { start: at, end: at }, severity: 'information', message: `${what}: every branch it does not rule out is analysed (${choose}, to analyse only the branch it takes)` });
+      const lines = u.defines.length ? (textLines ??= text.split('\n')) : [];
+      const used = u.defines.filter((d) => lines.some((l, k) => (k < u.line || k > u.end) && !/^[ \t]*#[ \t]*(?:define|undef|ifn?def)\b/.test(l) && new RegExp(`\\b${d.name}\\b`).test(l)));
+      if (used.length) {
+        const defs = used.map((d) => `\`${d.name}\` (line ${d.line + 1})`);
+        // a chain of definitions alone: "every branch is analysed" is not what happens to it; this says what does
+        if (u.arch && !accesses.some((a) => a.range.start.line > u.line && a.range.start.line < u.end)) {
+          const k = notices.findIndex((n) => n.range.start.line === u.line && n.message.startsWith('this condition on `__CUDA_ARCH__` is true for some'));
+          if (k >= 0) notices.splice(k, 1);
+        }
+        notices.push({
+          range: { start: at, end: at },
+          severity: 'information',
+          message: `${what}: ${list(defs)} ${used.length === 1 ? 'is' : 'are'} defined in its branches, and the last definition is the one analysed (${choose}, to analyse the one it takes)`,
+        });
+      }
+    }
     return { model: profile.name, accesses, arrays, notices, ...(skipped.length ? { incomplete: true } : {}) };
   }
 
   dispose(): void {
+    this.expansion?.dispose();
+    this.expansion = null;
     this.repair?.dispose();
     this.repair = null;
     this.host?.dispose();

@@ -3,7 +3,7 @@
 // the byte address of each active thread. No bank arithmetic here: `model/` turns addresses into wavefronts.
 import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
-import { substitute, callArguments, rescanMacros, bracesBalance, type Macro } from '../syntax/preprocess';
+import { substitute, callArguments, rescanMacros, bracesBalance, MACRO_SHARED_MARK, type Macro } from '../syntax/preprocess';
 import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex, macrosFor } from '../facts/collect';
 import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, DOUBLE, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
@@ -1825,9 +1825,12 @@ export class Interp {
       // declared in a statement macro's expansion (`#define LOAD_TILE __shared__ float tile[...]; ...`): placed at the
       // macro's use, the only place of it in the file
       const site = this.macroSites.find((m) => m.tree === nameNode.tree);
+      // or spelled in place from a function-like macro's use (preprocess.ts spellSharedDeclarationMacros): its
+      // extents' text is the expansion's, not the user's
+      const spelled = !site && (node.previousSibling?.text === MACRO_SHARED_MARK || kids(node).some((c) => c.type === 'comment' && c.text === MACRO_SHARED_MARK)) ? this.sharedDeclarationMacro() : undefined;
       const base: SharedBase = {
         id, name: nameNode.text, decl: node, nameNode: site ? this.realNode(nameNode) : nameNode, elem, dims: bad ? [] : dims, external, dimNodes,
-        ...(bad ? { unresolved: bad } : {}), ...(outer ? { outerUnknown: outer } : {}), ...(site ? { macro: macroName(site.call) } : {}),
+        ...(bad ? { unresolved: bad } : {}), ...(outer ? { outerUnknown: outer } : {}), ...(site ? { macro: macroName(site.call) } : spelled ? { macro: spelled } : {}),
       };
       // `__shared__ float *cur;` (`*rows[4]`): a variable in shared memory that holds a pointer (8 bytes), an array
       // of them; what one thread stores in it every thread reads (see remember)
@@ -3287,6 +3290,15 @@ export class Interp {
   }
   private constantMacros = new Map<string, boolean>();
 
+  /**
+   * The name of the file's function-like macro that declares shared memory, for an array spelled from a use of one
+   * (see MACRO_SHARED_MARK); where the file has several, each is named (`A` or `B`).
+   */
+  private sharedDeclarationMacro(): string {
+    const names = [...this.cfg.facts.macros.values()].filter((m) => m.params !== null && /^(?:(?:extern|static|volatile)\s+)*__shared__\b/.test(m.body)).map((m) => m.name);
+    return names.join('` or `');
+  }
+
   /** The file's macro of that name (or one given from outside); one read from a header is remembered for the assumptions. */
   private macroNamed(name: string): Macro | undefined {
     const mac = this.cfg.facts.macros.get(name);
@@ -3557,7 +3569,9 @@ export class Interp {
     // file's macros in it are expanded first, as the preprocessor's rescan does (the expansion was not a statement,
     // and all its accesses were lost)
     if (!bracesBalance(body)) body = rescanMacros(body, this.cfg.facts.macros, this.cfg.caps.macroDepth - this.macroDepth, new Set([name])).trim();
-    if (!/^(?:\{[\s\S]*\}|(?:for|while|do|if)\b[\s\S]*)$/.test(body) && !topLevelSemicolon(body)) return null;
+    // or a declaration of shared memory without its `;` (`#define SMEM(T, name, n) __shared__ T name[n]`, used as
+    // `SMEM(float, s_##tag, 64);`): the array was never declared, and every access of it was lost without a word
+    if (!/^(?:\{[\s\S]*\}|(?:for|while|do|if)\b[\s\S]*)$/.test(body) && !topLevelSemicolon(body) && !SHARED_DECLARATION.test(body)) return null;
     // the use's `;` ends the last statement of `do { ... } while (0)` or `if (c) s[i] += s[i + k]`
     const row = this.realNode(node).startPosition.row;
     const parsed = parseStatements(body, row) ?? (/[;}]$/.test(body) ? null : parseStatements(`${body};`, row));
@@ -3580,8 +3594,10 @@ export class Interp {
    * argument, a statement body).
    */
   private sharedMacro(mac: { body: string; params: string[] | null }, name: string, argNodes: Node[], node: Node): Value | null {
-    const params = mac.params ?? [];
-    if (argNodes.length !== params.length || /#/.test(mac.body)) return null;
+    const params = (mac.params ?? []).filter((p) => p !== '...');
+    // a variadic macro (`#define AT(a, ...) a[IDX(__VA_ARGS__)]`) takes the arguments after the named ones as `__VA_ARGS__`
+    const variadic = /\b__VA_ARGS__\b/.test(mac.body);
+    if ((variadic ? argNodes.length < params.length : argNodes.length !== params.length) || /#/.test(mac.body)) return null;
     const depth = this.macroSites.length;
     const holders = new Map<string, Node>();
     const bound: { name: string; value: Value }[] = [];
@@ -3591,18 +3607,19 @@ export class Interp {
       if (!this.mentionsShared(a)) return a.text;
       const holder = `__bank_lens_m${depth}_${i}`;
       // an argument the body never names is never evaluated
-      if (uses(params[i]) === 0) return a.text;
+      if (uses(i < params.length ? params[i] : '__VA_ARGS__') === 0) return a.text;
       bound.push({ name: holder, value: this.place(a).value });
       holders.set(holder, this.realNode(this.nameNodeOf(a), true));
       return holder;
     });
-    let expansion = substitute(mac as Parameters<typeof substitute>[0], texts);
+    let expansion = substitute(mac as Parameters<typeof substitute>[0], texts, false, true);
     // a block another macro of it opens (`#define COMPUTE(buf, s) PRELOAD(buf, s) acc += a * b; }`): rescanned first,
     // as in statementMacro (its accesses were lost)
     if (!bracesBalance(expansion)) expansion = rescanMacros(expansion, this.cfg.facts.macros, this.cfg.caps.macroDepth - this.macroDepth, new Set([name]));
     // an expansion that is a statement, not an expression (`asm volatile(...)` of an ldmatrix or cp.async macro), or
     // several (`#define vload(v, a) v = *((float4 *)(a));`, `x.a = s[i]; x.b = s[j];`): each in turn
-    const stmt = parseExpression(expansion) ? null : parseStatements(`${expansion};`);
+    // on the use's line, so that a loop of it is named by the user's line (`do { ... } while (0)` was "(line 2)")
+    const stmt = parseExpression(expansion) ? null : parseStatements(`${expansion};`, this.realNode(node).startPosition.row);
     const stmts = stmt?.stmts.filter((st) => st.type !== 'expression_statement' || named(st).length) ?? [];
     const exprs = stmts.length && stmts.every((st) => st.type === 'expression_statement') ? stmts.map((st) => named(st)[0]) : [];
     const parsed = exprs.length ? { tree: stmt!.tree, expr: exprs[exprs.length - 1] } : parseExpression(expansion);
@@ -4435,7 +4452,7 @@ export class Interp {
     if (mac && mac.params !== null && fnNode.type === 'identifier') {
       // evaluate the arguments where they stand (their accesses are real sites), then the expansion
       if (this.macroDepth >= this.cfg.caps.macroDepth) return this.tooDeep(name);
-      const text = substitute(mac, argNodes.map((a) => a.text));
+      const text = substitute(mac, argNodes.map((a) => a.text), false, true);
       // an argument the body never names is never evaluated (`#define DEBUG_PRINT(x)` of `DEBUG_PRINT(s[0])`: no load)
       const params = mac.params;
       const usedArg = (i: number) => {
@@ -6345,6 +6362,9 @@ function vectorFields(t: Extract<CType, { kind: 'vector' }>): CType {
 }
 
 /** A `;` outside parentheses, brackets and braces: text that is statements, not an expression (`a = 1; b = 2`). */
+/** A declaration of `__shared__` memory (qualifiers, a type, a name and its extents). */
+const SHARED_DECLARATION = /^(?:(?:extern|static|volatile|const|alignas\s*\([^()]*\)|__align__\s*\([^()]*\))\s+)*__shared__\s+[^;{}=]*\[[^;{}]*\]\s*$/;
+
 function topLevelSemicolon(text: string): boolean {
   let depth = 0;
   for (const c of text.replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, '""')) {

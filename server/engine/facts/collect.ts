@@ -1,7 +1,7 @@
 // Facts of one file, read off the syntax tree: functions and kernels, macros, types, enums, file-scope constants
 // and __shared__ declarations, launch sites, explicit instantiations and block-shape directives.
 import { parse, type Node, type Tree } from '../syntax/parser';
-import { Macro, readMacro, readDirectives, callArguments, substitute, keywordMark } from '../syntax/preprocess';
+import { Macro, readMacro, readDirectives, callArguments, substitute, keywordMark, MACRO_SHARED_MARK } from '../syntax/preprocess';
 
 export interface TemplateParam {
   name: string;
@@ -102,10 +102,10 @@ export interface FileFacts {
    */
   hostCopies?: Map<FunctionFact, FunctionFact>;
   /**
-   * the names the file's own text defines more than once (`#define STRIDE 2` ... `#undef STRIDE` / `#define STRIDE 1`,
-   * or a kernel's own `#define IDX(i)` ... `#undef IDX` in each of two kernels): each `#define` and `#undef` of them
-   * (null), in the order of the text. `macros` holds the last definition; macrosFor() gives a function the ones in
-   * force where it stands.
+   * the names the file's own text defines more than once or `#undef`s (`#define STRIDE 2` ... `#undef STRIDE` /
+   * `#define STRIDE 1` between two kernels, or a kernel's own `#define IDX(i)` ... `#undef IDX` in each of two
+   * kernels): each `#define` and `#undef` (null) of them by its offset, in the order of the text. `macros` holds the
+   * last definition; macrosFor() gives a function the ones in force where it stands.
    */
   macroHistory?: Map<string, { at: number; macro: Macro | null }[]>;
 }
@@ -166,7 +166,7 @@ export function identifiersIn(n: Node): string[] {
 const markedTrees = new WeakMap<object, boolean>();
 function holdsMarks(n: Node): boolean {
   let m = markedTrees.get(n.tree);
-  if (m === undefined) markedTrees.set(n.tree, (m = /[\u0003\u0004]/.test(n.tree.rootNode.text)));
+  if (m === undefined) markedTrees.set(n.tree, (m = /[\u0003\u0004\u0005]/.test(n.tree.rootNode.text)));
   return m;
 }
 
@@ -174,9 +174,9 @@ export function hasToken(n: Node, tok: string): boolean {
   // a keyword macro's use the preprocessor spelled as a mark (preprocess.ts keywordMark): among the node's own
   // children (`static SHARED float s[8];`) or just before it (`SHARED float s[8];`, `KERNEL void k()`)
   if ((tok === '__shared__' || tok === '__global__') && holdsMarks(n)) {
-    const mark = keywordMark(tok);
-    if (n.previousSibling?.type === 'comment' && n.previousSibling.text === mark) return true;
-    if (kids(n).some((c) => c.type === 'comment' && c.text === mark)) return true;
+    const marks = tok === '__shared__' ? [keywordMark(tok), MACRO_SHARED_MARK] : [keywordMark(tok)];
+    if (n.previousSibling?.type === 'comment' && marks.includes(n.previousSibling.text)) return true;
+    if (kids(n).some((c) => c.type === 'comment' && marks.includes(c.text))) return true;
   }
   for (const c of kids(n)) {
     if (c.type === tok || (c.type === 'type_qualifier' && c.text === tok)) return true;
@@ -288,6 +288,30 @@ function writtenSymbol(text: string, name: string, decl: Node): boolean {
 const TOP_CONTAINERS = new Set(['namespace_definition', 'declaration_list', 'linkage_specification', 'preproc_if', 'preproc_ifdef', 'preproc_else', 'preproc_elif']);
 
 /**
+ * The names defined more than once, or `#undef`ined (the text's `#undef` lines: branches decided false are blank),
+ * with each definition and `#undef` by offset, in file order; undefined when there is none.
+ */
+function macroHistory(defined: { at: number; macro: Macro }[], text: string, ownEnd: number): FileFacts['macroHistory'] {
+  const undone = text.includes('undef') ? [...text.matchAll(/^[ \t]*#[ \t]*undef[ \t]+([A-Za-z_]\w*)/gm)].filter((m) => m.index! < ownEnd) : [];
+  const count = new Map<string, number>();
+  for (const d of defined) count.set(d.macro.name, (count.get(d.macro.name) ?? 0) + 1);
+  const names = new Set([...count].filter(([, n]) => n > 1).map(([k]) => k));
+  for (const m of undone) names.add(m[1]);
+  if (!names.size) return undefined;
+  const out = new Map<string, { at: number; macro: Macro | null }[]>();
+  const add = (name: string, at: number, macro: Macro | null) => {
+    if (!names.has(name)) return;
+    const list = out.get(name) ?? [];
+    list.push({ at, macro });
+    out.set(name, list);
+  };
+  for (const d of defined) add(d.macro.name, d.at, d.macro);
+  for (const m of undone) add(m[1], m.index!, null);
+  for (const list of out.values()) list.sort((a, b) => a.at - b.at);
+  return out;
+}
+
+/**
  * `ownEnd`: where the file's own text ends in a text that goes on with other files' (a header's declarations, the
  * files that include it: see analyze.ts's asAppended): a name defined in the file keeps the file's definition.
  */
@@ -310,6 +334,7 @@ export function collectFacts(root: Node, text: string, ownEnd = Infinity): FileF
     signature: '',
   };
   const sig: Node[] = [];
+  /** every definition of the file's own text, for macroHistory */
   const defined: { at: number; macro: Macro }[] = [];
   const launching = new Set<FunctionFact>();
   /** Map.set, but a definition after the file's own text does not replace one of the file's. */
@@ -510,7 +535,8 @@ export function collectFacts(root: Node, text: string, ownEnd = Infinity): FileF
     if (d && (facts.functions.get(k.name) ?? []).some((o) => o !== k && o.isKernel)) sig.push(d);
   }
   facts.signature = sig.map((n) => `${n.startPosition.row}:${n.text}`).join('\n');
-  facts.macroHistory = macroHistory(defined, text, ownEnd);
+  const history = macroHistory(defined, text, ownEnd);
+  if (history) facts.macroHistory = history;
   macroLaunches(facts, text, root);
   return facts;
 }
@@ -847,24 +873,11 @@ function configField(body: Node, name: string, field: string, before: number): N
   return best;
 }
 
-/** FileFacts.macroHistory: the names defined more than once, each `#define` and `#undef` of them in order. */
-function macroHistory(defined: { at: number; macro: Macro }[], text: string, ownEnd: number): Map<string, { at: number; macro: Macro | null }[]> | undefined {
-  const count = new Map<string, number>();
-  for (const d of defined) count.set(d.macro.name, (count.get(d.macro.name) ?? 0) + 1);
-  const names = new Set([...count].filter(([, n]) => n > 1).map(([k]) => k));
-  if (!names.size) return undefined;
-  const out = new Map<string, { at: number; macro: Macro | null }[]>();
-  for (const d of defined) if (names.has(d.macro.name)) (out.get(d.macro.name) ?? out.set(d.macro.name, []).get(d.macro.name)!).push(d);
-  const undefRe = /^[ \t]*#[ \t]*undef[ \t]+([A-Za-z_]\w*)/gm;
-  for (let m; (m = undefRe.exec(text)) && m.index < ownEnd; ) if (names.has(m[1])) out.get(m[1])!.push({ at: m.index, macro: null });
-  for (const h of out.values()) h.sort((a, b) => a.at - b.at);
-  return out;
-}
-
 /**
- * The macros as the function `fn` sees them, for the names the file defines more than once (macroHistory): a
- * definition inside its own text (the first), else the one in force where it starts; a name no definition is in force
- * for there keeps the file's last one. Every other name is the file's, as in `facts.macros`.
+ * The macros as the function `fn` sees them, for the names the file defines more than once or `#undef`s
+ * (macroHistory): a definition inside its own text (the first), else the one in force where it starts. Where none of
+ * the file's is in force there (before its first `#define`, after an `#undef`), a name from outside (`-D`, a header)
+ * holds, or none. Every other name is the file's, as in `facts.macros`.
  */
 export function macrosFor(facts: FileFacts, fn: FunctionFact): Map<string, Macro> {
   const history = facts.macroHistory;
@@ -872,14 +885,19 @@ export function macrosFor(facts: FileFacts, fn: FunctionFact): Map<string, Macro
   const start = fn.outer.startIndex, end = fn.outer.endIndex;
   let out: Map<string, Macro> | null = null;
   for (const [name, h] of history) {
-    let before: Macro | null | undefined;
+    let before: { macro: Macro | null } | undefined;
     let inside: Macro | undefined;
     for (const e of h) {
-      if (e.at < start) before = e.macro;
+      if (e.at < start) before = e;
       else if (e.at < end && e.macro && !inside) inside = e.macro;
     }
-    const m = inside ?? before ?? undefined;
-    if (m && m !== facts.macros.get(name)) (out ??= new Map(facts.macros)).set(name, m);
+    const had = facts.macros.get(name);
+    const outside = had && (had.line === -1 || had.from !== undefined) ? had : undefined;
+    const m = inside ?? before?.macro ?? outside;
+    if (m === had) continue;
+    out ??= new Map(facts.macros);
+    if (m) out.set(name, m);
+    else out.delete(name);
   }
   return out ?? facts.macros;
 }

@@ -24,7 +24,7 @@ const truth = (yes: boolean): Range => point(yes ? 1 : 0);
 const isPoint = (r: Range) => r.lo === r.hi && Number.isFinite(r.lo);
 
 /** Names every CUDA device compilation defines (the tool analyses device code). */
-const ALWAYS_DEFINED = new Set(['__CUDACC__', '__NVCC__', '__CUDA_ARCH__', '__cplusplus']);
+export const ALWAYS_DEFINED = new Set(['__CUDACC__', '__NVCC__', '__CUDA_ARCH__', '__cplusplus']);
 /**
  * Names no nvcc compilation defines: HIP's marks of a compilation for AMD GPUs (HIP's headers refuse
  * `__HIP_PLATFORM_AMD__` with `__NVCC__`), whose shared memory the bank model does not describe. Unless the file or
@@ -35,7 +35,7 @@ const ALWAYS_DEFINED = new Set(['__CUDACC__', '__NVCC__', '__CUDA_ARCH__', '__cp
  * `#ifdef __DEVICE_EMULATION__` / `#define TEMP(i) CUT_BANK_CHECKER(temp, i)` / `#else` / `#define TEMP(i) temp[i]`).
  * `__HIPCC__` is not one: HIP's headers define it for nvcc too.
  */
-const NEVER_DEFINED = new Set(['__HIP_PLATFORM_AMD__', '__HIP_PLATFORM_HCC__', '__HIP_PLATFORM_SPIRV__', '__HCC__', '__HIP__', '__HIP_DEVICE_COMPILE__', '__HCC_ACCELERATOR__', '__INTELLISENSE__', '__DEVICE_EMULATION__']);
+export const NEVER_DEFINED = new Set(['__HIP_PLATFORM_AMD__', '__HIP_PLATFORM_HCC__', '__HIP_PLATFORM_SPIRV__', '__HCC__', '__HIP__', '__HIP_DEVICE_COMPILE__', '__HCC_ACCELERATOR__', '__INTELLISENSE__', '__DEVICE_EMULATION__']);
 
 /** true, false, or null when the condition cannot be decided from this file. */
 export function decide(expr: string, env: ConditionEnv): boolean | null {

@@ -1,7 +1,7 @@
 // Our own small preprocessor pass: conditional regions decided false are blanked (offsets kept, so every
 // position still maps to the user's text); `#define`s are collected from the tree and expanded lazily by eval.
 import type { Node } from './parser';
-import { decide, type ConditionEnv, type Range } from './conditionals';
+import { decide, ALWAYS_DEFINED, NEVER_DEFINED, type ConditionEnv, type Range } from './conditionals';
 
 export interface Macro {
   name: string;
@@ -46,12 +46,14 @@ const QUALIFIER_MACRO_G = new RegExp(QUALIFIER_MACRO_SRC, 'g');
  * between a `for (...)` and its body as the end of the loop (an empty body), leaving the body outside it. A
  * `#pragma pack(...)` line is kept: it changes the layout of the structs after it.
  */
-export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinity }, archUndecided?: number[], defines?: Record<string, string>, braceUnfit?: { at: number; name: string }[]): string {
+export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinity }, archUndecided?: number[], defines?: Record<string, string>, braceUnfit?: { at: number; name: string }[], undecided?: UndecidedChain[]): string {
   // control characters are no C; the evaluator marks its own texts with \u0000 and \u0002 (values.ts THREAD, the
   // interpreter's UNKNOWN): a source that holds them must not pass for such a mark
   if (/[\u0000-\u0008]/.test(text)) text = text.replace(/[\u0000-\u0008]/g, ' ');
   if (/__launch_bounds__|__cluster_dims__|__maxnreg__/.test(text)) text = spellLaunchBoundsMacros(text);
   if (/^[ \t]*#[ \t]*define\b/m.test(text) || defines) text = spellKeywordMacros(text, defines);
+  // a function-like macro that declares shared memory (`#define SMEM(T, name, n) __shared__ T name[n]`)
+  if (/^[ \t]*#[ \t]*define[ \t]+\w+\([^)\n]*\)[ \t]*(?:(?:extern|static|volatile)[ \t]+)*__shared__\b/m.test(text)) text = spellSharedDeclarationMacros(text);
   // a macro that opens or closes a block (`#define BEGIN_GUARD(c) if (c) {`): as its expansion, where that fits
   if (/^[ \t]*#[ \t]*define\b/m.test(text)) text = spellBraceMacros(text, braceUnfit);
   // a function-like macro, or an object-like one whose body (continued over `\` lines: GVDB's `#define GVDB_COPY_SMEM_F
@@ -73,12 +75,21 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   if (QUALIFIER_MACRO.test(text)) text = text.replace(/^(?![ \t]*#).*$/gm, (line) => (line.includes('*') ? line.replace(QUALIFIER_MACRO_G, (_m, star: string, mac: string, rest: string) => `${star}${' '.repeat(mac.length)}${rest}`) : line));
   // but `#pragma pack(...)`, which lays out the structs after it (the interpreter reads it, see packingAt)
   if (text.includes('pragma')) text = text.replace(/^[ \t]*#[ \t]*pragma\b(?![ \t]+pack\b)[^\n]*/gm, (m) => m.replace(/[^\s]/g, ' '));
+  // and `_Pragma("unroll")` written in code (a macro's body keeps it: readMacro drops it there, and a `#define` line
+  // must keep its text for the tree)
+  if (text.includes('_Pragma')) text = text.replace(/^(?![ \t]*#).*$/gm, (line) => line.replace(PRAGMA_OPERATOR, (m) => m.replace(/[^\s]/g, ' ')));
   if (!/^[ \t]*#[ \t]*if/m.test(text)) return text;
   const lines = text.split('\n');
   // macros given from outside (`-D`) hold from the first line, as a compiler's do
   const env: ConditionEnv = { defined: new Map(Object.entries(defines ?? {}).map(([k, v]) => [definedMacro(k, v).name, v])), undefined: new Set(), arch };
   /** one `#if` chain: whether a branch was decided true, whether one was undecided, its directive lines. */
-  interface Chain { taken: boolean; unsure: boolean; parentBlank: boolean; directives: number[]; archNoted?: number; inList: boolean }
+  interface Chain { taken: boolean; unsure: boolean; parentBlank: boolean; directives: number[]; archNoted?: number; inList: boolean; noted?: { line: number; names: string[] }; defs?: Map<string, number> }
+  /** the first undecided condition of a chain that is not on `__CUDA_ARCH__` (that one has its own notice), and the names it does not know. */
+  const note = (chain: Chain, line: number, cond: string) => {
+    if (chain.noted || cond.includes('__CUDA_ARCH__')) return;
+    const names = [...new Set((cond.replace(/\bdefined\b/g, ' ').match(/\b[A-Za-z_]\w*\b/g) ?? []).filter((n) => !env.defined.has(n) && !env.undefined.has(n) && !ALWAYS_DEFINED.has(n) && !NEVER_DEFINED.has(n)))];
+    chain.noted = { line, names };
+  };
   const stack: Chain[] = [];
   const blankLines = new Uint8Array(lines.length);
   let blank = false;
@@ -111,6 +122,9 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
           else env.undefined.add(d[1]);
         } else if (d) {
           env.undefined.delete(d[1]);
+          // a definition in an undecided branch: the tree holds it, and the facts take the last one (analyze.ts says so)
+          const top = stack[stack.length - 1];
+          if (unsure && top?.unsure) (top.defs ??= new Map()).set(d[1], first);
           if (unsure) env.defined.delete(d[1]);
           else env.defined.set(d[1], d[2] ? null : d[3]);
         }
@@ -130,6 +144,7 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
           archUndecided?.push(first);
           chain.archNoted = first;
         }
+        if (yes === null && !guard) note(chain, first, kw === 'if' ? cond : name);
         open(chain, yes);
       }
     } else if ((kw === 'elif' || kw === 'else') && top) {
@@ -140,12 +155,19 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
           archUndecided?.push(first);
           top.archNoted = first;
         }
+        if (yes === null) note(top, first, cond);
         open(top, yes);
       }
     } else if (kw === 'endif' && top) {
       stack.pop();
       top.directives.push(...own);
-      if (!top.parentBlank && (!top.unsure || onlyStrings(top.directives) || oneBranchInList(top) || oneHead(top))) for (const k of top.directives) blankLines[k] = 1;
+      const settled = !top.parentBlank && (!top.unsure || onlyStrings(top.directives) || oneBranchInList(top) || oneHead(top));
+      if (settled) for (const k of top.directives) blankLines[k] = 1;
+      // every branch of it is read: the analysis says so where a branch holds an access (analyze.ts)
+      if (!settled && top.unsure && (top.noted || top.defs) && !top.parentBlank) {
+        const line = top.noted?.line ?? top.archNoted ?? top.directives[0];
+        undecided?.push({ line, end: first, names: top.noted?.names ?? [], arch: !top.noted, defines: [...(top.defs ?? [])].map(([name, at]) => ({ name, line: at })) });
+      }
       blank = top.parentBlank;
     }
     // inside a blanked region every line goes; otherwise a directive line stays until its chain is known decided
@@ -217,6 +239,18 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   }
   for (let i = 0; i < lines.length; i++) if (blankLines[i]) lines[i] = lines[i].replace(/[^\s]/g, ' ');
   return lines.join('\n');
+}
+
+/** An `#if` chain whose condition is not decided (a name the file does not define): lines 0-based, `end` its `#endif`. */
+export interface UndecidedChain {
+  line: number;
+  end: number;
+  /** the names in the condition that are neither defined nor known undefined here. */
+  names: string[];
+  /** the chain's undecided condition is on `__CUDA_ARCH__` (its own notice says so). */
+  arch: boolean;
+  /** the macros its branches define, each with the line of its last definition there. */
+  defines: { name: string; line: number }[];
 }
 
 /**
@@ -352,6 +386,56 @@ function spellBraceMacros(text: string, unfit?: { at: number; name: string }[]):
     return text;
   }
   return out.join('');
+}
+
+/**
+ * The mark a shared declaration spelled from a function-like macro's use begins with, in place of `__shared__` (see
+ * spellSharedDeclarationMacros): facts read it as `__shared__`, the interpreter as an array declared in a macro's
+ * expansion (no padding fix edits it). No comment of the user's reads as one: blankInactive replaces control characters.
+ */
+export const MACRO_SHARED_MARK = '/*\u0005*/';
+
+/**
+ * A function-like macro whose body declares one shared array (`#define SMEM(T, name, n) __shared__ T name[n]`,
+ * `#define SHARED_TILE(name, T, N) __shared__ T s_##name[N]`), used as a statement (`SMEM(float, sm, 64);`): the
+ * grammar reads a use with a type among its arguments as a broken declaration, and the array and every access of it
+ * were lost without a word. Each use that starts a statement is spelled in place as its expansion (`##` pasted,
+ * spaces squeezed, `__shared__` written as MACRO_SHARED_MARK) where that fits in the use's length; one that does not
+ * fit is left as it was. Offsets and lines are kept.
+ */
+function spellSharedDeclarationMacros(text: string): string {
+  const defs = new Map<string, Macro>();
+  const defRe = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)\n]*)\)((?:[^\n\\]|\\\r?\n|\\)*)$/gm;
+  for (let m; (m = defRe.exec(text)); ) {
+    const body = m[3].replace(/\\\r?\n/g, ' ').replace(/\/\/.*$|\/\*[\s\S]*?\*\//g, '').trim().replace(/;$/, '').trim();
+    // defined again: which one holds at a use is not decided here
+    if (defs.has(m[1])) defs.set(m[1], { name: m[1], params: null, body: '', line: -1 });
+    else if (/^(?:(?:extern|static|volatile)\s+)*__shared__\s+[^;{}=]*\[[^;{}]*\]$/.test(body)) defs.set(m[1], { name: m[1], params: m[2].split(',').map((p) => p.trim()).filter((p) => p), body, line: -1 });
+  }
+  for (const [k, d] of defs) if (!d.params) defs.delete(k);
+  if (!defs.size) return text;
+  const out = text.split('');
+  const useRe = new RegExp(`(^|[;{}])([ \\t]*)(${[...defs.keys()].join('|')})[ \\t]*\\(`, 'gm');
+  for (let m; (m = useRe.exec(text)); ) {
+    const at = m.index + m[1].length + m[2].length;
+    const lineStart = text.lastIndexOf('\n', at) + 1;
+    if (/^[ \t]*#/.test(text.slice(lineStart, at + 1)) || /\\\r?$/.test(text.slice(at, text.indexOf('\n', at) >>> 0))) continue;
+    const mac = defs.get(m[3])!;
+    const call = callArguments(text, m.index + m[0].length - 1);
+    if (!call || call.args.length !== mac.params!.length) continue;
+    // a name, a type and a number stand bare; an extent that is the whole subscript needs no parentheses
+    const expansion = squeeze(substitute(mac, call.args, true).replace(/\[\(([^()[\]]*)\)\]/g, '[$1]')).replace(/\b__shared__\s*/, MACRO_SHARED_MARK);
+    const span = text.slice(at, call.end + 1);
+    if (span.includes('\n') || expansion.length > span.length) continue;
+    for (let k = 0; k < span.length; k++) out[at + k] = expansion[k] ?? ' ';
+    useRe.lastIndex = call.end + 1;
+  }
+  return out.join('');
+}
+
+/** A C text with the blanks that separate no two words taken out. */
+function squeeze(c: string): string {
+  return c.replace(/\s+/g, ' ').replace(/ ?([^\w\s]) ?/g, '$1').trim();
 }
 
 /** The qualifiers and specifiers a keyword macro's body may hold (`#define GLOBAL extern "C" __global__`). */
@@ -496,12 +580,16 @@ export function bracesBalance(text: string): boolean {
   return depth === 0;
 }
 
+/** `_Pragma("unroll 4")`, the operator form of `#pragma`. */
+const PRAGMA_OPERATOR = /\b_Pragma\s*\(\s*(?:"(?:[^"\\\n]|\\.)*"\s*)+\)/g;
+
 /** Reads a `preproc_def` or `preproc_function_def` node. */
 export function readMacro(node: Node): Macro | null {
   const name = node.childForFieldName('name')?.text;
   if (!name) return null;
   const value = node.childForFieldName('value');
-  const body = (value?.text ?? '').replace(/\\\r?\n/g, ' ').replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '').trim();
+  // `_Pragma("unroll")` (a loop macro's `#pragma`) changes no address and is no C the grammar reads: it goes, as `#pragma` lines do
+  const body = (value?.text ?? '').replace(/\\\r?\n/g, ' ').replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '').replace(PRAGMA_OPERATOR, ' ').trim();
   let params: string[] | null = null;
   if (node.type === 'preproc_function_def') {
     const p = node.childForFieldName('parameters');
@@ -515,13 +603,19 @@ export function readMacro(node: Node): Macro | null {
  * compiler does: an operand of `##` is its argument as written, pasted to its neighbour (`k_##tag##_kernel` with `tag`
  * `f32` is `k_f32_kernel`), and `#p` is the argument as a string literal.
  */
-export function substitute(macro: Macro, args: string[], bareNames = false): string {
-  if (!macro.params || macro.params.length === 0) return macro.body;
-  const map = new Map(macro.params.map((p, i) => [p, args[i] ?? '']));
+export function substitute(macro: Macro, args: string[], bareNames = false, variadic?: boolean): string {
+  // `...` is no named parameter (the tree leaves it out; a `-D F(a,...)` keeps it): `__VA_ARGS__` stands for the
+  // arguments after the named ones, as written, with their commas (`#define AT(a, ...) a[IDX(__VA_ARGS__)]`); where the
+  // caller passes only the named ones (`variadic` false) it is left for the caller
+  const named = (macro.params ?? []).filter((p) => p !== '...');
+  const rest = /\b__VA_ARGS__\b/.test(macro.body) && (variadic ?? args.length > named.length) ? args.slice(named.length).map((a) => a.trim()).join(', ') : undefined;
+  if (named.length === 0 && rest === undefined) return macro.body;
+  const map = new Map(named.map((p, i) => [p, args[i] ?? '']));
   // `bareNames`: an argument that is one name stands as written, where a declaration (`constexpr static bool NAME`,
   // `using T = float;`) or template arguments (`func<T>`, `(k)<T>` would compare) need it bare
   const wrap = (a: string) => (bareNames && /^\s*[A-Za-z_][\w:]*\s*$/.test(a) ? a.trim() : `(${a})`);
   if (!macro.body.includes('#')) return macro.body.replace(/\b[A-Za-z_]\w*\b/g, (tok) => {
+    if (tok === '__VA_ARGS__' && rest !== undefined) return rest;
     const a = map.get(tok);
     return a === undefined ? tok : wrap(a);
   });
@@ -538,12 +632,19 @@ export function substitute(macro: Macro, args: string[], bareNames = false): str
       // the white space on either side of the operator goes: the two neighbours become one token
       while (out.length && /^\s+$/.test(out[out.length - 1])) out.pop();
       while (i + 1 < toks.length && /^\s+$/.test(toks[i + 1])) i++;
+      // `, ## __VA_ARGS__` with no variadic argument: the comma goes too (GNU, and what nvcc's front end does)
+      if (toks[i + 1] === '__VA_ARGS__' && rest === '' && out[out.length - 1] === ',') out.pop();
+      continue;
+    }
+    if (tok === '__VA_ARGS__' && rest !== undefined) {
+      out.push(rest);
       continue;
     }
     const str = /^#\s*([A-Za-z_]\w*)$/.exec(tok);
     if (str) {
       const a = map.get(str[1]);
-      out.push(a === undefined ? tok : JSON.stringify(a.trim().replace(/\s+/g, ' ')));
+      const b = str[1] === '__VA_ARGS__' && rest !== undefined ? rest : a;
+      out.push(b === undefined ? tok : JSON.stringify(b.trim().replace(/\s+/g, ' ')));
       continue;
     }
     const a = /^[A-Za-z_]/.test(tok) ? map.get(tok) : undefined;
