@@ -198,3 +198,30 @@ test('statement macros: a do-while store macro and a reduction-step macro (alrea
   assert.equal(steps.length, 3);
   for (const s of steps) figures(s, 'conflict-free', 1, 1, 32, 32);
 });
+
+test('a guard quoted from a statement macro applied to shared memory names the argument, not the placeholder it was bound to (was: `(__bank_lens_m0_0)[(t) * 2] > 0` at line 2)', () => {
+  const text = [
+    '#define PICK(a, n, t, res) if ((a)[(t) * 2] > 0) { if ((t) < (n)) *(res) = (a)[(t) + 1]; }',
+    '__global__ void pick(const int *in, int *out) {',
+    '  __shared__ int edge[64];',
+    '  __shared__ int found;',
+    '  const int t = threadIdx.x;',
+    '  edge[t] = in[t];',
+    '  edge[t + 32] = in[t + 32];',
+    '  __syncthreads();',
+    '  PICK(edge, 31, t, &found);',
+    '  out[t] = found;',
+    '}',
+    'int main() { pick<<<1, 32>>>(0, 0); }',
+  ].join('\n');
+  const r = analyzeText(text);
+  const said = r.accesses.flatMap((a) => a.assumptions).filter((s) => s.startsWith('the guard `'));
+  assert.ok(said.length > 0, JSON.stringify(r.accesses.map((a) => a.assumptions)));
+  for (const s of said) {
+    assert.ok(!s.includes('__bank_lens'), s);
+    // the macro's text with the arguments in it (each parenthesised as the expansion has it), on the use's line
+    assert.match(s, /^the guard `\(edge\)\[\(\(t\)\) \* 2\] > 0` at line 9 could not be evaluated per lane \(`\(edge\)\[\(\(t\)\) \* 2\]` is a value loaded from shared memory\)/);
+  }
+  // the macro's reads of `edge` at its use (one site): the guard's words 2t, two lanes to a bank, the worst
+  figures(accessAt(r, text, 'PICK(edge, 31, t, &found);', 'load', 'PICK'), 'conflict', 2, 2, 32, 32);
+});

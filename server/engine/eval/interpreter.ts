@@ -248,6 +248,8 @@ export class Interp {
   private macroDepth = 0;
   /** function-like macros applied to shared memory whose expansions are being evaluated (sharedMacro), innermost last. */
   private macroSites: { tree: unknown; call: Node; holders: Map<string, Node>; first: Node }[] = [];
+  /** the argument text each placeholder of a function-like macro applied to shared memory stands for (sharedMacro). */
+  private readonly placeholderTexts = new Map<string, string>();
   private truncated: string | null = null;
   private constCache = new Map<string, Value>();
   private scopedCache = new WeakMap<Map<string, Value>, Map<string, Value | null>>();
@@ -711,7 +713,7 @@ export class Interp {
       const why = cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : 'it is not a number';
       const line = node.startPosition.row + 1;
       const text = condNode.text.replace(/^\(|\)$/g, '').trim();
-      const guard = `the guard \`${text}\` at line ${line} could not be evaluated per lane (${why})`;
+      const guard = this.shown(`the guard \`${text}\` at line ${line} could not be evaluated per lane (${why})`);
       // one value on every lane (`row0 + 64 <= rows`): the lanes that run a branch, if it runs, are the active ones
       const perLane = !(cond.k === 'unk' ? cond.uniform : cond.k === 'num' && isUniform(cond.v, act));
       // both branches run for every lane; so a `return`, `break` or `continue` in them retires no lane: the code after
@@ -3610,6 +3612,7 @@ export class Interp {
       if (uses(i < params.length ? params[i] : '__VA_ARGS__') === 0) return a.text;
       bound.push({ name: holder, value: this.place(a).value });
       holders.set(holder, this.realNode(this.nameNodeOf(a), true));
+      this.placeholderTexts.set(holder, this.shown(a.text));
       return holder;
     });
     let expansion = substitute(mac as Parameters<typeof substitute>[0], texts, false, true);
@@ -3638,6 +3641,15 @@ export class Interp {
       const v = this.eval(parsed.expr);
       return v.k === 'ref' ? this.realRef(v) : v;
     }, scope);
+  }
+
+  /** A text quoted from a macro's expansion as the user wrote it: each placeholder (`__bank_lens_m0_1`) as its argument. */
+  private shown(text: string): string {
+    if (!this.placeholderTexts.size || !text.includes('__bank_lens_m')) return text;
+    return text.replace(/\(?__bank_lens_m\d+_\d+\)?/g, (p) => {
+      const arg = this.placeholderTexts.get(p.replace(/[()]/g, ''));
+      return arg === undefined ? p : /^[\w.]+$/.test(arg) ? arg : `(${arg})`;
+    });
   }
 
   /** Where a node of (nested) macro expansions stands in each of them, outermost last: tells apart the accesses of one use. */
@@ -4264,7 +4276,7 @@ export class Interp {
     // both branches run for every lane, said so; the per-lane parts of `a && b` still pick the lanes of the first
     const why = cond.k === 'unk' ? cond.reason : cond.k === 'num' && cond.sym ? `it depends on \`${symText(cond.sym)}\`` : 'it is not a number';
     const condNode = node.childForFieldName('condition')!;
-    const guard = `the condition \`${condNode.text.replace(/^\(|\)$/g, '').trim()}\` of the \`?:\` at line ${node.startPosition.row + 1} could not be evaluated per lane (${why})`;
+    const guard = this.shown(`the condition \`${condNode.text.replace(/^\(|\)$/g, '').trim()}\` of the \`?:\` at line ${node.startPosition.row + 1} could not be evaluated per lane (${why})`);
     const both = `${guard}; both of its branches assumed to run for every lane`;
     const narrow = cons ? this.knownConjuncts(condNode, act) : null;
     let a: Value;
