@@ -179,3 +179,35 @@ test('a shared counter read again in a loop bound is named as written (was: `num
   assert.equal(s.status, 'unknown');
   assert.match(s.message, /the result of `atomicAdd`/);
 });
+
+test('`p + (r) - 2 * t` on a shared pointer is read as the compiler reads it, not as a cast of -2 to `r` (was: the lanes at p - 2t, a false 2-way conflict; words below the array in the bank map)', () => {
+  const text = [
+    '#define W 64',
+    '__global__ void k(float *o)',
+    '{',
+    '  __shared__ float s[256];',
+    '  float *p = s + 64;',
+    '  const int t = threadIdx.x;',
+    '  const int r = threadIdx.x;',
+    '  float *q = p + (r) - 2 * t;',
+    '  o[t] = *q;',
+    '  o[t + 32] = *(s + (W) - 2 * t);',
+    '  o[t + 64] = *(p + (W) - 2 * t + (&s[0] - s));',
+    '}',
+    'int main() { k<<<1, 32>>>(0); }',
+  ].join('\n');
+  const r = analyzeText(text);
+  const wordsOf = (a: { worst: { worstPhase: { banks: { words: { word: number; lanes: number[] }[] }[] } } | null }) =>
+    a.worst!.worstPhase.banks.flatMap((b) => b.words).sort((x, y) => x.lanes[0] - y.lanes[0]).map((w) => w.word);
+  // q = s + 64 + t - 2t: lane t at word 64 - t, one per bank
+  const q = accessAt(r, text, 'o[t] = *q;', 'load');
+  figures(q, 'conflict-free', 1, 1, 32, 32);
+  assert.deepEqual(wordsOf(q).slice(0, 3), [64, 63, 62]);
+  // s + 64 - 2t: words 64, 62, ..., 2, two lanes to a bank
+  const w = accessAt(r, text, 'o[t + 32] = *(s + (W) - 2 * t);', 'load');
+  figures(w, 'conflict', 2, 2, 32, 32);
+  assert.deepEqual(wordsOf(w).slice(0, 3), [64, 62, 60]);
+  // with an access in the expression, it keeps the grammar's reading (its accesses stay where the text has them): the
+  // README says so; the degree is the same either way here (W adds the same offset to every lane)
+  assert.equal(accessAt(r, text, 'o[t + 64] = *(p + (W) - 2 * t + (&s[0] - s));', 'load', '*').degree, 2);
+});

@@ -3104,7 +3104,7 @@ export class Interp {
         return this.conditional(node);
       case 'cast_expression': {
         const reread = this.misreadCast(node);
-        if (reread) return this.inMacro(null, () => this.rvalue(reread));
+        if (reread) return this.reread(reread, node);
         const tn = node.childForFieldName('type');
         const v = this.rvalue(node.childForFieldName('value')!);
         return tn ? this.cast(v, this.typeDescriptor(tn), node) : v;
@@ -3901,14 +3901,28 @@ export class Interp {
       if (this.cfg.types.has(name) || facts.typeDecls.has(name) || this.resolveTypeName(name, c).kind !== 'unknown') return false;
       return facts.enums.has(name) || facts.constants.has(name) || facts.macros.get(name)?.params === null;
     });
-    if (!values.length || this.mentionsShared(node)) return null;
+    if (!values.length) return null;
+    // one that names shared memory only as pointer arithmetic (`p + (W) - 2 * t`, `p` a shared pointer), with no
+    // access in it, is read again too: run as a site at the expression, so what it says names the user's line
+    const shared = this.mentionsShared(node);
+    if (shared && !accessFree(node)) return null;
     let text = node.text;
     for (const c of [...values].sort((a, b) => b.startIndex - a.startIndex)) {
       const td = c.childForFieldName('type')!;
       const at = td.startIndex - node.startIndex;
       text = `${text.slice(0, at)}(${td.text})${text.slice(at + td.text.length)}`;
     }
-    return parseExpression(text)?.expr ?? null;
+    const expr = parseExpression(text)?.expr ?? null;
+    // (a parse is shared by every expression of the same text: the entry is set, or cleared, for this one)
+    if (expr && shared) rereadSites.set(expr, node);
+    else if (expr) rereadSites.delete(expr);
+    return expr;
+  }
+
+  /** Evaluates an expression parsed again (misreadCast, misreadTemplate) in place of `node`. */
+  private reread(expr: Node, node: Node): Value {
+    const at = rereadSites.get(expr);
+    return this.inMacro(at ? { tree: expr.tree, call: at, holders: new Map(), first: at } : null, () => this.rvalue(expr));
   }
 
   /**
@@ -3924,7 +3938,7 @@ export class Interp {
 
   private binaryExpr(node: Node): Value {
     const reread = this.misreadTemplate(node) ?? this.misreadCast(node);
-    if (reread) return this.inMacro(null, () => this.rvalue(reread));
+    if (reread) return this.reread(reread, node);
     const op = operatorOf(node, '')!;
     const left = node.childForFieldName('left')!;
     const right = node.childForFieldName('right')!;
@@ -6069,6 +6083,18 @@ function holds(holders: Map<string, Node>, node: Node): boolean {
 const assignedMemo = new WeakMap<Node, Map<string, number>>();
 /** The casts in an expression that may be a name of a value in parentheses followed by `-`, `+`, `*` or `&` (`misreadCast`). */
 const misreadCasts = new WeakMap<Node, Node[]>();
+/** expressions misreadCast parsed again where the original names shared memory, with the original. */
+const rereadSites = new WeakMap<Node, Node>();
+/** No place in it is read or written: no subscript, dereference, member, call, assignment or update (syntax alone). */
+function accessFree(n: Node): boolean {
+  let free = accessFrees.get(n);
+  if (free === undefined) {
+    free = n.descendantsOfType(['subscript_expression', 'pointer_expression', 'field_expression', 'call_expression', 'assignment_expression', 'update_expression']).length === 0;
+    accessFrees.set(n, free);
+  }
+  return free;
+}
+const accessFrees = new WeakMap<Node, boolean>();
 const NO_ASSIGNED = new Map<string, number>();
 function assignedCalls(fn: Node | null | undefined): Map<string, number> {
   if (!fn) return NO_ASSIGNED;
