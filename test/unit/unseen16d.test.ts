@@ -98,3 +98,45 @@ test('HIP\'s first spelling of the built-ins (`hipThreadIdx_x`, `hipGridDim_x`),
   figures(t, 'conflict', 32, 32, 32, 32);
   assert.ok(t.assumptions.some((a) => /grid 3x1x1 from the launch/.test(a)), t.assumptions.join('\n'));
 });
+
+test('HIP\'s `HIP_DYNAMIC_SHARED(float, sdata)`, with or without its `;`, declares the dynamic shared array (was: every access of the kernel lost, nothing said)', () => {
+  const text = [
+    '#include <hip/hip_runtime.h>',
+    '__global__ void reduce(const float *in, float *out)',
+    '{',
+    '    HIP_DYNAMIC_SHARED(float, sdata)',
+    '    unsigned int tid = hipThreadIdx_x;',
+    '    sdata[tid] = in[tid];',
+    '    __syncthreads();',
+    '    for (unsigned int s = hipBlockDim_x / 2; s > 0; s >>= 1) {',
+    '        if (tid < s) sdata[tid] += sdata[tid + s];',
+    '        __syncthreads();',
+    '    }',
+    '    if (tid == 0) out[hipBlockIdx_x] = sdata[0];',
+    '}',
+    '__global__ void copy2(float *out)',
+    '{',
+    '    HIP_DYNAMIC_SHARED(float, buf);',
+    '    buf[2 * threadIdx.x] = out[threadIdx.x];',
+    '    out[threadIdx.x] = buf[threadIdx.x];',
+    '}',
+    'int main()',
+    '{',
+    '    hipLaunchKernelGGL(reduce, dim3(4), dim3(256), 256 * sizeof(float), 0, (const float *)0, (float *)0);',
+    '    hipLaunchKernelGGL(copy2, dim3(1), dim3(32), 64 * sizeof(float), 0, (float *)0);',
+    '}',
+  ].join('\n');
+  const r = analyzeText(text);
+  assert.deepEqual(r.arrays.map((a) => [a.name, a.typeText, a.declRange.start.line]), [['sdata', 'float[]', 3], ['buf', 'float[]', 15]]);
+  assert.equal(r.accesses.filter((a) => a.kernel === 'reduce').length, 5);
+  // sequential addressing over 256 threads: conflict-free at every step; the final read a broadcast of one lane
+  const step = accessAt(r, text, 'if (tid < s) sdata[tid] += sdata[tid + s];', 'load', 'sdata[tid + s]');
+  figures(step, 'conflict-free', 1, 1, 32, 32);
+  assert.deepEqual(step.block, [256, 1, 1]);
+  // buf[2t] of 32 lanes: 2-way; buf[t]: conflict-free (64 floats given by the launch)
+  figures(accessAt(r, text, 'buf[2 * threadIdx.x] = out[threadIdx.x];', 'store', 'buf'), 'conflict', 2, 2, 32, 32);
+  figures(accessAt(r, text, 'out[threadIdx.x] = buf[threadIdx.x];', 'load', 'buf'), 'conflict-free', 1, 1, 32, 32);
+  // a file that defines the name itself keeps its own definition
+  const own = analyzeText(`#define HIP_DYNAMIC_SHARED(t, v) extern __shared__ t v[];\n${text.split('\n').slice(1).join('\n')}`);
+  assert.equal(own.accesses.filter((a) => a.kernel === 'copy2').length, 2);
+});

@@ -53,7 +53,7 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   if (/__launch_bounds__|__cluster_dims__|__maxnreg__/.test(text)) text = spellLaunchBoundsMacros(text);
   if (/^[ \t]*#[ \t]*define\b/m.test(text) || defines) text = spellKeywordMacros(text, defines);
   // a function-like macro that declares shared memory (`#define SMEM(T, name, n) __shared__ T name[n]`)
-  if (/^[ \t]*#[ \t]*define[ \t]+\w+\([^)\n]*\)[ \t]*(?:(?:extern|static|volatile)[ \t]+)*__shared__\b/m.test(text)) text = spellSharedDeclarationMacros(text);
+  if (/^[ \t]*#[ \t]*define[ \t]+\w+\([^)\n]*\)[ \t]*(?:(?:extern|static|volatile)[ \t]+)*__shared__\b/m.test(text) || text.includes('HIP_DYNAMIC_SHARED(')) text = spellSharedDeclarationMacros(text);
   // a macro that opens or closes a block (`#define BEGIN_GUARD(c) if (c) {`): as its expansion, where that fits
   if (/^[ \t]*#[ \t]*define\b/m.test(text)) text = spellBraceMacros(text, braceUnfit);
   // a function-like macro, or an object-like one whose body (continued over `\` lines: GVDB's `#define GVDB_COPY_SMEM_F
@@ -413,6 +413,10 @@ function spellSharedDeclarationMacros(text: string): string {
     else if (/^(?:(?:extern|static|volatile)\s+)*__shared__\s+[^;{}=]*\[[^;{}]*\]$/.test(body)) defs.set(m[1], { name: m[1], params: m[2].split(',').map((p) => p.trim()).filter((p) => p), body, line: -1 });
   }
   for (const [k, d] of defs) if (!d.params) defs.delete(k);
+  // HIP's header macro for the dynamic shared array (`HIP_DYNAMIC_SHARED(float, sdata)`, often with no `;`), where
+  // the file does not define the name itself
+  if (text.includes('HIP_DYNAMIC_SHARED(') && !/^[ \t]*#[ \t]*define[ \t]+HIP_DYNAMIC_SHARED\b/m.test(text))
+    defs.set('HIP_DYNAMIC_SHARED', { name: 'HIP_DYNAMIC_SHARED', params: ['type', 'var'], body: 'extern __shared__ type var[]', line: -1 });
   if (!defs.size) return text;
   const out = text.split('');
   const useRe = new RegExp(`(^|[;{}])([ \\t]*)(${[...defs.keys()].join('|')})[ \\t]*\\(`, 'gm');
@@ -426,8 +430,10 @@ function spellSharedDeclarationMacros(text: string): string {
     // a name, a type and a number stand bare; an extent that is the whole subscript needs no parentheses
     const expansion = squeeze(substitute(mac, call.args, true).replace(/\[\(([^()[\]]*)\)\]/g, '[$1]')).replace(/\b__shared__\s*/, MACRO_SHARED_MARK);
     const span = text.slice(at, call.end + 1);
-    if (span.includes('\n') || expansion.length > span.length) continue;
-    for (let k = 0; k < span.length; k++) out[at + k] = expansion[k] ?? ' ';
+    // a use with no `;` after it (as HIP's is often written) ends its declaration where that fits
+    const ended = /^[ \t]*;/.test(text.slice(call.end + 1, call.end + 80)) ? expansion : `${expansion};`;
+    if (span.includes('\n') || ended.length > span.length) continue;
+    for (let k = 0; k < span.length; k++) out[at + k] = ended[k] ?? ' ';
     useRe.lastIndex = call.end + 1;
   }
   return out.join('');
