@@ -2594,7 +2594,9 @@ export class Interp {
     const lib = LIBRARY_TYPES[clean.replace(/^(?:::)?c10::/, 'at::').replace(/^::/, '')];
     const bare = clean.replace(/^.*::/, '');
     if (lib && !this.cfg.facts.typeDecls.has(bare) && !this.cfg.facts.macros.has(bare)) return lib;
-    const tv = this.cfg.types.get(clean);
+    // a template parameter bound in a caller's run (the kernel's `T`) is hidden by a type the running function defines
+    // of the same name (TensorRT's `copy<Bytes>`: `using T = typename BytesToType<Bytes>::type;`)
+    const tv = this.shadowedByLocalType(clean) ? undefined : this.cfg.types.get(clean);
     if (tv) return tv;
     if (clean === 'void') return { kind: 'void' };
     if (clean.endsWith('*')) {
@@ -2657,6 +2659,22 @@ export class Interp {
       if (m) return { node: m, once: false };
     }
     return undefined;
+  }
+
+  /**
+   * Whether `name`, a template parameter bound in `cfg.types`, is hidden here by a type a running function (or a class
+   * being laid out) defines: the innermost scope that either defines it or has it as a template parameter decides.
+   */
+  private shadowedByLocalType(name: string): boolean {
+    if (!this.cfg.types.has(name)) return false;
+    for (let i = this.classScopes.length - 1; i >= 0; i--) if (this.ownTypes(this.classScopes[i]).has(name)) return true;
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      const fn = this.frames[i].fn;
+      if (!fn?.node) continue;
+      if (fn.templateParams.some((p) => p.name === name) || fn.classTemplateParams.some((p) => p.name === name)) return false;
+      if (this.ownTypes(fn.node).has(name)) return true;
+    }
+    return false;
   }
 
   /** The types a function's body or a class's body defines, by name (a class's: its members only). */
