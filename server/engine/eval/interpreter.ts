@@ -222,6 +222,8 @@ export class Interp {
   notes = new Set<string>();
   /** the macros read from the headers the file includes that the run looked up (never rolled back, as notes are). */
   headerMacros = new Set<Macro>();
+  /** the components of threadIdx and blockDim past x that the run read (`threadIdx.y`), never rolled back. */
+  readAxes = new Set<string>();
   private steps = 0;
   private stmtDepth = 0;
   /** how many return statements have run: a loop re-reads the exited threads only when this moved. */
@@ -3724,6 +3726,7 @@ export class Interp {
   private builtinIndex(which: string, c: string): Value {
     const axis: number = c === 'x' ? 0 : c === 'y' ? 1 : c === 'z' ? 2 : -1;
     if (axis < 0) return unk(`\`${which}.${c}\` is not a component`);
+    if (axis > 0 && (which === 'blockDim' || which === 'threadIdx') && !this.cfg.host) this.readAxes.add(`${which}.${c}`);
     if (which === 'blockDim') return num(this.cfg.block[axis], UINT);
     if (which === 'threadIdx') {
       if (this.cfg.host) return unk('threadIdx in host code');
