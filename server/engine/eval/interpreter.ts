@@ -5306,7 +5306,14 @@ export class Interp {
     const uses = new RegExp(`(&\\s*)?\\b${name}\\b(\\s*\\[)?`, 'g');
     // a member of the same name (`threadIdx.x` beside a local `x[4]`) is not a use of the array
     // nor is the range of a range-based `for` (`for (int &a : acc)`, which names each element: see execRangeFor)
-    for (let m; (m = uses.exec(rest)); ) if (!/(?:\.|->|::)\s*$/.test(rest.slice(0, m.index)) && (m[1] || !m[2]) && !RANGE_FOR_HEAD.test(rest.slice(0, m.index))) return undefined;
+    // (both read the text before each use from the last `;`, `{` or `}` on, which neither test looks past: a kernel
+    // of a thousand unrolled statements on `C_local[j]`, TVM's, is not scanned from its start at every use)
+    let sep = 0, scanned = 0;
+    for (let m; (m = uses.exec(rest)); ) {
+      for (; scanned < m.index; scanned++) if (rest[scanned] === ';' || rest[scanned] === '{' || rest[scanned] === '}') sep = scanned + 1;
+      const head = rest.slice(sep, m.index);
+      if (!/(?:\.|->|::)\s*$/.test(head) && (m[1] || !m[2]) && !RANGE_FOR_HEAD.test(head)) return undefined;
+    }
     return { dims: dims as number[], elems };
   }
 
