@@ -110,6 +110,23 @@ interface KernelRun {
   instances: Instance[];
 }
 
+/**
+ * What an assumed block shape with one row hides from a kernel that reads `threadIdx.y` or `.z` (TVM's and Ansor's
+ * kernels, whose only shape is `__launch_bounds__(256)`): those are 0 on every thread of it, and a launch with more
+ * rows, as such a kernel usually has, puts other threads in each warp.
+ */
+function assumedFlatBlockNote(inst: Instance, read: Set<string>): string | null {
+  if (!inst.assumedBlock) return null;
+  const axes = [...read].filter((a) => inst.block[a.endsWith('.y') ? 1 : 2] === 1).sort();
+  if (!axes.length) return null;
+  const list = axes.map((a) => `\`${a}\``);
+  const names = list.length === 1 ? list[0] : `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
+  const dims = [...new Set(axes.map((a) => a.slice(-1)))].join(' and ');
+  return `the kernel reads ${names}, but the assumed block ${inst.block.join('x')} has one thread along ${dims}; ` +
+    `launched with more threads along ${dims}, as a kernel that reads ${axes.length > 1 ? 'them' : 'it'} usually is, other threads share each warp and the figures differ: ` +
+    `give the shape with a \`// bank-lens: block=XxYxZ\` comment or \`--block\``;
+}
+
 /** Evaluates one kernel in one instance, applies the bank model to every visit, and reduces the warps. */
 function runInstance(
   kernel: FunctionFact, inst: Instance, facts: FileFacts, profile: BankProfile, deadline: number, warp: boolean,
@@ -127,6 +144,8 @@ function runInstance(
   it ??= run(given.args);
   const common = [inst.blockSource, ...given.sources, ...it.notes, ...[...it.headerMacros].map(headerMacroNote)];
   if (inst.unbound) common.push(inst.unbound);
+  const flat = assumedFlatBlockNote(inst, it.readAxes);
+  if (flat) common.push(flat);
   const memo: SummaryMemo = new Map();
   const lists: AssumptionCache = new Map();
   const results = it.visits.map((v) => siteResult(v, kernel, inst, profile, common, memo, lists));

@@ -222,6 +222,8 @@ export class Interp {
   notes = new Set<string>();
   /** the macros read from the headers the file includes that the run looked up (never rolled back, as notes are). */
   headerMacros = new Set<Macro>();
+  /** the components of threadIdx and blockDim past x that the run read (`threadIdx.y`), never rolled back. */
+  readAxes = new Set<string>();
   private steps = 0;
   private stmtDepth = 0;
   /** how many return statements have run: a loop re-reads the exited threads only when this moved. */
@@ -2599,7 +2601,9 @@ export class Interp {
     const lib = LIBRARY_TYPES[clean.replace(/^(?:::)?c10::/, 'at::').replace(/^::/, '')];
     const bare = clean.replace(/^.*::/, '');
     if (lib && !this.cfg.facts.typeDecls.has(bare) && !this.cfg.facts.macros.has(bare)) return lib;
-    const tv = this.cfg.types.get(clean);
+    // a template parameter bound in a caller's run (the kernel's `T`) is hidden by a type the running function defines
+    // of the same name (TensorRT's `copy<Bytes>`: `using T = typename BytesToType<Bytes>::type;`)
+    const tv = this.shadowedByLocalType(clean) ? undefined : this.cfg.types.get(clean);
     if (tv) return tv;
     if (clean === 'void') return { kind: 'void' };
     if (clean.endsWith('*')) {
@@ -2662,6 +2666,22 @@ export class Interp {
       if (m) return { node: m, once: false };
     }
     return undefined;
+  }
+
+  /**
+   * Whether `name`, a template parameter bound in `cfg.types`, is hidden here by a type a running function (or a class
+   * being laid out) defines: the innermost scope that either defines it or has it as a template parameter decides.
+   */
+  private shadowedByLocalType(name: string): boolean {
+    if (!this.cfg.types.has(name)) return false;
+    for (let i = this.classScopes.length - 1; i >= 0; i--) if (this.ownTypes(this.classScopes[i]).has(name)) return true;
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      const fn = this.frames[i].fn;
+      if (!fn?.node) continue;
+      if (fn.templateParams.some((p) => p.name === name) || fn.classTemplateParams.some((p) => p.name === name)) return false;
+      if (this.ownTypes(fn.node).has(name)) return true;
+    }
+    return false;
   }
 
   /** The types a function's body or a class's body defines, by name (a class's: its members only). */
@@ -3735,6 +3755,7 @@ export class Interp {
   private builtinIndex(which: string, c: string): Value {
     const axis: number = c === 'x' ? 0 : c === 'y' ? 1 : c === 'z' ? 2 : -1;
     if (axis < 0) return unk(`\`${which}.${c}\` is not a component`);
+    if (axis > 0 && (which === 'blockDim' || which === 'threadIdx') && !this.cfg.host) this.readAxes.add(`${which}.${c}`);
     if (which === 'blockDim') return num(this.cfg.block[axis], UINT);
     if (which === 'threadIdx') {
       if (this.cfg.host) return unk('threadIdx in host code');
@@ -5328,7 +5349,14 @@ export class Interp {
     const uses = new RegExp(`(&\\s*)?\\b${name}\\b(\\s*\\[)?`, 'g');
     // a member of the same name (`threadIdx.x` beside a local `x[4]`) is not a use of the array
     // nor is the range of a range-based `for` (`for (int &a : acc)`, which names each element: see execRangeFor)
-    for (let m; (m = uses.exec(rest)); ) if (!/(?:\.|->|::)\s*$/.test(rest.slice(0, m.index)) && (m[1] || !m[2]) && !RANGE_FOR_HEAD.test(rest.slice(0, m.index))) return undefined;
+    // (both read the text before each use from the last `;`, `{` or `}` on, which neither test looks past: a kernel
+    // of a thousand unrolled statements on `C_local[j]`, TVM's, is not scanned from its start at every use)
+    let sep = 0, scanned = 0;
+    for (let m; (m = uses.exec(rest)); ) {
+      for (; scanned < m.index; scanned++) if (rest[scanned] === ';' || rest[scanned] === '{' || rest[scanned] === '}') sep = scanned + 1;
+      const head = rest.slice(sep, m.index);
+      if (!/(?:\.|->|::)\s*$/.test(head) && (m[1] || !m[2]) && !RANGE_FOR_HEAD.test(head)) return undefined;
+    }
     return { dims: dims as number[], elems };
   }
 
