@@ -405,6 +405,11 @@ function blockOf(v: Value): [number, number, number] | null {
   const b = blockDims(v);
   return b && valid(b);
 }
+/** a block shape's three extents, each one number or null where it is not one number. */
+function blockAxesKnown(v: Value): (number | null)[] | null {
+  if (v.k !== 'dim3') return null;
+  return [uniformValue(v.x), uniformValue(v.y), uniformValue(v.z)];
+}
 /** a block shape's three extents where each is one number, valid or not. */
 function blockDims(v: Value): [number, number, number] | null {
   if (v.k === 'dim3') {
@@ -2294,6 +2299,9 @@ export function instancesOf(
   const gridAt = (l: LaunchFact, it: Interp, source: string): Instance['grid'] =>
     withGrid && l.grid ? (() => { const dims = gridOf(launchDim(l, it, 'grid')); return { dims, source: gridText(dims, l, source) }; })() : undefined;
   const unevaluated: string[] = [];
+  // launches whose shape is known in `x` but not in `y` or `z` (FDTD3d's `dimBlock.x = 16; dimBlock.y = MIN(...)` of a
+  // run-time size): the default block keeps what is known (see fallback)
+  const partial: { dims: (number | null)[]; note: string }[] = [];
   /** a launch's block shape; one that cannot be evaluated is a note, naming `what`. */
   const shape = (l: LaunchFact, it: Interp, what: string): [number, number, number] | null => {
     const block = blockAt(l, it);
@@ -2308,6 +2316,10 @@ export function instancesOf(
     if (l.block && !block && !unevaluated.includes(note)) {
       notes.push(note);
       unevaluated.push(note);
+      const axes = threads > 1024 ? null : blockAxesKnown(launchDim(l, it, 'block'));
+      if (axes && axes[0] !== null && Number.isInteger(axes[0]) && axes[0] >= 1 && axes[0] <= 1024 &&
+          axes.every((d) => d === null || (Number.isInteger(d) && d >= 1)))
+        partial.push({ dims: axes, note });
     }
     return block;
   };
@@ -2452,6 +2464,22 @@ export function instancesOf(
     if (fallbackBlock) return { blocks: [fallbackBlock], source: (b) => `block ${fmt(b)} from the configured default block shape` };
     // a launch whose block shape could not be evaluated is named: the user sees which one to look at
     const why = unevaluated.length ? unevaluated.join('; ') : `no launch of \`${kernel.name}\` with a known block shape in this file`;
+    // a launch that gives `blockDim.x` but not `.y` (or `.z`): its x is kept, and each axis not known is the least
+    // that fills the first warp (16 x ? is 16x2x1, 64 x ? is 64x1x1), not 32 threads in a row that cannot be
+    const completed = partial.map(({ dims, note }) => {
+      const x = dims[0]!;
+      const y = dims[1] ?? Math.max(1, Math.ceil(32 / x));
+      const z = dims[2] ?? Math.max(1, Math.ceil(32 / (x * y)));
+      const b: [number, number, number] = [x, y, z];
+      const known = dims.map((d, i) => (d === null ? null : `blockDim.${'xyz'[i]} = ${d}`)).filter((t) => t).join(', ');
+      const unknownAxes = dims.map((d, i) => (d === null ? `blockDim.${'xyz'[i]}` : null)).filter((t) => t).join(' and ');
+      return { b, text: `${note}: ${known} from it, ${unknownAxes} not known: assumed a block of ${fmt(b)} (the least that fills one warp)` };
+    }).filter(({ b }) => valid(b));
+    if (completed.length) {
+      const blocks: [number, number, number][] = [];
+      for (const c of completed) if (!blocks.some((b) => fmt(b) === fmt(c.b))) blocks.push(c.b);
+      return { blocks, source: (b) => completed.filter((c) => fmt(c.b) === fmt(b)).map((c) => c.text).join('; ') };
+    }
     // `__launch_bounds__(256)` (or a macro, or a template parameter of this instance): the most threads a block of
     // the kernel has, a better stated default than one warp
     const lb = kernel.launchBounds;
