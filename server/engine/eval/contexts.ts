@@ -6,7 +6,7 @@ import { substitute } from '../syntax/preprocess';
 import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, operatorOf, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot } from '../facts/collect';
 import { CType, typeName, INT, BUILTINS, LIBRARY_TYPES } from '../facts/ctypes';
 import { Interp, DEFAULT_CAPS, Caps, warpSizeNote, factsFor } from './interpreter';
-import { Value, uniformValue, convert, num } from './values';
+import { Value, uniformValue, convert, num, binary } from './values';
 
 export interface Instance {
   values: Map<string, Value>;
@@ -72,12 +72,24 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
       visiting.add(name);
       try {
         let v: Value | null = decl ? it.valueOfDeclaration(decl, name) : param ?? null;
+        const ran = new Set<number>();
         // later assignments before the launch: `dim3 b; b.x = 32; b.y = 8;`, `threads = 256;`
         for (const w of writesTo(caller.body, name, decl ? decl.endIndex : caller.body.startIndex, at)) {
           // a parameter no call gives a value has one only from a write on every way to the launch: under an
           // undecided `if` (`if (threads < 128) threads = 128;`) the way that takes it holds only for values a call
           // would pass, and the file's calls, where there are any, say which
           if (!v && (w.member || !w.plain)) return null;
+          // a counting loop before the launch that steps it in its header (fastWalshTransform's `for (; log2N >
+          // ELEMENTARY_LOG2SIZE; log2N -= 2, N >>= 2)` before `k<<<M, N / 4>>>`): run, its value after the loop
+          const loop = !w.plain && !w.member && caller ? headerLoop(w.node, caller.body, at) : null;
+          if (loop) {
+            if (ran.has(loop.id)) continue;
+            const after = runHeaderLoop(loop, name, facts, caller, deadline, caps, bind, params, it);
+            if (!after) return null;
+            ran.add(loop.id);
+            v = after;
+            continue;
+          }
           if (!w.plain) {
             // under `if`s whose conditions are decided here (`if (seq_len <= 32) block.x = 32; else if ...`)
             const taken = w.op === '=' ? decidedBranches(w.node, caller.body, at, it, bind?.decide) : null;
@@ -112,6 +124,97 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
   });
   it.frames.push(it.newFrame(caller));
   return it;
+}
+
+/**
+ * The `for` loop whose header (initializer or update) holds the write `w`, where that loop ends before `at` and runs
+ * once, straight through `body` (not under an if, a loop or a switch); else null.
+ */
+function headerLoop(w: Node, body: Node, at: number): Node | null {
+  let loop: Node | null = null;
+  let child = w;
+  for (let p = w.parent; p && p.id !== body.id; child = p, p = p.parent) {
+    if (p.type === 'for_statement' && !loop) {
+      const inHeader = [p.childForFieldName('initializer'), p.childForFieldName('update')].some((h) => h?.id === child.id);
+      if (!inHeader || p.endIndex > at) return null;
+      loop = p;
+      continue;
+    }
+    if (!loop) {
+      if (p.type !== 'comma_expression' && p.type !== 'parenthesized_expression') return null;
+      continue;
+    }
+    if (p.type !== 'compound_statement') return null;
+  }
+  return loop;
+}
+
+/** The most passes runHeaderLoop makes of a loop before the launch. */
+const MAX_HOST_LOOP_PASSES = 64;
+
+/**
+ * The value of `name` after the `for` loop `loop` (see headerLoop), run pass by pass on the host: its counters are the
+ * names its initializer and update write, read where the loop begins; the body writes none of the names the header
+ * reads and has no `break`, `return` or `goto`; the condition is known on every pass. Null where any of it is not so.
+ */
+function runHeaderLoop(loop: Node, name: string, facts: FileFacts, caller: FunctionFact, deadline: number, caps: Caps,
+  bind: Binding | undefined, params: Map<string, Value> | undefined, it: Interp): Value | null {
+  const init = loop.childForFieldName('initializer');
+  const cond = loop.childForFieldName('condition');
+  const update = loop.childForFieldName('update');
+  const body = loop.childForFieldName('body');
+  if (!cond || !body || init?.type === 'declaration') return null;
+  const steps = (n: Node | null): Node[] => !n ? [] : n.type === 'comma_expression' ? named(n).flatMap(steps) : n.type === 'parenthesized_expression' ? named(n).flatMap(steps) : [n];
+  const header = [...steps(init), ...steps(update)];
+  const counters = new Set<string>();
+  for (const h of header) {
+    const target = h.type === 'assignment_expression' ? h.childForFieldName('left') : h.type === 'update_expression' ? h.childForFieldName('argument') : null;
+    if (target?.type !== 'identifier') return null;
+    counters.add(target.text);
+  }
+  if (!counters.has(name)) return null;
+  const read = new Set([...counters, ...[cond, ...header].flatMap((n) => identifiersIn(n))]);
+  if (writesTo(body, '', body.startIndex, body.endIndex, true).some((w) => read.has(w.name))) return null;
+  const stack: Node[] = [body];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'break_statement' || n.type === 'return_statement' || n.type === 'goto_statement' || n.type === 'throw_statement') return null;
+    stack.push(...named(n));
+  }
+  // read just before the loop (at its own first character, the loop would be one around the reading, see settled)
+  const before = loop.startIndex - 1;
+  const start = hostInterp(facts, caller, before, deadline, caps, bind, undefined, params);
+  const env = new Map<string, Value>();
+  for (const c of counters) {
+    const v = start.cfg.fallback?.(c, start) ?? null;
+    if (!v || uniformValue(v) === null) return null;
+    env.set(c, v);
+  }
+  const at = (): Interp => hostInterp(facts, caller, before, deadline, caps,
+    { values: new Map([...(bind?.values ?? []), ...env]), types: bind?.types ?? new Map(), label: bind?.label ?? {}, decide: bind?.decide }, undefined, params);
+  const step = (h: Node): boolean => {
+    const e = at();
+    const target = (h.type === 'assignment_expression' ? h.childForFieldName('left') : h.childForFieldName('argument'))!.text;
+    const old = env.get(target)!;
+    const op = h.type === 'assignment_expression' ? (h.childForFieldName('operator')?.text ?? '=') : h.text.includes('++') ? '++' : '--';
+    let v: Value;
+    if (op === '=') v = e.rvalue(h.childForFieldName('right')!);
+    else if (op === '++' || op === '--') v = binary(op[0], old, num(1, INT), h.text, null);
+    else v = binary(op.slice(0, -1), old, e.rvalue(h.childForFieldName('right')!), h.text, null);
+    if (v.k !== 'num' || uniformValue(v) === null) return false;
+    env.set(target, old.k === 'num' ? convert(v, old.t) : v);
+    return true;
+  };
+  for (const h of steps(init)) if (!step(h)) return null;
+  for (let pass = 0; ; pass++) {
+    if (pass > MAX_HOST_LOOP_PASSES || Date.now() > deadline) return null;
+    const c = uniformValue(at().rvalue(cond));
+    if (c === null) return null;
+    if (c === 0) break;
+    for (const h of steps(update)) if (!step(h)) return null;
+  }
+  void it;
+  return env.get(name)!;
 }
 
 /**
@@ -404,6 +507,11 @@ const launchDimText = (l: LaunchFact, which: 'block' | 'grid'): string | undefin
 function blockOf(v: Value): [number, number, number] | null {
   const b = blockDims(v);
   return b && valid(b);
+}
+/** a block shape's three extents, each one number or null where it is not one number. */
+function blockAxesKnown(v: Value): (number | null)[] | null {
+  if (v.k !== 'dim3') return null;
+  return [uniformValue(v.x), uniformValue(v.y), uniformValue(v.z)];
 }
 /** a block shape's three extents where each is one number, valid or not. */
 function blockDims(v: Value): [number, number, number] | null {
@@ -2294,6 +2402,9 @@ export function instancesOf(
   const gridAt = (l: LaunchFact, it: Interp, source: string): Instance['grid'] =>
     withGrid && l.grid ? (() => { const dims = gridOf(launchDim(l, it, 'grid')); return { dims, source: gridText(dims, l, source) }; })() : undefined;
   const unevaluated: string[] = [];
+  // launches whose shape is known in `x` but not in `y` or `z` (FDTD3d's `dimBlock.x = 16; dimBlock.y = MIN(...)` of a
+  // run-time size): the default block keeps what is known (see fallback)
+  const partial: { dims: (number | null)[]; note: string }[] = [];
   /** a launch's block shape; one that cannot be evaluated is a note, naming `what`. */
   const shape = (l: LaunchFact, it: Interp, what: string): [number, number, number] | null => {
     const block = blockAt(l, it);
@@ -2308,6 +2419,10 @@ export function instancesOf(
     if (l.block && !block && !unevaluated.includes(note)) {
       notes.push(note);
       unevaluated.push(note);
+      const axes = threads > 1024 ? null : blockAxesKnown(launchDim(l, it, 'block'));
+      if (axes && axes[0] !== null && Number.isInteger(axes[0]) && axes[0] >= 1 && axes[0] <= 1024 &&
+          axes.every((d) => d === null || (Number.isInteger(d) && d >= 1)))
+        partial.push({ dims: axes, note });
     }
     return block;
   };
@@ -2452,6 +2567,22 @@ export function instancesOf(
     if (fallbackBlock) return { blocks: [fallbackBlock], source: (b) => `block ${fmt(b)} from the configured default block shape` };
     // a launch whose block shape could not be evaluated is named: the user sees which one to look at
     const why = unevaluated.length ? unevaluated.join('; ') : `no launch of \`${kernel.name}\` with a known block shape in this file`;
+    // a launch that gives `blockDim.x` but not `.y` (or `.z`): its x is kept, and each axis not known is the least
+    // that fills the first warp (16 x ? is 16x2x1, 64 x ? is 64x1x1), not 32 threads in a row that cannot be
+    const completed = partial.map(({ dims, note }) => {
+      const x = dims[0]!;
+      const y = dims[1] ?? Math.max(1, Math.ceil(32 / x));
+      const z = dims[2] ?? Math.max(1, Math.ceil(32 / (x * y)));
+      const b: [number, number, number] = [x, y, z];
+      const known = dims.map((d, i) => (d === null ? null : `blockDim.${'xyz'[i]} = ${d}`)).filter((t) => t).join(', ');
+      const unknownAxes = dims.map((d, i) => (d === null ? `blockDim.${'xyz'[i]}` : null)).filter((t) => t).join(' and ');
+      return { b, text: `${note}: ${known} from it, ${unknownAxes} not known: assumed a block of ${fmt(b)} (the least that fills one warp)` };
+    }).filter(({ b }) => valid(b));
+    if (completed.length) {
+      const blocks: [number, number, number][] = [];
+      for (const c of completed) if (!blocks.some((b) => fmt(b) === fmt(c.b))) blocks.push(c.b);
+      return { blocks, source: (b) => completed.filter((c) => fmt(c.b) === fmt(b)).map((c) => c.text).join('; ') };
+    }
     // `__launch_bounds__(256)` (or a macro, or a template parameter of this instance): the most threads a block of
     // the kernel has, a better stated default than one warp
     const lb = kernel.launchBounds;

@@ -4038,7 +4038,8 @@ export class Interp {
     const settled = num(isAnd ? 0 : 1);
     if (!this.anyActive(go)) {
       const line = node.startPosition.row + 1;
-      this.skipped(right, `\`${left.text}\` at line ${line} is ${isAnd ? 'false' : 'true'} for every lane, so \`${right.text}\` is not evaluated`);
+      // said so that the shape can follow (`... for every thread of block 512x1x1 (sortDir = 1; ...)`, see analyze.ts)
+      this.skipped(right, `\`${right.text}\` is not evaluated: \`${left.text}\` at line ${line} is ${isAnd ? 'false' : 'true'} for every thread`);
       return settled;
     }
     const b = this.withMask(this.and(go), () => this.rvalue(right));
