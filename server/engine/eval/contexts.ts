@@ -1698,6 +1698,18 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
   return paths.some((x) => x.decide.size) ? paths : null;
 }
 
+/** Each binding of `combos` once per way, at most MAX_CALLER_BINDINGS in all (marked truncated past them, or where `more` is). */
+function crossed<W>(combos: LoopBinding[] & { truncated?: boolean }, ways: readonly W[], bind: (c: LoopBinding, w: W) => LoopBinding, more = false): LoopBinding[] & { truncated?: boolean } {
+  const next: LoopBinding[] & { truncated?: boolean } = [];
+  next.truncated = combos.truncated || more || combos.length * ways.length > MAX_CALLER_BINDINGS;
+  for (const c of combos)
+    for (const w of ways) {
+      if (next.length >= MAX_CALLER_BINDINGS) break;
+      next.push(bind(c, w));
+    }
+  return next;
+}
+
 /** One binding per combination of the types the ATen dispatch macros around `call` in `fn` run it with (see dispatchedTypes). */
 function enclosingDispatches(fn: FunctionFact, call: Node, facts: FileFacts, deadline: number, caps: Caps): LoopBinding[] & { truncated?: boolean } {
   let combos: LoopBinding[] & { truncated?: boolean } = [{ values: new Map(), where: '' }];
@@ -1705,53 +1717,22 @@ function enclosingDispatches(fn: FunctionFact, call: Node, facts: FileFacts, dea
     // a lambda launcher (`auto launch = [&](int bs) { k<<<1, bs>>>(d); }; launch(64); launch(128);`): once per call
     const calls = n.type === 'lambda_expression' ? lambdaCalls(fn, n, facts, deadline, caps) : null;
     if (calls) {
-      const next: typeof combos = [];
-      next.truncated = combos.truncated || calls.truncated || combos.length * calls.length > MAX_CALLER_BINDINGS;
-      for (const c of combos)
-        for (const w of calls) {
-          if (next.length >= MAX_CALLER_BINDINGS) break;
-          next.push({ values: new Map([...c.values, ...w.values]), types: new Map([...(c.types ?? []), ...(w.types ?? [])]), where: `${c.where}${w.where}` });
-        }
-      combos = next;
+      combos = crossed(combos, calls, (c, w) => ({ values: new Map([...c.values, ...w.values]), types: new Map([...(c.types ?? []), ...(w.types ?? [])]), where: `${c.where}${w.where}` }), calls.truncated);
       continue;
     }
     if (n.type !== 'call_expression') continue;
-    // ATen's `AT_DISPATCH_SWITCH` of `AT_DISPATCH_CASE`s, or a macro of the file made of them (see switchCaseTypes)
-    const cases = switchCaseTypes(n, call, facts);
-    if (cases) {
-      const next: typeof combos = [];
-      next.truncated = combos.truncated || combos.length * cases.types.length > MAX_CALLER_BINDINGS;
-      for (const c of combos)
-        for (const t of cases.types) {
-          if (next.length >= MAX_CALLER_BINDINGS) break;
-          next.push({ values: c.values, types: new Map([...(c.types ?? []), [cases.name, t]]), where: `${c.where} with \`${cases.name}\` = ${typeName(t)} (\`${cases.macro}\` at line ${n.startPosition.row + 1})` });
-        }
-      combos = next;
-      continue;
-    }
+    // ATen's `AT_DISPATCH_SWITCH` of `AT_DISPATCH_CASE`s, or a macro of the file made of them (see switchCaseTypes);
+    // else an `AT_DISPATCH_*` macro (see dispatchedTypes): once per type, `scalar_t` (the name it declares) bound to it
+    const typed = switchCaseTypes(n, call, facts);
     // a switch macro of the file (flash-attention's `BOOL_SWITCH(pad, kPad, [&] { ... })`): once per way it runs the lambda
-    const ways = dispatchWays(n, call, fn, facts, deadline, caps);
+    const ways = typed ? null : dispatchWays(n, call, fn, facts, deadline, caps);
     if (ways) {
-      const next: typeof combos = [];
-      next.truncated = combos.truncated || combos.length * ways.length > MAX_CALLER_BINDINGS;
-      for (const c of combos)
-        for (const w of ways) {
-          if (next.length >= MAX_CALLER_BINDINGS) break;
-          next.push({ values: new Map([...c.values, ...w.values]), types: new Map([...(c.types ?? []), ...w.types]), where: `${c.where} with ${w.said}` });
-        }
-      combos = next;
+      combos = crossed(combos, ways, (c, w) => ({ values: new Map([...c.values, ...w.values]), types: new Map([...(c.types ?? []), ...w.types]), where: `${c.where} with ${w.said}` }));
       continue;
     }
-    const types = dispatchedTypes(n, call, facts);
+    const types = typed ?? dispatchedTypes(n, call, facts);
     if (!types) continue;
-    const next: typeof combos = [];
-    next.truncated = combos.truncated || combos.length * types.types.length > MAX_CALLER_BINDINGS;
-    for (const c of combos)
-      for (const t of types.types) {
-        if (next.length >= MAX_CALLER_BINDINGS) break;
-        next.push({ values: c.values, types: new Map([...(c.types ?? []), [types.name, t]]), where: `${c.where} with \`${types.name}\` = ${typeName(t)} (\`${types.macro}\` at line ${n.startPosition.row + 1})` });
-      }
-    combos = next;
+    combos = crossed(combos, types.types, (c, t) => ({ values: c.values, types: new Map([...(c.types ?? []), [types.name, t]]), where: `${c.where} with \`${types.name}\` = ${typeName(t)} (\`${types.macro}\` at line ${n!.startPosition.row + 1})` }));
   }
   return combos;
 }
