@@ -1016,13 +1016,7 @@ export class Interp {
 
   /** An expression that reads no shared memory, calls nothing and assigns nothing: evaluating it again changes nothing. */
   private pure(n: Node): boolean {
-    if (this.mentionsShared(n)) return false;
-    for (const stack = [n]; stack.length; ) {
-      const c = stack.pop()!;
-      if (c.type === 'call_expression' || c.type === 'assignment_expression' || c.type === 'update_expression') return false;
-      stack.push(...named(c));
-    }
-    return true;
+    return !this.mentionsShared(n) && !holdsEffect(n);
   }
 
   /**
@@ -6114,16 +6108,28 @@ const assignedMemo = new WeakMap<Node, Map<string, number>>();
 const misreadCasts = new WeakMap<Node, Node[]>();
 /** expressions misreadCast parsed again where the original names shared memory, with the original. */
 const rereadSites = new WeakMap<Node, Node>();
-/** No place in it is read or written: no subscript, dereference, member, call, assignment or update (syntax alone). */
-function accessFree(n: Node): boolean {
-  let free = accessFrees.get(n);
-  if (free === undefined) {
-    free = n.descendantsOfType(['subscript_expression', 'pointer_expression', 'field_expression', 'call_expression', 'assignment_expression', 'update_expression']).length === 0;
-    accessFrees.set(n, free);
+/** Whether `n` or a node inside it is of one of `types` (syntax alone: read once per node and set of types). */
+function holdsType(n: Node, types: ReadonlySet<string>, memo: WeakMap<Node, boolean>): boolean {
+  let found = memo.get(n);
+  if (found === undefined) {
+    found = false;
+    for (const stack = [n]; stack.length && !found; ) {
+      const c = stack.pop()!;
+      if (types.has(c.type)) found = true;
+      else stack.push(...named(c));
+    }
+    memo.set(n, found);
   }
-  return free;
+  return found;
 }
-const accessFrees = new WeakMap<Node, boolean>();
+const EFFECTS = new Set(['call_expression', 'assignment_expression', 'update_expression']);
+const PLACES = new Set([...EFFECTS, 'subscript_expression', 'pointer_expression', 'field_expression']);
+const effectMemo = new WeakMap<Node, boolean>();
+const placeMemo = new WeakMap<Node, boolean>();
+/** A call, an assignment or an update in it. */
+const holdsEffect = (n: Node): boolean => holdsType(n, EFFECTS, effectMemo);
+/** No place in it is read or written: no subscript, dereference, member, call, assignment or update. */
+const accessFree = (n: Node): boolean => !holdsType(n, PLACES, placeMemo);
 const NO_ASSIGNED = new Map<string, number>();
 function assignedCalls(fn: Node | null | undefined): Map<string, number> {
   if (!fn) return NO_ASSIGNED;
