@@ -12,7 +12,7 @@ import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, kids, opera
 import { typeName } from './facts/ctypes';
 import { runBlock, blockAddrs, BudgetExceeded, DEFAULT_CAPS, Visit, ATOMICS, Interp, LongLoop } from './eval/interpreter';
 import { instancesOf, directiveOf, Instance, evalConstant } from './eval/contexts';
-import type { Value } from './eval/values';
+import { andList, type Value } from './eval/values';
 import { BankProfile, profileFor, archRange, blockSummary, shiftGrain, warpLanes, request, BlockSummary } from './model/bankModel';
 import { buildFindings, contextText, SiteResult } from './findings/findings';
 import { paddingFix, rowConstantFix, ArrayInfo, RowConstant } from './fix/padding';
@@ -120,7 +120,7 @@ function assumedFlatBlockNote(inst: Instance, read: Set<string>): string | null 
   const axes = [...read].filter((a) => inst.block[a.endsWith('.y') ? 1 : 2] === 1).sort();
   if (!axes.length) return null;
   const list = axes.map((a) => `\`${a}\``);
-  const names = list.length === 1 ? list[0] : `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
+  const names = andList(list);
   const dims = [...new Set(axes.map((a) => a.slice(-1)))].join(' and ');
   return `the kernel reads ${names}, but the assumed block ${inst.block.join('x')} has one thread along ${dims}; ` +
     `launched with more threads along ${dims}, as a kernel that reads ${axes.length > 1 ? 'them' : 'it'} usually is, other threads share each warp and the figures differ: ` +
@@ -1383,14 +1383,13 @@ export class EngineDocument {
     // an `#if` no macro the file defines decides (`#if USE_FAST_PATH`): each branch that holds an access is analysed, said once per chain
     // and where its branches define a macro used elsewhere (`#if defined(USE_PAD)` / `#define LD (TILE + 1)` / `#else` /
     // `#define LD TILE`): the last definition is the one read, said so
-    const list = (xs: string[]) => (xs.length === 1 ? xs[0] : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
     let textLines: string[] | undefined;
     for (const u of this.undecided) {
       const at = { line: u.line, character: 0 };
       const names = u.names.map((n) => `\`${n}\``);
       const what = u.arch ? `this condition on \`__CUDA_ARCH__\` is not decided for ${options.arch ?? profile.name}`
         : names.length === 0 ? 'this condition is not decided here'
-        : `${list(names)} ${names.length === 1 ? 'is' : 'are'} neither defined in this file nor given (\`-D\`), so this condition is not decided`;
+        : `${andList(names)} ${names.length === 1 ? 'is' : 'are'} neither defined in this file nor given (\`-D\`), so this condition is not decided`;
       const choose = u.arch ? 'choose one architecture, such as sm_80' : `give ${names.length === 1 ? 'the macro' : 'the macros'} with \`-D\`, or the \`defines\` setting`;
       if (!u.arch && accesses.some((a) => a.range.start.line > u.line && a.range.start.line < u.end))
         notices.push({ range: { start: at, end: at }, severity: 'information', message: `${what}: every branch it does not rule out is analysed (${choose}, to analyse only the branch it takes)` });
@@ -1406,7 +1405,7 @@ export class EngineDocument {
         notices.push({
           range: { start: at, end: at },
           severity: 'information',
-          message: `${what}: ${list(defs)} ${used.length === 1 ? 'is' : 'are'} defined in its branches, and the last definition is the one analysed (${choose}, to analyse the one it takes)`,
+          message: `${what}: ${andList(defs)} ${used.length === 1 ? 'is' : 'are'} defined in its branches, and the last definition is the one analysed (${choose}, to analyse the one it takes)`,
         });
       }
     }

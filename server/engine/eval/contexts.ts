@@ -6,7 +6,7 @@ import { substitute } from '../syntax/preprocess';
 import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, operatorOf, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot } from '../facts/collect';
 import { CType, typeName, INT, BUILTINS, LIBRARY_TYPES } from '../facts/ctypes';
 import { Interp, DEFAULT_CAPS, Caps, warpSizeNote, factsFor } from './interpreter';
-import { Value, uniformValue, convert, num, binary } from './values';
+import { Value, uniformValue, convert, num, binary, andList } from './values';
 
 export interface Instance {
   values: Map<string, Value>;
@@ -1669,7 +1669,7 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
   const paths: { decide: Map<number, boolean>; where: string }[] = [];
   const walk = (i: number, decide: Map<number, boolean>, said: string[], known: Map<string, boolean>, range = new Map<string, [number, number]>()) => {
     if (paths.length >= MAX_CALLER_BINDINGS) return;
-    if (i === open.length) return void paths.push({ decide, where: said.length ? ` where ${said.length > 1 ? `${said.slice(0, -1).join(', ')} and ${said[said.length - 1]}` : said[0]}` : '' });
+    if (i === open.length) return void paths.push({ decide, where: said.length ? ` where ${andList(said)}` : '' });
     const node = open[i].node;
     for (const [anc, taken] of decide) {
       const a = ifs.find((x) => x.node.id === anc)!.node;

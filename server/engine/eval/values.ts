@@ -248,6 +248,9 @@ function scaleSym(a: Sym | null, c: number): Sym | null {
   for (const [k, v] of Object.entries(a)) out[k] = v * c;
   return out;
 }
+/** `a`, `a and b`, `a, b and c`: a list in a sentence. */
+export const andList = (xs: readonly string[]): string => (xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}` : xs[0] ?? '');
+
 export function symText(s: Sym): string {
   // a later read of one text is keyed by its line and count (`w[0]@12#2`, see readAtom): shown as the text the user wrote
   return symKey(s, (k) => k.replace(/@\d+#\d+$/, ''));
