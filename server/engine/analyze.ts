@@ -713,6 +713,11 @@ export class EngineDocument {
   private tree: Tree | null = null;
   private parsedText: string | null = null;
   private cache = new Map<string, KernelRun>();
+  /**
+   * Kernels (by name) that were running when the budget ran out: the next analysis runs them after the others, so
+   * one kernel slower than the whole budget does not keep every kernel after it from being analysed.
+   */
+  private slow = new Set<string>();
   private blanked: Blanked[] = [];
   private closed: Closed | null = null;
   /** the facts of the last analysis, the trees their nodes live in, and the edit since. */
@@ -1215,7 +1220,11 @@ export class EngineDocument {
     const runs: { kernel: FunctionFact; run: KernelRun; key: string }[] = [];
     const skipped: FunctionFact[] = [];
     const signature = digest(facts.signature);
-    for (const kernel of facts.kernels) {
+    // the kernels that ran out of budget last time go last; `runs` and `skipped` are put back in file order below
+    const order = this.slow.size ? [...facts.kernels.filter((k) => !this.slow.has(k.name)), ...facts.kernels.filter((k) => this.slow.has(k.name))] : facts.kernels;
+    const place = new Map(facts.kernels.map((k, i) => [k, i]));
+    const slow = new Set<string>();
+    for (const kernel of order) {
       const row = kernel.outer.startPosition.row;
       // a repair document: its region alone; asAppended's: the file's kernels, and the includers' that call its functions
       if (this.only && (row < this.only.from || row >= this.only.to) && !this.only.calls?.test(kernel.outer.text)) continue;
@@ -1230,6 +1239,7 @@ export class EngineDocument {
       }
       if (Date.now() > deadline) {
         skipped.push(kernel); // the clock is checked every 64 steps inside a kernel; a small kernel might never look
+        if (this.slow.has(kernel.name)) slow.add(kernel.name); // not tried this time: still last next time
         continue;
       }
       try {
@@ -1249,9 +1259,16 @@ export class EngineDocument {
       } catch (e) {
         if (!(e instanceof BudgetExceeded)) throw e;
         skipped.push(kernel);
+        slow.add(kernel.name);
       }
     }
     this.cache = nextCache;
+    this.slow = slow;
+    if (order !== facts.kernels) {
+      const byPlace = (a: FunctionFact, b: FunctionFact) => place.get(a)! - place.get(b)!;
+      runs.sort((a, b) => byPlace(a.kernel, b.kernel));
+      skipped.sort(byPlace);
+    }
     if (skipped.length) {
       notices.push({
         range: rangeOf(skipped[0].node.childForFieldName('declarator') ?? skipped[0].node),

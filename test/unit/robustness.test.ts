@@ -486,6 +486,26 @@ describe('(e) every cap says what it did (docs/robustness.md)', () => {
     const inK2 = r.accesses.find((a) => a.kernel === 'k2')!;
     assert.equal(inK2.degree, 2, 'the kernel analysed before the budget ran out keeps its result');
   });
+
+  test('the budget: a kernel slower than the whole budget goes last in the next analysis, so the kernels after it are analysed (was: never)', async () => {
+    const { EngineDocument } = await import('../../server/engine');
+    const slow = K('for (int i = 0; i < 1000; i++) for (int j = 0; j < 1000; j++) for (int q = 0; q < 1000; q++) out[0] = s[(i + j + q) % 64];');
+    const fast = (name: string, stride: number) => K(`s[threadIdx.x * ${stride}] = 1;`).replace('void k(', `void ${name}(`);
+    const doc = new EngineDocument(`${slow}\n${fast('k2', 2)}\n${fast('k4', 4)}`);
+    const first = doc.analyze({ budgetMs: 200 });
+    assert.equal(first.incomplete, true);
+    assert.match(first.notices.find((x) => /budget/.test(x.message))!.message, /^analysis budget of 200 ms exceeded: 3 of 3 kernels were not analysed \(k, k2, k4\)$/);
+    // the same text again, as the server's continuation does: k is tried last
+    const second = doc.analyze({ budgetMs: 200 });
+    assert.equal(second.incomplete, true);
+    assert.match(second.notices.find((x) => /budget/.test(x.message))!.message, /^analysis budget of 200 ms exceeded: 1 of 3 kernels were not analysed \(k\)$/);
+    assert.deepEqual(second.accesses.filter((a) => a.kernel !== 'k').map((a) => [a.kernel, a.range.start.line, a.degree]), [['k2', 9, 2], ['k4', 15, 4]]);
+    assert.ok(second.accesses.filter((a) => a.kernel === 'k').every((a) => a.reason === 'analysis budget exceeded'));
+    // findings stay in file order: k's accesses come first
+    assert.deepEqual(second.accesses.map((a) => a.kernel), [...second.accesses.filter((a) => a.kernel === 'k').map(() => 'k'), 'k2', 'k4']);
+    // k is still last on a third run, and its neighbours come from the cache
+    assert.match(doc.analyze({ budgetMs: 200 }).notices.find((x) => /budget/.test(x.message))!.message, /1 of 3 kernels were not analysed \(k\)$/);
+  });
 });
 
 // ------------------------------------------------------------------------------------------------ (f) editing outside kernels
