@@ -4,7 +4,7 @@
 import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
 import { substitute, callArguments, rescanMacros, bracesBalance, MACRO_SHARED_MARK, type Macro } from '../syntax/preprocess';
-import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex, macrosFor } from '../facts/collect';
+import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex, macrosFor, namespacePath } from '../facts/collect';
 import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, DOUBLE, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, isNonNegative, gcd, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
@@ -254,6 +254,8 @@ export class Interp {
   private readonly placeholderTexts = new Map<string, string>();
   private truncated: string | null = null;
   private constCache = new Map<string, Value>();
+  /** the namespaces around each function run (see constant), by node id. */
+  private namespaces = new Map<number, string[]>();
   private scopedCache = new WeakMap<Map<string, Value>, Map<string, Value | null>>();
   private visitCount = new Map<string, number>();
   /** by loop node: the passes of its body so far, over every time the loop runs (RunConfig.longLoop). */
@@ -3324,12 +3326,25 @@ export class Interp {
 
   /** enum values, file-scope constants and object-like macros, evaluated once per name. */
   private constant(name: string): Value | null {
-    const cached = this.constCache.get(name);
+    // in a namespace, the name is looked for there first, then in the namespaces around it (`cfg::inner::STRIDE`
+    // before `cfg::STRIDE` before a global `STRIDE`), as C++ looks it up
+    const fnNode = this.frame()?.fn?.node;
+    let path = fnNode ? this.namespaces.get(fnNode.id) : [];
+    if (!path) this.namespaces.set(fnNode!.id, (path = namespacePath(fnNode!)));
+    const cacheKey = path.length ? `${path.join('::')}::\u0000${name}` : name;
+    const cached = this.constCache.get(cacheKey);
     if (cached) return cached;
     const facts = this.cfg.facts;
     let v: Value | null = null;
-    const en = facts.enums.get(name);
-    const cst = facts.constants.get(name);
+    let en = facts.enums.get(name);
+    let cst = facts.constants.get(name);
+    for (let i = path.length; i > 0; i--) {
+      const node = facts.scoped.get(`${path.slice(0, i).join('::')}::${name}`);
+      if (!node) continue;
+      if (node.type === 'enumerator') [en, cst] = [node, undefined];
+      else if (node.type === 'init_declarator' || node.type === 'function_declarator') [en, cst] = [undefined, node];
+      break;
+    }
     const mac = this.macroNamed(name);
     if (en) v = this.enumValue(en);
     else if (cst) {
@@ -3345,7 +3360,7 @@ export class Interp {
     } else if (mac && mac.params === null) {
       v = this.expandMacro(mac.body, name);
     }
-    if (v) this.constCache.set(name, v);
+    if (v) this.constCache.set(cacheKey, v);
     return v;
   }
 

@@ -342,6 +342,15 @@ export function collectFacts(root: Node, text: string, ownEnd = Infinity): FileF
     if (at.startIndex >= ownEnd && m.has(k)) return;
     m.set(k, v);
   };
+  /**
+   * `put` for a constant or an enumerator by its plain name: one of the global namespace is not replaced by a
+   * namespace's of the same name (a kernel in the namespace finds that one by its scopes: `facts.scoped`).
+   */
+  const putConstant = (m: Map<string, Node>, k: string, v: Node): void => {
+    const had = m.get(k);
+    if (had && !inNamespace(had) && inNamespace(v)) return;
+    put(m, k, v, v);
+  };
   /** a constant under its scopes' names: `ns::In::K`; an enumerator of an unscoped enum also without the enum's. */
   const addScoped = (node: Node, name: string) => {
     const path: string[] = [];
@@ -459,7 +468,7 @@ export function collectFacts(root: Node, text: string, ownEnd = Infinity): FileF
       case 'enumerator': {
         const n = node.childForFieldName('name');
         if (n) {
-          put(facts.enums, n.text, node, node);
+          putConstant(facts.enums, n.text, node);
           addScoped(node, n.text);
         }
         continue;
@@ -494,7 +503,7 @@ export function collectFacts(root: Node, text: string, ownEnd = Infinity): FileF
               const n = declaratorName(d);
               // `constexpr dim3 kBlock(32, 8);`, which the grammar reads as a function declaration, is a constant too
               if (n && (d.type === 'init_declarator' || (d.type === 'function_declarator' && node.childForFieldName('type')?.text === 'dim3'))) {
-                put(facts.constants, n.text, d, d);
+                putConstant(facts.constants, n.text, d);
                 addScoped(d, n.text);
                 if (tableDeclarator(d)) put(facts.constantTables, n.text, d, d);
               }
@@ -900,4 +909,23 @@ export function macrosFor(facts: FileFacts, fn: FunctionFact): Map<string, Macro
     else out.delete(name);
   }
   return out ?? facts.macros;
+}
+
+/** The node is inside a named or unnamed namespace. */
+function inNamespace(node: Node): boolean {
+  for (let p = node.parent; p; p = p.parent) if (p.type === 'namespace_definition') return true;
+  return false;
+}
+
+/**
+ * The names of the namespaces around a node, outermost first (`namespace a::b {` gives two); unnamed ones left out.
+ */
+export function namespacePath(node: Node): string[] {
+  const out: string[] = [];
+  for (let p = node.parent; p; p = p.parent)
+    if (p.type === 'namespace_definition') {
+      const n = p.childForFieldName('name');
+      if (n) out.unshift(...n.text.split('::').map((x) => x.trim()).filter(Boolean));
+    }
+  return out;
 }

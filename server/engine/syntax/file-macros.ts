@@ -69,8 +69,9 @@ export function expandFileScopeKernelMacros(text: string, arch: Range, defines?:
     lists.delete(n);
   }
   if (!kernels.size) return null;
-  const depthAt = braceDepths(src);
-  const useRe = /^[ \t]*([A-Za-z_]\w*)[ \t]*\(/gm;
+  const scopeAt = braceScopes(src);
+  // a use starts a line, or follows a brace or `;` on its line (`namespace ops { DEFINE_COPY(float) }`)
+  const useRe = /(?:^|[{};])[ \t]*([A-Za-z_]\w*)[ \t]*\(/gm;
   const own = src.split('\n');
   const ownLines = own.length;
   const out = text.split('');
@@ -78,7 +79,8 @@ export function expandFileScopeKernelMacros(text: string, arch: Range, defines?:
   const segments: ExpansionSegment[] = [];
   for (let m; (m = useRe.exec(src)); ) {
     const at = m.index + m[0].indexOf(m[1]);
-    if (depthAt(at) !== 0) continue;
+    const where = scopeAt(at);
+    if (where.depth !== 0) continue;
     const open = m.index + m[0].length - 1;
     const call = callArguments(src, open);
     if (!call) continue;
@@ -89,6 +91,7 @@ export function expandFileScopeKernelMacros(text: string, arch: Range, defines?:
       if (segments.length >= MAX_EXPANSIONS) break;
       const k = kernels.get(c.name)!;
       const lines = k.lines.map((l) => substitute({ ...k, body: l }, c.args, true));
+      if (where.openers.length) inScopes(lines, where.openers);
       const from = ownLines + appended.length;
       appended.push(...lines);
       segments.push({ from, to: from + lines.length, macro: k.name, defLine: k.line, useLine, ...(c.via ? { via: c.via } : {}) });
@@ -101,6 +104,21 @@ export function expandFileScopeKernelMacros(text: string, arch: Range, defines?:
   }
   if (!segments.length) return null;
   return { text: out.join('') + '\n' + appended.join('\n'), segments, ownLines };
+}
+
+/**
+ * An expansion used inside `namespace ops { ... }` or `extern "C" { ... }` is put back in them (its kernels keep their
+ * qualified names), on its own lines: the openers where the first line is blank (the `#define`'s, usually only `\`),
+ * the closing braces after the last.
+ */
+function inScopes(lines: string[], openers: string[]): void {
+  const open = openers.map((o) => `${o} {`).join(' ');
+  const first = lines[0];
+  const lead = first.length - first.trimStart().length;
+  if (!first.trim()) lines[0] = open;
+  else if (lead > open.length) lines[0] = open + first.slice(open.length);
+  else lines[0] = `${open} ${first}`;
+  lines[lines.length - 1] += ' }'.repeat(openers.length);
 }
 
 /** The kernel macros a use at file scope calls: itself, or through list macros (`TYPES(DEFINE_COPY)`). */
@@ -123,44 +141,86 @@ function kernelCalls(name: string, args: string[], kernels: Map<string, KernelMa
   return out;
 }
 
-/** The brace depth at an offset of `text`, past comments, string and character literals and `#` lines. */
-function braceDepths(text: string): (at: number) => number {
+/**
+ * Where an offset of `text` is, past comments, string and character literals and `#` lines: how many braces that are
+ * not a namespace's or a linkage block's (`namespace ops {`, `namespace {`, `extern "C" {`) enclose it, and the
+ * openers of those that do (outermost first), so that an expansion can be put back in them.
+ */
+function braceScopes(text: string): (at: number) => { depth: number; openers: string[] } {
   const depth = new Int32Array(text.length + 1);
+  const scope = new Int32Array(text.length + 1);
+  const chains: string[][] = [[]];
+  // per open brace: the chain index it opened (namespace) or -1 (any other brace)
+  const stack: number[] = [];
   let d = 0;
+  let chain = 0;
   let lineStart = true;
+  let last = 0; // the offset after the last `;`, `{` or `}`: where an opener's text starts
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     depth[i] = d;
+    scope[i] = chain;
     if (c === '\n') {
       lineStart = true;
       continue;
     }
     if (lineStart && c === '#') {
       // a directive, continued with `\`
-      while (i < text.length && !(text[i] === '\n' && text[i - 1] !== '\\')) depth[i++] = d;
+      while (i < text.length && !(text[i] === '\n' && text[i - 1] !== '\\')) (depth[i] = d), (scope[i++] = chain);
       i--;
+      last = i + 1;
       continue;
     }
     if (!/\s/.test(c)) lineStart = false;
     if (c === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') depth[i++] = d;
+      while (i < text.length && text[i] !== '\n') (depth[i] = d), (scope[i++] = chain);
       i--;
     } else if (c === '/' && text[i + 1] === '*') {
       const e = text.indexOf('*/', i + 2);
       const stop = e < 0 ? text.length : e + 2;
-      while (i < stop) depth[i++] = d;
+      while (i < stop) (depth[i] = d), (scope[i++] = chain);
       i--;
     } else if (c === '"' || c === "'") {
       for (i++; i < text.length && text[i] !== c && text[i] !== '\n'; i++) {
         depth[i] = d;
-        if (text[i] === '\\') depth[++i] = d;
+        scope[i] = chain;
+        if (text[i] === '\\') (depth[++i] = d), (scope[i] = chain);
       }
-      if (i < text.length) depth[i] = d;
-    } else if (c === '{') d++;
-    else if (c === '}' && d > 0) d--;
+      if (i < text.length) (depth[i] = d), (scope[i] = chain);
+    } else if (c === '{') {
+      const opener = d === 0 ? NAMESPACE_OPENER.exec(text.slice(Math.max(last, i - 200), i).replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, ' ')) : null;
+      if (opener) {
+        chains.push([...chains[chain], opener[1].replace(/\s+/g, ' ')]);
+        chain = chains.length - 1;
+        stack.push(chain);
+      } else {
+        stack.push(-1);
+        d++;
+      }
+      last = i + 1;
+    } else if (c === '}') {
+      const top = stack.pop();
+      if (top === -1) d--;
+      else if (top !== undefined) chain = chainParent(chains, top);
+      last = i + 1;
+    } else if (c === ';') last = i + 1;
   }
   depth[text.length] = d;
-  return (at) => depth[Math.min(Math.max(at, 0), text.length)];
+  scope[text.length] = chain;
+  return (at) => {
+    const k = Math.min(Math.max(at, 0), text.length);
+    return { depth: depth[k], openers: chains[scope[k]] };
+  };
+}
+
+/** The text before a `{` that opens a namespace or a linkage block (what the brace encloses is still file scope). */
+const NAMESPACE_OPENER = /(?:^|[\s;}])((?:inline\s+)?namespace(?:\s+[A-Za-z_][\w:]*)?|extern\s*"C(?:\+\+)?")\s*$/;
+
+/** The chain a namespace brace's chain was made from: the same list less its last opener. */
+function chainParent(chains: string[][], k: number): number {
+  const want = chains[k].length - 1;
+  for (let j = k - 1; j >= 0; j--) if (chains[j].length === want && chains[j].every((o, x) => o === chains[k][x])) return j;
+  return 0;
 }
 
 function countLines(s: string): number {
