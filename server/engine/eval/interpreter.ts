@@ -3167,6 +3167,26 @@ export class Interp {
         // `RowCol{r, c}`: an object of that struct, its members from the braces
         const obj = this.bracedObject(node.childForFieldName('type'), node.childForFieldName('value'), node.childForFieldName('type')?.text ?? 'literal');
         if (obj) return obj;
+        // `IF_LEADER { s[w] = v; }` with `#define IF_LEADER if (lane == 0)`: the grammar reads the macro and the block
+        // it heads as one expression; which lanes run the block is not known here, so its accesses are unknown
+        const typeName_ = node.childForFieldName('type');
+        const header = typeName_?.type === 'type_identifier' ? this.macroNamed(typeName_.text) : undefined;
+        if (header && header.params === null && /^\s*(?:for|while|if)\s*\(/.test(header.body)) {
+          const first = this.visits.length;
+          const value = node.childForFieldName('value');
+          const assigned = this.assignedNames([value]);
+          for (const c of named(value)) this.rvalue(c);
+          const reason = `the block after \`${typeName_!.text}\` at line ${node.startPosition.row + 1} is not analysed: the macro is a header (\`${header.body.trim().replace(/\s+/g, ' ')}\`), read with its block as one expression`;
+          for (let i = first; i < this.visits.length; i++) {
+            this.visits[i].addrs = null;
+            this.visits[i].reason = reason;
+          }
+          for (const n of assigned.keys()) {
+            const v = this.lookupVar(n);
+            if (v && !v.ref) v.value = unk(`\`${n}\` is assigned in ${reason.slice(4)}`);
+          }
+          return { k: 'other', what: 'block' };
+        }
         for (const c of named(node.childForFieldName('value'))) this.rvalue(c);
         return unk(`\`${node.text}\` is not evaluated`);
       }

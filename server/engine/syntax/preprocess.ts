@@ -56,6 +56,8 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   if (/^[ \t]*#[ \t]*define[ \t]+\w+\([^)\n]*\)[ \t]*(?:(?:extern|static|volatile)[ \t]+)*__shared__\b/m.test(text) || text.includes('HIP_DYNAMIC_SHARED(')) text = spellSharedDeclarationMacros(text);
   // a macro that opens or closes a block (`#define BEGIN_GUARD(c) if (c) {`): as its expansion, where that fits
   if (/^[ \t]*#[ \t]*define\b/m.test(text)) text = spellBraceMacros(text, braceUnfit);
+  // a macro that is a loop or `if` header (`#define FOR(i, n) for (int i = 0; i < (n); ++i)`) heading one statement
+  if (/^[ \t]*#[ \t]*define[ \t]+\w+(?:\([^)\n]*\))?[ \t]*(?:for|while|if)\b/m.test(text)) text = braceHeaderMacroStatements(text);
   // a function-like macro, or an object-like one whose body (continued over `\` lines: GVDB's `#define GVDB_COPY_SMEM_F
   // \` ... `__syncthreads ();`) ends in `;`; a continued one was missed, its use and the next statement were lost
   if (/^[ \t]*#[ \t]*define[ \t]+\w+(?:\(|(?:[^\n\\]|\\\r?\n|\\)*;[ \t]*$)/m.test(text)) text = terminateStatementMacros(text);
@@ -487,6 +489,104 @@ function spellKeywordMacros(text: string, defines?: Record<string, string>): str
     const mark = keyword ? keywordMark(keyword) : '';
     return mark.length <= use.length ? mark.padEnd(use.length) : ' '.repeat(use.length);
   }));
+}
+
+/**
+ * A macro that is a loop or `if` header (`#define FOR(i, n) for (int i = 0; i < (n); ++i)`, `#define FOREACH_ROW
+ * for (int r = 0; r < 4; ++r)`), heading one statement without braces (`FOR(j, 4) s[tid][j] = 0;`, also on the
+ * next line, or under another such use): the grammar reads the use and the statement as one expression, and the
+ * statement's accesses were lost or unknown. The statement gets braces in blanks: a `{` in a blank between the use
+ * and the statement, a `}` in a blank just after the statement's `;` or at the start of the next line. The grammar
+ * then reads a macro and a block, which the interpreter runs as the block the macro heads (execMacroHeader). Only a
+ * simple statement (no braces, strings or keywords that head another statement) is braced; offsets and lines are kept.
+ */
+function braceHeaderMacroStatements(text: string): string {
+  const headers = new Set<string>();
+  const defRe = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?((?:[^\n\\]|\\\r?\n|\\)*)$/gm;
+  const twice = new Set<string>();
+  for (let m; (m = defRe.exec(text)); ) {
+    const body = m[3].replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|\\\r?\n/g, ' ').trim();
+    if (headers.has(m[1])) twice.add(m[1]);
+    // function-like only: an object-like one before a block is read as a compound literal (see the interpreter)
+    const head = m[2] ? /^(?:for|while|if)\s*\(/.exec(body) : null;
+    const close = head ? callArguments(body, head[0].length - 1) : null;
+    if (close && close.end === body.length - 1 && !/[{};"']/.test(body.replace(/^for\s*\(([^()]*|\([^()]*\))*\)/, ''))) headers.add(m[1]);
+  }
+  for (const n of twice) headers.delete(n);
+  if (!headers.size) return text;
+  const out = text.split('');
+  const blank = (c: string | undefined) => c === ' ' || c === '\t';
+  const useRe = new RegExp(`\\b(${[...headers].join('|')})\\b`, 'g');
+  /** the end of the use of a header macro at `at` (its `)`, or its name's last character), or -1. */
+  const useEnd = (at: number): number => {
+    const m = /^([A-Za-z_]\w*)[ \t]*\(/.exec(text.slice(at, at + 200));
+    if (!m || !headers.has(m[1])) return -1;
+    return callArguments(text, at + m[0].length - 1)?.end ?? -1;
+  };
+  for (let m; (m = useRe.exec(text)); ) {
+    // a use that starts a statement: after `;`, `{` or `}` (blanks and line breaks between)
+    let b = m.index - 1;
+    while (b >= 0 && /\s/.test(text[b])) b--;
+    if (b >= 0 && !';{}'.includes(text[b])) continue;
+    if (/^[ \t]*#/.test(text.slice(text.lastIndexOf('\n', m.index) + 1, m.index + 1))) continue;
+    // the chain of uses (`FOR(i, 4) FOR(j, 4) stmt;`), a `{` blank after each
+    const opens: number[] = [];
+    let at = m.index;
+    let ok = true;
+    for (;;) {
+      const end = useEnd(at);
+      if (end < 0) break;
+      let p = end + 1;
+      let slot = -1;
+      while (p < text.length && /\s/.test(text[p])) {
+        if (slot < 0 && blank(text[p])) slot = p;
+        p++;
+      }
+      if (slot < 0 || text[p] === '{' || text[p] === ';') {
+        ok = false;
+        break;
+      }
+      opens.push(slot);
+      at = p;
+    }
+    if (!ok || !opens.length) {
+      useRe.lastIndex = m.index + m[0].length;
+      continue;
+    }
+    // the statement: up to its `;` outside brackets; nothing that heads or holds another statement
+    if (/^(?:if|for|while|do|switch|else|case|default|goto|try)\b/.test(text.slice(at, at + 8))) continue;
+    let depth = 0;
+    let semi = -1;
+    for (let j = at; j < text.length && j < at + 4000; j++) {
+      const c = text[j];
+      if (c === '{' || c === '}' || c === '"' || c === "'" || c === '#' || (c === '/' && (text[j + 1] === '/' || text[j + 1] === '*'))) break;
+      if (c === '(' || c === '[') depth++;
+      else if (c === ')' || c === ']') {
+        if (--depth < 0) break;
+      } else if (c === ';' && depth === 0) {
+        semi = j;
+        break;
+      }
+    }
+    if (semi < 0) continue;
+    // as many blanks after the `;` as there are uses: on its line, or at the start of the next
+    let q = semi + 1;
+    if (!blank(text[q])) {
+      if (text[q] === '\r') q++;
+      if (text[q] !== '\n') continue;
+      q++;
+    }
+    let room = 0;
+    while (room < opens.length && blank(text[q + room])) room++;
+    // too few blanks (`;` then the function's `}` at the start of the next line): the `;` itself becomes the first
+    // `}` (the grammar supplies the `;` a statement lacks before a `}`)
+    const closes = room >= opens.length ? Array.from(opens, (_, k) => q + k) : room + 1 >= opens.length ? [semi, ...Array.from({ length: opens.length - 1 }, (_, k) => q + k)] : null;
+    if (!closes) continue;
+    for (const o of opens) out[o] = '{';
+    for (const c of closes) out[c] = '}';
+    useRe.lastIndex = semi + 1;
+  }
+  return out.join('');
 }
 
 /**
