@@ -140,6 +140,17 @@ function headerLoop(w: Node, body: Node, at: number): Node | null {
       loop = p;
       continue;
     }
+    // `while (t < n) t *= 2;`, `while (b < 100) { b <<= 1; }`, `do t *= 2; while (t < n);`: a loop whose body is only
+    // steps of its counters, as the update of a `for` is
+    if (!loop && p.type === 'expression_statement' && child.id === w.id) {
+      const around = p.parent?.type === 'compound_statement' ? p.parent.parent : p.parent;
+      if (!around || (around.type !== 'while_statement' && around.type !== 'do_statement')) return null;
+      if (around.endIndex > at || !whileSteps(around)?.some((h) => h.id === w.id)) return null;
+      loop = around;
+      child = around;
+      p = around;
+      continue;
+    }
     if (!loop) {
       if (p.type !== 'comma_expression' && p.type !== 'parenthesized_expression') return null;
       continue;
@@ -147,6 +158,23 @@ function headerLoop(w: Node, body: Node, at: number): Node | null {
     if (p.type !== 'compound_statement') return null;
   }
   return loop;
+}
+
+/**
+ * The steps a `while` or `do` loop's body is made of, where it is only expression statements that assign or update a
+ * name (`t *= 2;`, `{ t <<= 1; n++; }`); else null.
+ */
+function whileSteps(loop: Node): Node[] | null {
+  const body = loop.childForFieldName('body');
+  if (!body) return null;
+  const stmts = body.type === 'compound_statement' ? named(body).filter((c) => c.type !== 'comment') : [body];
+  const out: Node[] = [];
+  for (const st of stmts) {
+    const e = st.type === 'expression_statement' ? named(st)[0] : null;
+    if (!e || (e.type !== 'assignment_expression' && e.type !== 'update_expression')) return null;
+    out.push(e);
+  }
+  return out.length ? out : null;
 }
 
 /** The most passes runHeaderLoop makes of a loop before the launch. */
@@ -159,13 +187,16 @@ const MAX_HOST_LOOP_PASSES = 64;
  */
 function runHeaderLoop(loop: Node, name: string, facts: FileFacts, caller: FunctionFact, deadline: number, caps: Caps,
   bind: Binding | undefined, params: Map<string, Value> | undefined, it: Interp): Value | null {
-  const init = loop.childForFieldName('initializer');
+  const isFor = loop.type === 'for_statement';
+  const init = isFor ? loop.childForFieldName('initializer') : null;
   const cond = loop.childForFieldName('condition');
-  const update = loop.childForFieldName('update');
-  const body = loop.childForFieldName('body');
-  if (!cond || !body || init?.type === 'declaration') return null;
+  const update = isFor ? loop.childForFieldName('update') : null;
+  const body = isFor ? loop.childForFieldName('body') : null;
+  const bodySteps = isFor ? null : whileSteps(loop);
+  if (!cond || (isFor ? !body : !bodySteps) || init?.type === 'declaration') return null;
   const steps = (n: Node | null): Node[] => !n ? [] : n.type === 'comma_expression' ? named(n).flatMap(steps) : n.type === 'parenthesized_expression' ? named(n).flatMap(steps) : [n];
-  const header = [...steps(init), ...steps(update)];
+  const updates = bodySteps ?? steps(update);
+  const header = [...steps(init), ...updates];
   const counters = new Set<string>();
   for (const h of header) {
     const target = h.type === 'assignment_expression' ? h.childForFieldName('left') : h.type === 'update_expression' ? h.childForFieldName('argument') : null;
@@ -173,13 +204,15 @@ function runHeaderLoop(loop: Node, name: string, facts: FileFacts, caller: Funct
     counters.add(target.text);
   }
   if (!counters.has(name)) return null;
-  const read = new Set([...counters, ...[cond, ...header].flatMap((n) => identifiersIn(n))]);
-  if (writesTo(body, '', body.startIndex, body.endIndex, true).some((w) => read.has(w.name))) return null;
-  const stack: Node[] = [body];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (n.type === 'break_statement' || n.type === 'return_statement' || n.type === 'goto_statement' || n.type === 'throw_statement') return null;
-    stack.push(...named(n));
+  if (body) {
+    const read = new Set([...counters, ...[cond, ...header].flatMap((n) => identifiersIn(n))]);
+    if (writesTo(body, '', body.startIndex, body.endIndex, true).some((w) => read.has(w.name))) return null;
+    const stack: Node[] = [body];
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (n.type === 'break_statement' || n.type === 'return_statement' || n.type === 'goto_statement' || n.type === 'throw_statement') return null;
+      stack.push(...named(n));
+    }
   }
   // read just before the loop (at its own first character, the loop would be one around the reading, see settled)
   const before = loop.startIndex - 1;
@@ -208,10 +241,13 @@ function runHeaderLoop(loop: Node, name: string, facts: FileFacts, caller: Funct
   for (const h of steps(init)) if (!step(h)) return null;
   for (let pass = 0; ; pass++) {
     if (pass > MAX_HOST_LOOP_PASSES || Date.now() > deadline) return null;
-    const c = uniformValue(at().rvalue(cond));
-    if (c === null) return null;
-    if (c === 0) break;
-    for (const h of steps(update)) if (!step(h)) return null;
+    // a `do` loop's body runs before its condition is first read
+    if (!(loop.type === 'do_statement' && pass === 0)) {
+      const c = uniformValue(at().rvalue(cond));
+      if (c === null) return null;
+      if (c === 0) break;
+    }
+    for (const h of updates) if (!step(h)) return null;
   }
   void it;
   return env.get(name)!;
