@@ -911,12 +911,8 @@ export class EngineDocument {
       if (!at || !expr || !decl) return;
       const seg = segOf(a.range.start.line);
       index.set(i, accesses.length);
-      accesses.push({
-        ...a, range: at, exprRange: expr, declRange: decl,
-        assumptions: [...(seg ? [`kernel \`${a.kernel}\` ${said(seg)}`] : []), ...a.assumptions.map(shift)], message: shift(a.message),
-        ...(a.reason === undefined ? {} : { reason: shift(a.reason) }),
-        cases: a.cases.map((c) => ({ ...c, context: Object.fromEntries(Object.entries(c.context).map(([k, v]) => [shift(k), typeof v === 'string' ? shift(v) : v])) })),
-      });
+      const told = retold(a, shift);
+      accesses.push({ ...told, range: at, exprRange: expr, declRange: decl, assumptions: [...(seg ? [`kernel \`${a.kernel}\` ${said(seg)}`] : []), ...told.assumptions] });
     });
     // in the file's order: an expansion's accesses among the file's own
     const order = accesses.map((a, i) => ({ a, i })).sort((p, q) => byPosition(p.a, q.a) || p.i - q.i);
@@ -1070,11 +1066,7 @@ export class EngineDocument {
     r.accesses.forEach((a, i) => {
       if (!mine(a.range)) return;
       index.set(i, accesses.length);
-      accesses.push({
-        ...a, assumptions: a.assumptions.map(shift), message: shift(a.message),
-        ...(a.reason === undefined ? {} : { reason: shift(a.reason) }),
-        cases: a.cases.map((c) => ({ ...c, context: Object.fromEntries(Object.entries(c.context).map(([k, v]) => [shift(k), typeof v === 'string' ? shift(v) : v])) })),
-      });
+      accesses.push(retold(a, shift));
     });
     const arrays = r.arrays.filter((a) => mine(a.declRange)).map((a) => ({ ...a, accesses: a.accesses.map((i) => index.get(i)).filter((i): i is number => i !== undefined) }));
     const notices = r.notices.filter((n) => mine(n.range)).map((n) => ({ ...n, message: shift(n.message) }));
@@ -1478,6 +1470,18 @@ function sharedInFileScopeMacros(facts: FileFacts, text: string): Notice[] {
     }
   }
   return out;
+}
+
+/**
+ * A finding of a second document (withExpansions, asAppended) with the line numbers its texts name (assumptions,
+ * message, reason, the cases' contexts) rewritten by `shift` into the file's.
+ */
+function retold(a: AccessFinding, shift: (t: string) => string): AccessFinding {
+  return {
+    ...a, assumptions: a.assumptions.map(shift), message: shift(a.message),
+    ...(a.reason === undefined ? {} : { reason: shift(a.reason) }),
+    cases: a.cases.map((c) => ({ ...c, context: Object.fromEntries(Object.entries(c.context).map(([k, v]) => [shift(k), typeof v === 'string' ? shift(v) : v])) })),
+  };
 }
 
 function pointAt(text: string, index: number): { row: number; column: number } {

@@ -2,3 +2,4 @@
 export * from './types';
 export { initParser as initEngine } from './syntax/parser';
 export { EngineDocument, analyzeText } from './analyze';
+export { INCLUDE } from './syntax/includes';

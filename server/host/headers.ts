@@ -2,7 +2,7 @@
 // no file itself. Shared by the command line and the language server.
 import * as fs from 'fs';
 import * as path from 'path';
-import type { IncludeReader } from '../engine';
+import { INCLUDE, type IncludeReader } from '../engine';
 
 /** A header larger than this is not read (a generated table, not a configuration). */
 const MAX_HEADER_BYTES = 2_000_000;
@@ -95,6 +95,9 @@ const MAX_INCLUDERS = 8;
  * The pieces of a text that setFile reads: the lines of its `#include`s, what follows each `__global__` and precedes
  * each `<<<`, and its launch API calls. Found with indexOf, which costs a keystroke in a large file little.
  */
+/** Every include line of a text (the engine's pattern). */
+const INCLUDE_LINES = new RegExp(INCLUDE.source, 'gm');
+
 function signature(text: string): string[] {
   const parts: string[] = [];
   for (const [word, from, to] of [['include', -40, 200], ['__global__', 0, 400], ['<<<', -160, 3], ['LaunchKernel', 0, 200]] as const) {
@@ -160,7 +163,7 @@ export class IncludeGraph {
     this.seenText.set(file, sig);
     const found: string[] = [];
     if (text.includes('#include')) {
-      for (const m of text.matchAll(/^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)/gm)) {
+      for (const m of text.matchAll(INCLUDE_LINES)) {
         const target = searchPath(m[1] ?? m[2], file, this.dirs, !m[1]).find((c) => this.targets.has(c) || this.exists(c));
         if (target && target !== file && !found.includes(target)) found.push(target);
       }

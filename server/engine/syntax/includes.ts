@@ -29,7 +29,8 @@ export interface HeaderMacros {
 /** How far the reading goes: headers including headers, how many, how much text in all. */
 const CAPS = { depth: 8, headers: 64, chars: 4_000_000 };
 
-const INCLUDE = /^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)/;
+/** An `#include "path"` (group 1) or `#include <path>` (group 2) line; the host's include graph reads the same. */
+export const INCLUDE = /^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)/;
 const DIRECTIVE = /^[ \t]*#/;
 
 /**
