@@ -4,10 +4,13 @@
 //   parse FILE     the first tree-sitter parse of a file
 //   analyze FILE   the first full analysis (which includes its own parse); REPS=n in the environment runs n analyses
 //                  one after another (to profile the warm engine: `node --cpu-prof dist/bench-cold.js analyze F`)
+//   keys FILE      after one full analysis, REPS=n (default 200) one-character edits (a digit typed, then deleted)
+//                  before the first `.0f;` past the middle of the file, each followed by an analysis of the same
+//                  EngineDocument: the editor's keystroke path without the protocol (prints p50 and p95)
 //   passes FILE... one warm-up pass over the files, then the mean per file over 5 passes (amortised), then over 50
 //                  more (steady state, the JIT settled)
 import * as fs from 'fs';
-import { initEngine, analyzeText } from '../server/engine';
+import { initEngine, analyzeText, EngineDocument } from '../server/engine';
 import { parse } from '../server/engine/syntax/parser';
 
 (async () => {
@@ -19,7 +22,23 @@ import { parse } from '../server/engine/syntax/parser';
   const t0 = performance.now();
   if (mode === 'parse') parse(texts[0]).delete();
   else if (mode === 'analyze') for (let i = 0; i < Number(process.env.REPS ?? 1); i++) analyzeText(texts[0], { budgetMs: 600000 });
-  else if (mode === 'passes') {
+  else if (mode === 'keys') {
+    const text = texts[0];
+    const doc = new EngineDocument(text);
+    doc.analyze({ budgetMs: 600000 });
+    const at = text.indexOf('.0f;', text.length >> 1);
+    const times: number[] = [];
+    for (let i = 0; i < Number(process.env.REPS ?? 200); i++) {
+      const t = performance.now();
+      doc.update(i % 2 === 0 ? text.slice(0, at) + String(i % 10) + text.slice(at) : text);
+      doc.analyze({ budgetMs: 600000 });
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    process.stdout.write(JSON.stringify({ p50: times[Math.ceil(times.length / 2) - 1], p95: times[Math.ceil(times.length * 0.95) - 1] }) + '\n');
+    doc.dispose();
+    return;
+  } else if (mode === 'passes') {
     for (const t of texts) analyzeText(t);
     const timed = (reps: number) => {
       const s = performance.now();

@@ -108,7 +108,13 @@ interface KernelRun {
   notes: string[];
   /** one entry per instance: re-runs it with other extents (only valid during the analyze call that made it). */
   instances: Instance[];
+  /**
+   * A number no other run has: a run is reused only under its key (kernel text, position, options, the file's
+   * signature), so the ids of the runs an array's fix came from stand for their keys (short, for the fix cache).
+   */
+  id: number;
 }
+let runIds = 0;
 
 /**
  * What an assumed block shape with one row hides from a kernel that reads `threadIdx.y` or `.z` (TVM's and Ansor's
@@ -1236,7 +1242,7 @@ export class EngineDocument {
       }
       try {
         const { instances, notes } = instancesOf(kernel, facts, options.block, deadline);
-        const run: KernelRun = { results: [], capped: [], arrays: [], notes: [...notes], instances };
+        const run: KernelRun = { results: [], capped: [], arrays: [], notes: [...notes], instances, id: ++runIds };
         const unreached: Unreached[] = [];
         for (const inst of instances) {
           const r = runInstance(kernel, inst, facts, profile, deadline, !options.wholeBlock);
@@ -1331,7 +1337,7 @@ export class EngineDocument {
     // are searched together: one run per candidate pads all of them, each array scored on its own accesses (an
     // array's addresses do not depend on another's extents). Not where a kernel reads a size (`sizeof(tile)`), which
     // could make one array's extent change what runs
-    const runsKey = (id: string) => (runsOfArray.get(id) ?? []).map((r) => r.key).join('\u0001');
+    const runsKey = (id: string) => (runsOfArray.get(id) ?? []).map((r) => r.run.id).join(' ');
     const searched = (info: ArrayInfo) => !info.external && !info.macro && info.dims.length >= 2 &&
       (accessesOfArray.get(info.id) ?? []).some((i) => accesses[i].status === 'conflict');
     const together = new Map<string, { ids: string[]; byPad: Map<number, SiteResult[]> }>();
@@ -1351,7 +1357,7 @@ export class EngineDocument {
       const af: ArrayFinding = { name: info.name, declRange: info.declRange, typeText: info.typeText, external: info.external, accesses: idx, worstDegree };
       if (options.fixes !== false && known.some((a) => a.status === 'conflict')) {
         const involved = runsOfArray.get(info.id) ?? [];
-        const fixKey = hashKey([info.name, JSON.stringify(info.declRange), ...involved.map((r) => r.key)]);
+        const fixKey = hashKey([info.name, JSON.stringify(info.declRange), ...involved.map((r) => String(r.run.id))]);
         const cachedFix = this.fixCache.get(fixKey);
         const fixDeadline = Math.max(deadline, Date.now() + 200); // a fix search may overrun the budget by 200 ms at most
         let fix: { fix?: PaddingFix; reason?: string };
