@@ -444,13 +444,17 @@ export class Interp {
         const c = cs[i];
         // `SIMPLE_LOOP(k, 256) { ... }`: a macro call with no `;`, then the statement it heads; or a macro whose body
         // ends with the brace of the block it heads, spelled `FOR_ROWS;{` (see spellBraceMacros), object-like or not
-        const first = c.type === 'expression_statement' && cs[i + 1] && (c.lastChild?.isMissing || cs[i + 1].type === 'compound_statement') ? named(c)[0] : null;
+        // an object-like macro that is a whole header (`#define IF_LEADER if (lane == 0)`), spelled `IF_LEADER;` touching
+        // the statement it heads (see braceHeaderMacroStatements)
+        const touching = c.type === 'expression_statement' && !!cs[i + 1] && cs[i + 1].startIndex === c.endIndex;
+        const first = c.type === 'expression_statement' && cs[i + 1] && (c.lastChild?.isMissing || cs[i + 1].type === 'compound_statement' || touching) ? named(c)[0] : null;
         const callee = first?.type === 'call_expression' ? first.childForFieldName('function') : first?.type === 'identifier' ? first : null;
         const mac = callee?.type === 'identifier' ? this.macroNamed(callee.text) : undefined;
         const opener = !!mac && /\{\s*$/.test(mac.body) && cs[i + 1].type === 'compound_statement';
-        const call = first && (c.lastChild?.isMissing || opener) ? first : null;
+        const header = touching && !!mac && mac.params === null && first?.type === 'identifier' && /^\s*(?:for|while|if)\s*\(/.test(mac.body);
+        const call = first && (c.lastChild?.isMissing || opener || header) ? first : null;
         const fn = call ? callee : null;
-        if (call && fn && mac && (mac.params || opener)) {
+        if (call && fn && mac && (mac.params || opener || header)) {
           const args = call.type === 'call_expression' ? call.childForFieldName('arguments') : null;
           if (this.anyActive(this.active()) && this.execMacroHeader(cs[i + 1], fn.text, args ? args.text : mac.params ? '()' : '', cs[i + 1], false)) {
             i++;

@@ -502,21 +502,25 @@ function spellKeywordMacros(text: string, defines?: Record<string, string>): str
  */
 function braceHeaderMacroStatements(text: string): string {
   const headers = new Set<string>();
+  const objects = new Set<string>();
   const defRe = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?((?:[^\n\\]|\\\r?\n|\\)*)$/gm;
   const twice = new Set<string>();
   for (let m; (m = defRe.exec(text)); ) {
     const body = m[3].replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|\\\r?\n/g, ' ').trim();
     if (headers.has(m[1])) twice.add(m[1]);
     // function-like only: an object-like one before a block is read as a compound literal (see the interpreter)
-    const head = m[2] ? /^(?:for|while|if)\s*\(/.exec(body) : null;
+    const head = /^(?:for|while|if)\s*\(/.exec(body);
     const close = head ? callArguments(body, head[0].length - 1) : null;
-    if (close && close.end === body.length - 1 && !/[{};"']/.test(body.replace(/^for\s*\(([^()]*|\([^()]*\))*\)/, ''))) headers.add(m[1]);
+    if (close && close.end === body.length - 1 && !/[{};"']/.test(body.replace(/^for\s*\(([^()]*|\([^()]*\))*\)/, ''))) (m[2] ? headers : objects).add(m[1]);
   }
-  for (const n of twice) headers.delete(n);
-  if (!headers.size) return text;
+  for (const n of twice) {
+    headers.delete(n);
+    objects.delete(n);
+  }
+  if (!headers.size && !objects.size) return text;
   const out = text.split('');
   const blank = (c: string | undefined) => c === ' ' || c === '\t';
-  const useRe = new RegExp(`\\b(${[...headers].join('|')})\\b`, 'g');
+  const useRe = new RegExp(`\\b(${[...headers, ...objects].join('|')})\\b`, 'g');
   /** the end of the use of a header macro at `at` (its `)`, or its name's last character), or -1. */
   const useEnd = (at: number): number => {
     const m = /^([A-Za-z_]\w*)[ \t]*\(/.exec(text.slice(at, at + 200));
@@ -529,6 +533,17 @@ function braceHeaderMacroStatements(text: string): string {
     while (b >= 0 && /\s/.test(text[b])) b--;
     if (b >= 0 && !';{}'.includes(text[b])) continue;
     if (/^[ \t]*#/.test(text.slice(text.lastIndexOf('\n', m.index) + 1, m.index + 1))) continue;
+    if (objects.has(m[1])) {
+      // an object-like one (`IF_LEADER s[w] = v;`, `IF_LEADER {`): the grammar reads the first as a declaration of
+      // an array `s` of a type `IF_LEADER`, the second as a compound literal. A `;` in the blank just before what
+      // follows, touching it, makes the use a statement of its own (the interpreter runs what touches it as its body)
+      let p = m.index + m[0].length;
+      while (p < text.length && /\s/.test(text[p])) p++;
+      if (p === m.index + m[0].length || !blank(text[p - 1]) || text[p] === ';' || text[p] === '=' || text[p] === '(') continue;
+      out[p - 1] = ';';
+      useRe.lastIndex = p;
+      continue;
+    }
     // the chain of uses (`FOR(i, 4) FOR(j, 4) stmt;`), a `{` blank after each
     const opens: number[] = [];
     let at = m.index;
