@@ -42,13 +42,16 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
   const visiting = new Set<string>();
   // a name's value before the write being read (`n = (n / 32) * 32;`): what the write's own right side sees
   const before = new Map<string, Value | null>();
+  // where the names being read stand: the declaration or write being evaluated, else the launch (see PathFacts.eq)
+  const readAt: number[] = [];
+  const holds = (fact: { after?: number } | undefined): boolean => !!fact && (fact.after === undefined || (readAt.length ? readAt[readAt.length - 1] : at) >= fact.after);
   const it: Interp = new Interp({
     facts: caller ? factsFor(facts, caller) : facts, block: [1, 1, 1], values: bind?.values ?? new Map(), types: bind?.types ?? new Map(), deadline, caps, host: true, decide: bind?.decide,
     fallback: (name) => {
       if (before.has(name)) return before.get(name)!;
       if (!caller || visiting.has(name)) return null;
       const known = path?.eq.get(name);
-      if (known) {
+      if (known && holds(known)) {
         visiting.add(name);
         try {
           const v = it.rvalue(known.value);
@@ -71,7 +74,13 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
       if (isParam && !param && !settledParam(caller, facts, name, at)) return null;
       visiting.add(name);
       try {
-        let v: Value | null = decl ? it.valueOfDeclaration(decl, name) : param ?? null;
+        readAt.push(decl ? decl.startIndex : at);
+        let v: Value | null;
+        try {
+          v = decl ? it.valueOfDeclaration(decl, name) : param ?? null;
+        } finally {
+          readAt.pop();
+        }
         const ran = new Set<number>();
         // later assignments before the launch: `dim3 b; b.x = 32; b.y = 8;`, `threads = 256;`
         for (const w of writesTo(caller.body, name, decl ? decl.endIndex : caller.body.startIndex, at)) {
@@ -97,11 +106,13 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
             if (taken !== true) return null; // inside a loop, a switch or an undecided branch, or `+=`, `++`: not one value
           }
           before.set(name, v);
+          readAt.push(w.node.startIndex);
           let rhs: Value;
           try {
             rhs = it.rvalue(w.value);
           } finally {
             before.delete(name);
+            readAt.pop();
           }
           if (!w.member) v = rhs;
           else if (v?.k === 'dim3') v = { ...v, [w.member]: rhs };
@@ -110,8 +121,8 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
         if (!v) return null;
         // what the branches around the launch say of its members (`case 8:` of `switch (block.y)`)
         for (const m of ['x', 'y', 'z'] as const) {
-          const fact: { value: Node; where: string } | undefined = v?.k === 'dim3' ? path?.eq.get(`${name}.${m}`) : undefined;
-          const mv: Value | null = fact ? it.rvalue(fact.value) : null;
+          const fact: { value: Node; where: string; after?: number } | undefined = v?.k === 'dim3' ? path?.eq.get(`${name}.${m}`) : undefined;
+          const mv: Value | null = fact && holds(fact) ? it.rvalue(fact.value) : null;
           if (!fact || !mv || uniformValue(mv) === null || v?.k !== 'dim3') continue;
           v = { ...v, [m]: mv };
           if (!path!.used.includes(fact.where)) path!.used.push(fact.where);
@@ -306,7 +317,12 @@ const isMember = (n: Node | null): boolean =>
   n?.type === 'field_expression' && n.childForFieldName('argument')?.type === 'identifier' && /^[xyz]$/.test(n.childForFieldName('field')?.text ?? '');
 
 type PathFacts = {
-  eq: Map<string, { value: Node; where: string; subject: Node }>;
+  /**
+   * `after`: where the name's last write before the branch ends (`if (argc > 1) threads = atoi(argv[1]);` above
+   * `switch (threads)`); the fact holds for a read from there on (`dim3 block(threads, 1)` after that write), not for
+   * one before it. Undefined: the caller never writes the name before the launch.
+   */
+  eq: Map<string, { value: Node; where: string; subject: Node; after?: number }>;
   /** under `default:` of `switch (x)`: x is none of the other cases' values. */
   ne: { subject: Node; values: Node[] }[];
   /**
@@ -325,39 +341,66 @@ type PathFacts = {
  * the counter of a `for` around the launch, stepped only by the loop, holds one value in each pass (see ownStep).
  */
 function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
-  const eq = new Map<string, { value: Node; where: string; subject: Node }>();
+  const eq = new Map<string, { value: Node; where: string; subject: Node; after?: number }>();
   const out: PathFacts = { eq, ne: [], sw: [], used: [] };
   if (!caller) return out;
-  const add = (subject: Node, value: Node, where: string) => {
+  // `branch`: the `if` or `switch` whose condition says it
+  const add = (subject: Node, value: Node, where: string, branch: Node) => {
     const name = subject.text;
     // `block.y` of a dim3 (`switch (block.y)`): the member's value, while nothing writes the variable itself
     const base = subject.type === 'field_expression' ? subject.childForFieldName('argument')!.text : name;
-    if (eq.has(name) || writesTo(caller.body, base, caller.body.startIndex, launch.startIndex).some((w) => !ownStep(w.node, name, launch))) return;
+    if (eq.has(name)) return;
+    // writes before the branch (PCC's `if (argc > 1) blocksize = atoi(argv[1]);` above `switch (blocksize)`) leave
+    // the fact true of every read after the last of them; one from the branch on (`case 64: n = 32;`) leaves no fact
+    const writes = writesTo(caller.body, base, caller.body.startIndex, launch.startIndex).filter((w) => !ownStep(w.node, name, launch));
+    if (writes.some((w) => w.node.endIndex > branch.startIndex)) return;
+    const after = writes.length ? Math.max(...writes.map((w) => w.node.endIndex)) : undefined;
     const ids: Node[] = [value];
     while (ids.length) {
       const n = ids.pop()!;
       if (n.type === 'identifier' && n.text === name) return; // `x == x + 1`: not a value for x
       ids.push(...named(n));
     }
-    eq.set(name, { value, where, subject });
+    eq.set(name, { value, where, subject, after });
   };
-  const equalities = (c: Node | null, where: string) => {
+  // `x != v` (or, in an `else`, `x == v`), also each part of an `&&` (`||`) of them: x is not v there, where nothing
+  // writes x from the `if` to the launch
+  const inequalities = (c: Node | null, branch: Node, op: '==' | '!=', join: '&&' | '||') => {
+    c = unparenthesized(c);
+    if (c?.type !== 'binary_expression') return;
+    const o = operatorOf(c);
+    const l = unparenthesized(c.childForFieldName('left')), r = unparenthesized(c.childForFieldName('right'));
+    if (o === join) {
+      inequalities(l, branch, op, join);
+      inequalities(r, branch, op, join);
+    } else if (o === op && l && r) {
+      const [subject, value] = l.type === 'identifier' || isMember(l) ? [l, r] : r.type === 'identifier' || isMember(r) ? [r, l] : [null, null];
+      if (!subject || !value) return;
+      const base = subject.type === 'field_expression' ? subject.childForFieldName('argument')!.text : subject.text;
+      if (!writesTo(caller.body, base, branch.startIndex, launch.startIndex).length) out.ne.push({ subject, values: [value] });
+    }
+  };
+  const equalities = (c: Node | null, where: string, branch: Node) => {
     c = unparenthesized(c);
     if (c?.type !== 'binary_expression') return;
     const op = operatorOf(c);
     const l = unparenthesized(c.childForFieldName('left')), r = unparenthesized(c.childForFieldName('right'));
     if (op === '&&') {
-      equalities(l, where);
-      equalities(r, where);
+      equalities(l, where, branch);
+      equalities(r, where, branch);
     } else if (op === '==' && l && r) {
-      if (l.type === 'identifier' || isMember(l)) add(l, r, where);
-      else if (r.type === 'identifier' || isMember(r)) add(r, l, where);
+      if (l.type === 'identifier' || isMember(l)) add(l, r, where, branch);
+      else if (r.type === 'identifier' || isMember(r)) add(r, l, where, branch);
     }
   };
   for (let n: Node = launch, p = n.parent; p && n.startIndex >= caller.body.startIndex && !(n.startIndex === caller.body.startIndex && n.endIndex === caller.body.endIndex); n = p, p = p.parent) {
     if (p.type === 'if_statement' && p.childForFieldName('consequence')?.startIndex === n.startIndex) {
       const cond = p.childForFieldName('condition');
-      equalities(cond, `\`if ${cond?.text ?? ''}\` at line ${p.startPosition.row + 1}`);
+      equalities(cond, `\`if ${cond?.text ?? ''}\` at line ${p.startPosition.row + 1}`, p);
+      inequalities(cond, p, '!=', '&&');
+    } else if (p.type === 'if_statement' && p.childForFieldName('alternative')?.startIndex === n.startIndex) {
+      // the `else` of `if (block_size == 16)` (the CUDA samples' matrixMul): block_size is not 16 there
+      inequalities(p.childForFieldName('condition'), p, '==', '||');
     } else if (n.type === 'case_statement' && p.type === 'compound_statement' && p.parent?.type === 'switch_statement') {
       const value = n.childForFieldName('value');
       const subject = unparenthesized(p.parent.childForFieldName('condition'));
@@ -379,7 +422,7 @@ function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
           out.ne.push({ subject: subject!, values: cases.map((c) => c.childForFieldName('value')).filter((v): v is Node => !!v) });
         continue;
       }
-      add(subject!, value, `\`case ${value.text}:\` of \`switch (${subject!.text})\` at line ${n.startPosition.row + 1}`);
+      add(subject!, value, `\`case ${value.text}:\` of \`switch (${subject!.text})\` at line ${n.startPosition.row + 1}`, p.parent);
     }
   }
   return out;
