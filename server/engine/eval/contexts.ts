@@ -63,18 +63,21 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
           visiting.delete(name);
         }
       }
-      const decl = findDeclaration(caller.body, name, at);
+      // read where the declaration or write being evaluated stands (`dim3 b(m);` before `m = 64;` reads m as it was
+      // there), else at the launch
+      const here = readAt.length ? readAt[readAt.length - 1] : at;
+      const decl = findDeclaration(caller.body, name, here);
       // a parameter of the caller, with the value one call of it passes (see callerBindings)
       const isParam = !decl && caller.params.some((p) => p.name === name);
       const param = isParam ? params?.get(name) : undefined;
       // a parameter no call gives a value still has one after the function sets it (`block_dim = 256;` before a
       // `switch (block_dim)`), where nothing else can write it
       if (!decl && !isParam) return null;
-      if (decl && !settled(caller, facts, decl, name, at)) return null;
-      if (isParam && !param && !settledParam(caller, facts, name, at)) return null;
+      if (decl && !settled(caller, facts, decl, name, here)) return null;
+      if (isParam && !param && !settledParam(caller, facts, name, here)) return null;
       visiting.add(name);
       try {
-        readAt.push(decl ? decl.startIndex : at);
+        readAt.push(decl ? decl.startIndex : here);
         let v: Value | null;
         try {
           v = decl ? it.valueOfDeclaration(decl, name) : param ?? null;
@@ -83,14 +86,14 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
         }
         const ran = new Set<number>();
         // later assignments before the launch: `dim3 b; b.x = 32; b.y = 8;`, `threads = 256;`
-        for (const w of writesTo(caller.body, name, decl ? decl.endIndex : caller.body.startIndex, at)) {
+        for (const w of writesTo(caller.body, name, decl ? decl.endIndex : caller.body.startIndex, here)) {
           // a parameter no call gives a value has one only from a write on every way to the launch: under an
           // undecided `if` (`if (threads < 128) threads = 128;`) the way that takes it holds only for values a call
           // would pass, and the file's calls, where there are any, say which
           if (!v && (w.member || !w.plain)) return null;
           // a counting loop before the launch that steps it in its header (fastWalshTransform's `for (; log2N >
           // ELEMENTARY_LOG2SIZE; log2N -= 2, N >>= 2)` before `k<<<M, N / 4>>>`): run, its value after the loop
-          const loop = !w.plain && !w.member && caller ? headerLoop(w.node, caller.body, at) : null;
+          const loop = !w.plain && !w.member && caller ? headerLoop(w.node, caller.body, here) : null;
           if (loop) {
             if (ran.has(loop.id)) continue;
             const after = runHeaderLoop(loop, name, facts, caller, deadline, caps, bind, params, it);
@@ -520,13 +523,15 @@ function readsGrid(kernel: FunctionFact, facts: FileFacts): boolean {
   let other = gridReaders.get(facts);
   if (other === undefined) {
     other = false;
-    for (const list of facts.functions.values()) for (const f of list) if (!other && !f.isKernel && GRID_NAMES.test(f.outer.text)) other = true;
+    // (not a host function that names its own `dim3 gridDim(8, 16, Z)`, as PMPP's launchers do: that is no read of the built-in)
+    for (const list of facts.functions.values()) for (const f of list) if (!other && !f.isKernel && GRID_NAMES.test(f.outer.text) && !OWN_GRID.test(f.outer.text)) other = true;
     for (const m of facts.macros.values()) if (!other && GRID_NAMES.test(m.body)) other = true;
     gridReaders.set(facts, other);
   }
   return other;
 }
 const GRID_NAMES = /\bgridDim\b|\bhipGridDim_[xyz]\b/;
+const OWN_GRID = /\b(?:dim3|uint3|auto)\s*&?\s*gridDim\b/;
 const gridReaders = new WeakMap<FileFacts, boolean>();
 
 /** `grid 4x1x1 from the launch at line 24`, or the axes known where some are not. */
