@@ -140,3 +140,32 @@ test('PMPP\'s scans and convolution layer (already right): Brent-Kung per stride
   figures(accessAt(result, text, 'acc = acc + X_s(h0 + p, w0 + q) * W_s(p, q);', 'load', 'W_s'), 'broadcast', 1, 1, 1, 32);
   figures(accessAt(result, text, 'W_s(h0, w0) = W[', 'store', 'W_s'), 'conflict-free', 1, 1, 10, 10);
 });
+
+test('a switch fact says nothing of a read before a write no assignment shows (was: `dim3 b(t); scanf("%d", &t); switch (t) { case 512: k<<<1, b>>>` read as 512 threads)', () => {
+  const text = [
+    '#include <cstdio>',
+    '__global__ void k1(float *o) { __shared__ float s[1024]; s[threadIdx.x * 2] = 1.f; }',
+    '__global__ void k2(float *o) { __shared__ float s[1024]; s[threadIdx.x * 2] = 1.f; }',
+    'void init(int &v) { v = 64; }',
+    'int main() {',
+    '  float *d;',
+    '  int t = 256;',
+    '  dim3 b(t);',
+    '  scanf("%d", &t);',
+    '  switch (t) { case 512: k1<<<1, b>>>(d); break; }',
+    '  int u;',
+    '  scanf("%d", &u);',
+    '  dim3 c(u);',
+    '  switch (u) { case 128: k2<<<1, c>>>(d); break; }',
+    '  return 0;',
+    '}',
+  ].join('\n');
+  const r = analyzeText(text);
+  const k1 = r.accesses.find((a) => a.kernel === 'k1')!;
+  assert.notDeepEqual(k1.block, [512, 1, 1]);
+  assert.ok(!k1.assumptions.some((a) => a.includes('`case 512:`')), k1.assumptions.join('\n'));
+  // read after the scanf, `dim3 c(u)` is what the case says
+  const k2 = r.accesses.find((a) => a.kernel === 'k2')!;
+  assert.deepEqual(k2.block, [128, 1, 1]);
+  figures(k2, 'conflict', 2, 2, 32, 32);
+});

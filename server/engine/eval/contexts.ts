@@ -343,7 +343,7 @@ type PathFacts = {
  * never assigns before the launch counts, so the value holds wherever it was read (`dim3 b(threads)` above the switch);
  * the counter of a `for` around the launch, stepped only by the loop, holds one value in each pass (see ownStep).
  */
-function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
+function pathFacts(caller: FunctionFact | null, launch: Node, facts: FileFacts): PathFacts {
   const eq = new Map<string, { value: Node; where: string; subject: Node; after?: number }>();
   const out: PathFacts = { eq, ne: [], sw: [], used: [] };
   if (!caller) return out;
@@ -357,7 +357,12 @@ function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
     // the fact true of every read after the last of them; one from the branch on (`case 64: n = 32;`) leaves no fact
     const writes = writesTo(caller.body, base, caller.body.startIndex, launch.startIndex).filter((w) => !ownStep(w.node, name, launch));
     if (writes.some((w) => w.node.endIndex > branch.startIndex)) return;
-    const after = writes.length ? Math.max(...writes.map((w) => w.node.endIndex)) : undefined;
+    let after = writes.length ? Math.max(...writes.map((w) => w.node.endIndex)) : undefined;
+    // a write no assignment shows (`scanf("%d", &n)`, a call that takes it by reference): none from the branch on;
+    // one before it leaves the fact true only of reads from the branch on
+    const hidden = escapeSites(caller.body, facts, caller.body.startIndex, base);
+    if (hidden.some((e) => e > branch.startIndex)) return;
+    if (hidden.length) after = Math.max(after ?? 0, ...hidden);
     const ids: Node[] = [value];
     while (ids.length) {
       const n = ids.pop()!;
@@ -447,11 +452,11 @@ function ownStep(write: Node, name: string, at: Node): boolean {
 }
 
 /** The branch facts of a launch, and for one through a function pointer, those around the assignment that gave it the kernel. */
-function launchPath(l: LaunchFact): PathFacts {
-  const path = pathFacts(l.caller, l.node);
+function launchPath(l: LaunchFact, facts: FileFacts): PathFacts {
+  const path = pathFacts(l.caller, l.node, facts);
   if (!l.via || !l.caller) return path;
   const body = l.caller.body;
-  for (const [name, fact] of pathFacts(l.caller, l.via).eq) {
+  for (const [name, fact] of pathFacts(l.caller, l.via, facts).eq) {
     // still so at the launch: nothing writes it between the assignment and the launch
     const base = fact.subject.type === 'field_expression' ? fact.subject.childForFieldName('argument')!.text : name;
     if (!path.eq.has(name) && !writesTo(body, base, l.via.startIndex, l.node.startIndex).length) path.eq.set(name, fact);
@@ -682,16 +687,25 @@ function settledParam(caller: FunctionFact, facts: FileFacts, name: string, at: 
 
 /** Whether a local's address is taken, or it is passed where it could be written (see settled), after `decl`. */
 function escapes(body: Node, facts: FileFacts, decl: Node, name: string): boolean {
+  return escapeSites(body, facts, decl.startIndex, name, true).length > 0;
+}
+
+/** Where (the end of each node) `name` may be written without an assignment in `body` after `from`: `&name`, `cin >> name`, a call that could take it by reference. */
+function escapeSites(body: Node, facts: FileFacts, from: number, name: string, first = false): number[] {
+  const out: number[] = [];
   const stack: Node[] = [body];
   while (stack.length) {
     const n = stack.pop()!;
-    if (n.endIndex <= decl.startIndex) continue;
+    if (first && out.length) break;
+    if (n.endIndex <= from) continue;
     if (n.type === 'pointer_expression' && n.childForFieldName('operator')?.text === '&') {
       let x: Node | null = n.childForFieldName('argument');
       while (x && (x.type === 'field_expression' || x.type === 'subscript_expression' || x.type === 'parenthesized_expression'))
         x = x.type === 'parenthesized_expression' ? named(x)[0] ?? null : x.childForFieldName('argument');
-      if (x?.type === 'identifier' && x.text === name) return true;
-    } else if (n.type === 'binary_expression' && n.childForFieldName('operator')?.text === '>>' && n.childForFieldName('right')?.text === name && /\bcin\b|>>/.test(n.childForFieldName('left')?.text ?? '')) return true;
+      if (x?.type === 'identifier' && x.text === name) out.push(n.endIndex);
+    } else if (n.type === 'binary_expression' && n.childForFieldName('operator')?.text === '>>' && n.childForFieldName('right')?.text === name && /\bcin\b|>>/.test(n.childForFieldName('left')?.text ?? '')) {
+      out.push(n.endIndex);
+    }
     else if (n.type === 'call_expression') {
       const f = n.childForFieldName('function');
       const callee = f?.text.replace(/\s/g, '') ?? '';
@@ -700,12 +714,12 @@ function escapes(body: Node, facts: FileFacts, decl: Node, name: string): boolea
       if (i >= 0 && !BY_VALUE_CALLS.test(callee) && !named(n).some((c) => c.type === 'kernel_call_syntax')) {
         // a function of the file: by value unless that parameter is a reference (every overload)
         const defs = facts.functions.get(callee) ?? [];
-        if (!defs.length || defs.some((d) => !d.params[i] || /&/.test(d.params[i].node.text))) return true;
+        if ((!defs.length || defs.some((d) => !d.params[i] || /&/.test(d.params[i].node.text)))) out.push(n.endIndex);
       }
     }
     for (const c of named(n)) stack.push(c);
   }
-  return false;
+  return out;
 }
 
 type Binding = {
@@ -2168,7 +2182,7 @@ function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, ca
       for (const loop of loops) {
         const it = hostInterp(facts, site, n.startIndex, deadline, caps, { values: loop.values, types: loop.types ?? new Map(), label: {}, decide: loop.decide }, undefined, up?.params);
         // a call under `case 2:` of `switch (which)` (or `if (which == 2)`) is not made where `which` is known to differ
-        if (contradicted(pathFacts(site, n), it)) continue;
+        if (contradicted(pathFacts(site, n, facts), it)) continue;
         const params = new Map<string, Value>();
         const vals = new Map<string, number | null>();
         args.forEach((a, i) => {
@@ -2481,7 +2495,7 @@ export function instancesOf(
       const ways: { entry: (typeof bound)[number]; plain: (typeof bound)[number]; key: string; vals: Map<string, number | null> }[] = [];
       for (const loop of loops) {
         const bind = extendBinding(host?.bind, loop);
-        const path = launchPath(l);
+        const path = launchPath(l, facts);
         // under `case 128:` of `switch (threads)` where `threads` is known to be 256: that launch never runs; nor where
         // every call of the launcher (called by name only, never through its address) passes another value
         if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind))) continue;
@@ -2513,7 +2527,7 @@ export function instancesOf(
           for (const call of calls) {
             if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind, undefined, call.params))) continue;
             if (loop.decide && !decisionsHold(loop.decide, l.caller, facts, deadline, caps, call.params)) continue;
-            const pit = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind, launchPath(l), call.params);
+            const pit = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind, launchPath(l, facts), call.params);
             const block = blockAt(l, pit);
             if (blockFromCaller && !block) continue;
             any = true;
