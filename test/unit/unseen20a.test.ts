@@ -169,3 +169,31 @@ test('a switch fact says nothing of a read before a write no assignment shows (w
   assert.deepEqual(k2.block, [128, 1, 1]);
   figures(k2, 'conflict', 2, 2, 32, 32);
 });
+
+test('an access that `if (blockDim.x >= 1024 && tid < 512)` skips in a smaller block names the part that decides it (was: only "no lane of block 128x1x1 reaches this access")', () => {
+  const text = [
+    '__global__ void reduceSmem(int *g_idata, int *g_odata)',
+    '{',
+    '    __shared__ int smem[128];',
+    '    unsigned int tid = threadIdx.x;',
+    '    smem[tid] = g_idata[tid];',
+    '    __syncthreads();',
+    '    if (blockDim.x >= 1024 && tid < 512) smem[tid] += smem[tid + 512];',
+    '    __syncthreads();',
+    '    if (tid < 32 || blockDim.x < 64) g_odata[tid] = smem[tid];',
+    '    if (tid < 32 && tid > 40) g_odata[tid] = smem[tid + 1];',
+    '}',
+    'int main() { int *d; reduceSmem<<<64, 128>>>(d, d); }',
+  ].join('\n');
+  const r = analyzeText(text);
+  const skipped = r.accesses.filter((a) => a.range.start.line === 6);
+  assert.equal(skipped.length, 3);
+  for (const a of skipped)
+    assert.equal(a.reason, 'no thread runs this access: the condition `blockDim.x >= 1024` at line 7 is false for every thread of block 128x1x1 (from the launch at line 12)');
+  // a guard some lanes pass is evaluated as before: 32 lanes
+  figures(accessAt(r, text, 'if (tid < 32 || blockDim.x < 64) g_odata[tid] = smem[tid];', 'load', 'smem'), 'conflict-free', 1, 1, 32, 32);
+  // no part alone is false for every thread: the reason names the shape only
+  const none = accessAt(r, text, 'if (tid < 32 && tid > 40) g_odata[tid] = smem[tid + 1];', 'load', 'smem');
+  assert.equal(none.status, 'unknown');
+  assert.ok(!/the condition/.test(none.reason ?? ''), none.reason);
+});
