@@ -42,13 +42,16 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
   const visiting = new Set<string>();
   // a name's value before the write being read (`n = (n / 32) * 32;`): what the write's own right side sees
   const before = new Map<string, Value | null>();
+  // where the names being read stand: the declaration or write being evaluated, else the launch (see PathFacts.eq)
+  const readAt: number[] = [];
+  const holds = (fact: { after?: number } | undefined): boolean => !!fact && (fact.after === undefined || (readAt.length ? readAt[readAt.length - 1] : at) >= fact.after);
   const it: Interp = new Interp({
     facts: caller ? factsFor(facts, caller) : facts, block: [1, 1, 1], values: bind?.values ?? new Map(), types: bind?.types ?? new Map(), deadline, caps, host: true, decide: bind?.decide,
     fallback: (name) => {
       if (before.has(name)) return before.get(name)!;
       if (!caller || visiting.has(name)) return null;
       const known = path?.eq.get(name);
-      if (known) {
+      if (known && holds(known)) {
         visiting.add(name);
         try {
           const v = it.rvalue(known.value);
@@ -60,28 +63,37 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
           visiting.delete(name);
         }
       }
-      const decl = findDeclaration(caller.body, name, at);
+      // read where the declaration or write being evaluated stands (`dim3 b(m);` before `m = 64;` reads m as it was
+      // there), else at the launch
+      const here = readAt.length ? readAt[readAt.length - 1] : at;
+      const decl = findDeclaration(caller.body, name, here);
       // a parameter of the caller, with the value one call of it passes (see callerBindings)
       const isParam = !decl && caller.params.some((p) => p.name === name);
       const param = isParam ? params?.get(name) : undefined;
       // a parameter no call gives a value still has one after the function sets it (`block_dim = 256;` before a
       // `switch (block_dim)`), where nothing else can write it
       if (!decl && !isParam) return null;
-      if (decl && !settled(caller, facts, decl, name, at)) return null;
-      if (isParam && !param && !settledParam(caller, facts, name, at)) return null;
+      if (decl && !settled(caller, facts, decl, name, here)) return null;
+      if (isParam && !param && !settledParam(caller, facts, name, here)) return null;
       visiting.add(name);
       try {
-        let v: Value | null = decl ? it.valueOfDeclaration(decl, name) : param ?? null;
+        readAt.push(decl ? decl.startIndex : here);
+        let v: Value | null;
+        try {
+          v = decl ? it.valueOfDeclaration(decl, name) : param ?? null;
+        } finally {
+          readAt.pop();
+        }
         const ran = new Set<number>();
         // later assignments before the launch: `dim3 b; b.x = 32; b.y = 8;`, `threads = 256;`
-        for (const w of writesTo(caller.body, name, decl ? decl.endIndex : caller.body.startIndex, at)) {
+        for (const w of writesTo(caller.body, name, decl ? decl.endIndex : caller.body.startIndex, here)) {
           // a parameter no call gives a value has one only from a write on every way to the launch: under an
           // undecided `if` (`if (threads < 128) threads = 128;`) the way that takes it holds only for values a call
           // would pass, and the file's calls, where there are any, say which
           if (!v && (w.member || !w.plain)) return null;
           // a counting loop before the launch that steps it in its header (fastWalshTransform's `for (; log2N >
           // ELEMENTARY_LOG2SIZE; log2N -= 2, N >>= 2)` before `k<<<M, N / 4>>>`): run, its value after the loop
-          const loop = !w.plain && !w.member && caller ? headerLoop(w.node, caller.body, at) : null;
+          const loop = !w.plain && !w.member && caller ? headerLoop(w.node, caller.body, here) : null;
           if (loop) {
             if (ran.has(loop.id)) continue;
             const after = runHeaderLoop(loop, name, facts, caller, deadline, caps, bind, params, it);
@@ -97,11 +109,13 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
             if (taken !== true) return null; // inside a loop, a switch or an undecided branch, or `+=`, `++`: not one value
           }
           before.set(name, v);
+          readAt.push(w.node.startIndex);
           let rhs: Value;
           try {
             rhs = it.rvalue(w.value);
           } finally {
             before.delete(name);
+            readAt.pop();
           }
           if (!w.member) v = rhs;
           else if (v?.k === 'dim3') v = { ...v, [w.member]: rhs };
@@ -110,8 +124,8 @@ function hostInterp(facts: FileFacts, caller: FunctionFact | null, at: number, d
         if (!v) return null;
         // what the branches around the launch say of its members (`case 8:` of `switch (block.y)`)
         for (const m of ['x', 'y', 'z'] as const) {
-          const fact: { value: Node; where: string } | undefined = v?.k === 'dim3' ? path?.eq.get(`${name}.${m}`) : undefined;
-          const mv: Value | null = fact ? it.rvalue(fact.value) : null;
+          const fact: { value: Node; where: string; after?: number } | undefined = v?.k === 'dim3' ? path?.eq.get(`${name}.${m}`) : undefined;
+          const mv: Value | null = fact && holds(fact) ? it.rvalue(fact.value) : null;
           if (!fact || !mv || uniformValue(mv) === null || v?.k !== 'dim3') continue;
           v = { ...v, [m]: mv };
           if (!path!.used.includes(fact.where)) path!.used.push(fact.where);
@@ -342,7 +356,12 @@ const isMember = (n: Node | null): boolean =>
   n?.type === 'field_expression' && n.childForFieldName('argument')?.type === 'identifier' && /^[xyz]$/.test(n.childForFieldName('field')?.text ?? '');
 
 type PathFacts = {
-  eq: Map<string, { value: Node; where: string; subject: Node }>;
+  /**
+   * `after`: where the name's last write before the branch ends (`if (argc > 1) threads = atoi(argv[1]);` above
+   * `switch (threads)`); the fact holds for a read from there on (`dim3 block(threads, 1)` after that write), not for
+   * one before it. Undefined: the caller never writes the name before the launch.
+   */
+  eq: Map<string, { value: Node; where: string; subject: Node; after?: number }>;
   /** under `default:` of `switch (x)`: x is none of the other cases' values. */
   ne: { subject: Node; values: Node[] }[];
   /**
@@ -360,40 +379,72 @@ type PathFacts = {
  * never assigns before the launch counts, so the value holds wherever it was read (`dim3 b(threads)` above the switch);
  * the counter of a `for` around the launch, stepped only by the loop, holds one value in each pass (see ownStep).
  */
-function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
-  const eq = new Map<string, { value: Node; where: string; subject: Node }>();
+function pathFacts(caller: FunctionFact | null, launch: Node, facts: FileFacts): PathFacts {
+  const eq = new Map<string, { value: Node; where: string; subject: Node; after?: number }>();
   const out: PathFacts = { eq, ne: [], sw: [], used: [] };
   if (!caller) return out;
-  const add = (subject: Node, value: Node, where: string) => {
+  // `branch`: the `if` or `switch` whose condition says it
+  const add = (subject: Node, value: Node, where: string, branch: Node) => {
     const name = subject.text;
     // `block.y` of a dim3 (`switch (block.y)`): the member's value, while nothing writes the variable itself
     const base = subject.type === 'field_expression' ? subject.childForFieldName('argument')!.text : name;
-    if (eq.has(name) || writesTo(caller.body, base, caller.body.startIndex, launch.startIndex).some((w) => !ownStep(w.node, name, launch))) return;
+    if (eq.has(name)) return;
+    // writes before the branch (PCC's `if (argc > 1) blocksize = atoi(argv[1]);` above `switch (blocksize)`) leave
+    // the fact true of every read after the last of them; one from the branch on (`case 64: n = 32;`) leaves no fact
+    const writes = writesTo(caller.body, base, caller.body.startIndex, launch.startIndex).filter((w) => !ownStep(w.node, name, launch));
+    if (writes.some((w) => w.node.endIndex > branch.startIndex)) return;
+    let after = writes.length ? Math.max(...writes.map((w) => w.node.endIndex)) : undefined;
+    // a write no assignment shows (`scanf("%d", &n)`, a call that takes it by reference): none from the branch on;
+    // one before it leaves the fact true only of reads from the branch on
+    const hidden = escapeSites(caller.body, facts, caller.body.startIndex, base);
+    if (hidden.some((e) => e > branch.startIndex)) return;
+    if (hidden.length) after = Math.max(after ?? 0, ...hidden);
     const ids: Node[] = [value];
     while (ids.length) {
       const n = ids.pop()!;
       if (n.type === 'identifier' && n.text === name) return; // `x == x + 1`: not a value for x
       ids.push(...named(n));
     }
-    eq.set(name, { value, where, subject });
+    eq.set(name, { value, where, subject, after });
   };
-  const equalities = (c: Node | null, where: string) => {
+  // `x != v` (or, in an `else`, `x == v`), also each part of an `&&` (`||`) of them: x is not v there, where nothing
+  // writes x from the `if` to the launch
+  const inequalities = (c: Node | null, branch: Node, op: '==' | '!=', join: '&&' | '||') => {
+    c = unparenthesized(c);
+    if (c?.type !== 'binary_expression') return;
+    const o = operatorOf(c);
+    const l = unparenthesized(c.childForFieldName('left')), r = unparenthesized(c.childForFieldName('right'));
+    if (o === join) {
+      inequalities(l, branch, op, join);
+      inequalities(r, branch, op, join);
+    } else if (o === op && l && r) {
+      const [subject, value] = l.type === 'identifier' || isMember(l) ? [l, r] : r.type === 'identifier' || isMember(r) ? [r, l] : [null, null];
+      if (!subject || !value) return;
+      const base = subject.type === 'field_expression' ? subject.childForFieldName('argument')!.text : subject.text;
+      if (!writesTo(caller.body, base, branch.startIndex, launch.startIndex).length) out.ne.push({ subject, values: [value] });
+    }
+  };
+  const equalities = (c: Node | null, where: string, branch: Node) => {
     c = unparenthesized(c);
     if (c?.type !== 'binary_expression') return;
     const op = operatorOf(c);
     const l = unparenthesized(c.childForFieldName('left')), r = unparenthesized(c.childForFieldName('right'));
     if (op === '&&') {
-      equalities(l, where);
-      equalities(r, where);
+      equalities(l, where, branch);
+      equalities(r, where, branch);
     } else if (op === '==' && l && r) {
-      if (l.type === 'identifier' || isMember(l)) add(l, r, where);
-      else if (r.type === 'identifier' || isMember(r)) add(r, l, where);
+      if (l.type === 'identifier' || isMember(l)) add(l, r, where, branch);
+      else if (r.type === 'identifier' || isMember(r)) add(r, l, where, branch);
     }
   };
   for (let n: Node = launch, p = n.parent; p && n.startIndex >= caller.body.startIndex && !(n.startIndex === caller.body.startIndex && n.endIndex === caller.body.endIndex); n = p, p = p.parent) {
     if (p.type === 'if_statement' && p.childForFieldName('consequence')?.startIndex === n.startIndex) {
       const cond = p.childForFieldName('condition');
-      equalities(cond, `\`if ${cond?.text ?? ''}\` at line ${p.startPosition.row + 1}`);
+      equalities(cond, `\`if ${cond?.text ?? ''}\` at line ${p.startPosition.row + 1}`, p);
+      inequalities(cond, p, '!=', '&&');
+    } else if (p.type === 'if_statement' && p.childForFieldName('alternative')?.startIndex === n.startIndex) {
+      // the `else` of `if (block_size == 16)` (the CUDA samples' matrixMul): block_size is not 16 there
+      inequalities(p.childForFieldName('condition'), p, '==', '||');
     } else if (n.type === 'case_statement' && p.type === 'compound_statement' && p.parent?.type === 'switch_statement') {
       const value = n.childForFieldName('value');
       const subject = unparenthesized(p.parent.childForFieldName('condition'));
@@ -415,7 +466,7 @@ function pathFacts(caller: FunctionFact | null, launch: Node): PathFacts {
           out.ne.push({ subject: subject!, values: cases.map((c) => c.childForFieldName('value')).filter((v): v is Node => !!v) });
         continue;
       }
-      add(subject!, value, `\`case ${value.text}:\` of \`switch (${subject!.text})\` at line ${n.startPosition.row + 1}`);
+      add(subject!, value, `\`case ${value.text}:\` of \`switch (${subject!.text})\` at line ${n.startPosition.row + 1}`, p.parent);
     }
   }
   return out;
@@ -437,11 +488,11 @@ function ownStep(write: Node, name: string, at: Node): boolean {
 }
 
 /** The branch facts of a launch, and for one through a function pointer, those around the assignment that gave it the kernel. */
-function launchPath(l: LaunchFact): PathFacts {
-  const path = pathFacts(l.caller, l.node);
+function launchPath(l: LaunchFact, facts: FileFacts): PathFacts {
+  const path = pathFacts(l.caller, l.node, facts);
   if (!l.via || !l.caller) return path;
   const body = l.caller.body;
-  for (const [name, fact] of pathFacts(l.caller, l.via).eq) {
+  for (const [name, fact] of pathFacts(l.caller, l.via, facts).eq) {
     // still so at the launch: nothing writes it between the assignment and the launch
     const base = fact.subject.type === 'field_expression' ? fact.subject.childForFieldName('argument')!.text : name;
     if (!path.eq.has(name) && !writesTo(body, base, l.via.startIndex, l.node.startIndex).length) path.eq.set(name, fact);
@@ -513,13 +564,15 @@ function readsGrid(kernel: FunctionFact, facts: FileFacts): boolean {
   let other = gridReaders.get(facts);
   if (other === undefined) {
     other = false;
-    for (const list of facts.functions.values()) for (const f of list) if (!other && !f.isKernel && GRID_NAMES.test(f.outer.text)) other = true;
+    // (not a host function that names its own `dim3 gridDim(8, 16, Z)`, as PMPP's launchers do: that is no read of the built-in)
+    for (const list of facts.functions.values()) for (const f of list) if (!other && !f.isKernel && GRID_NAMES.test(f.outer.text) && !OWN_GRID.test(f.outer.text)) other = true;
     for (const m of facts.macros.values()) if (!other && GRID_NAMES.test(m.body)) other = true;
     gridReaders.set(facts, other);
   }
   return other;
 }
 const GRID_NAMES = /\bgridDim\b|\bhipGridDim_[xyz]\b/;
+const OWN_GRID = /\b(?:dim3|uint3|auto)\s*&?\s*gridDim\b/;
 const gridReaders = new WeakMap<FileFacts, boolean>();
 
 /** `grid 4x1x1 from the launch at line 24`, or the axes known where some are not. */
@@ -670,16 +723,25 @@ function settledParam(caller: FunctionFact, facts: FileFacts, name: string, at: 
 
 /** Whether a local's address is taken, or it is passed where it could be written (see settled), after `decl`. */
 function escapes(body: Node, facts: FileFacts, decl: Node, name: string): boolean {
+  return escapeSites(body, facts, decl.startIndex, name, true).length > 0;
+}
+
+/** Where (the end of each node) `name` may be written without an assignment in `body` after `from`: `&name`, `cin >> name`, a call that could take it by reference. */
+function escapeSites(body: Node, facts: FileFacts, from: number, name: string, first = false): number[] {
+  const out: number[] = [];
   const stack: Node[] = [body];
   while (stack.length) {
     const n = stack.pop()!;
-    if (n.endIndex <= decl.startIndex) continue;
+    if (first && out.length) break;
+    if (n.endIndex <= from) continue;
     if (n.type === 'pointer_expression' && n.childForFieldName('operator')?.text === '&') {
       let x: Node | null = n.childForFieldName('argument');
       while (x && (x.type === 'field_expression' || x.type === 'subscript_expression' || x.type === 'parenthesized_expression'))
         x = x.type === 'parenthesized_expression' ? named(x)[0] ?? null : x.childForFieldName('argument');
-      if (x?.type === 'identifier' && x.text === name) return true;
-    } else if (n.type === 'binary_expression' && n.childForFieldName('operator')?.text === '>>' && n.childForFieldName('right')?.text === name && /\bcin\b|>>/.test(n.childForFieldName('left')?.text ?? '')) return true;
+      if (x?.type === 'identifier' && x.text === name) out.push(n.endIndex);
+    } else if (n.type === 'binary_expression' && n.childForFieldName('operator')?.text === '>>' && n.childForFieldName('right')?.text === name && /\bcin\b|>>/.test(n.childForFieldName('left')?.text ?? '')) {
+      out.push(n.endIndex);
+    }
     else if (n.type === 'call_expression') {
       const f = n.childForFieldName('function');
       const callee = f?.text.replace(/\s/g, '') ?? '';
@@ -688,12 +750,12 @@ function escapes(body: Node, facts: FileFacts, decl: Node, name: string): boolea
       if (i >= 0 && !BY_VALUE_CALLS.test(callee) && !named(n).some((c) => c.type === 'kernel_call_syntax')) {
         // a function of the file: by value unless that parameter is a reference (every overload)
         const defs = facts.functions.get(callee) ?? [];
-        if (!defs.length || defs.some((d) => !d.params[i] || /&/.test(d.params[i].node.text))) return true;
+        if ((!defs.length || defs.some((d) => !d.params[i] || /&/.test(d.params[i].node.text)))) out.push(n.endIndex);
       }
     }
     for (const c of named(n)) stack.push(c);
   }
-  return false;
+  return out;
 }
 
 type Binding = {
@@ -2156,7 +2218,7 @@ function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, ca
       for (const loop of loops) {
         const it = hostInterp(facts, site, n.startIndex, deadline, caps, { values: loop.values, types: loop.types ?? new Map(), label: {}, decide: loop.decide }, undefined, up?.params);
         // a call under `case 2:` of `switch (which)` (or `if (which == 2)`) is not made where `which` is known to differ
-        if (contradicted(pathFacts(site, n), it)) continue;
+        if (contradicted(pathFacts(site, n, facts), it)) continue;
         const params = new Map<string, Value>();
         const vals = new Map<string, number | null>();
         args.forEach((a, i) => {
@@ -2469,7 +2531,7 @@ export function instancesOf(
       const ways: { entry: (typeof bound)[number]; plain: (typeof bound)[number]; key: string; vals: Map<string, number | null> }[] = [];
       for (const loop of loops) {
         const bind = extendBinding(host?.bind, loop);
-        const path = launchPath(l);
+        const path = launchPath(l, facts);
         // under `case 128:` of `switch (threads)` where `threads` is known to be 256: that launch never runs; nor where
         // every call of the launcher (called by name only, never through its address) passes another value
         if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind))) continue;
@@ -2501,7 +2563,7 @@ export function instancesOf(
           for (const call of calls) {
             if (contradicted(path, hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind, undefined, call.params))) continue;
             if (loop.decide && !decisionsHold(loop.decide, l.caller, facts, deadline, caps, call.params)) continue;
-            const pit = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind, launchPath(l), call.params);
+            const pit = hostInterp(facts, l.caller, l.node.startIndex, deadline, caps, bind, launchPath(l, facts), call.params);
             const block = blockAt(l, pit);
             if (blockFromCaller && !block) continue;
             any = true;

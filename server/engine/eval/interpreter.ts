@@ -381,6 +381,34 @@ export class Interp {
       this.assumptionEpoch++;
     }
   }
+  /**
+   * Where every active lane makes `cond` `value`, one part of its `&&` chain (`||` for true) that is `value` for every
+   * thread, read without side effects (no call, subscript or assignment in it): `the condition \`blockDim.x >= 1024\`
+   * at line 7 is false for every thread`. Undefined where none is.
+   */
+  private decidingPart(cond: Node, value: boolean, act: Uint8Array, line: number): string | undefined {
+    const op = value ? '||' : '&&';
+    const parts: Node[] = [];
+    const walk = (n: Node | null) => {
+      n = unparenthesized(n);
+      if (!n) return;
+      if (n.type === 'binary_expression' && operatorOf(n) === op) {
+        walk(n.childForFieldName('left'));
+        walk(n.childForFieldName('right'));
+      } else parts.push(n);
+    };
+    walk(cond);
+    if (parts.length < 2) return undefined;
+    const PURE = new Set(['identifier', 'number_literal', 'true', 'false', 'field_expression', 'binary_expression', 'unary_expression', 'parenthesized_expression', 'qualified_identifier']);
+    const pure = (n: Node): boolean => PURE.has(n.type) && named(n).every((c) => c.type === 'field_identifier' || pure(c));
+    for (const part of parts) {
+      if (!pure(part)) continue;
+      const v = this.withMask(act, () => this.rvalue(part));
+      if (v.k === 'num' && !v.sym && typeof v.v === 'number' && (v.v !== 0) === value)
+        return `the condition \`${part.text}\` at line ${line} is ${value} for every thread`;
+    }
+    return undefined;
+  }
   /** `n` is not run: no thread of the block reaches it here (because of `why`, where one condition decides it). */
   private skipped(n: Node | null | undefined, why?: string): void {
     if (!n || this.cfg.host) return;
@@ -880,9 +908,11 @@ export class Interp {
       if (laneAt(cond.v, i) !== 0) t[i] = 1;
       else f[i] = 1;
     }
-    // a condition with one value for every thread (a template argument's, say) is why a branch never runs
+    // a condition with one value for every thread (a template argument's, say) is why a branch never runs; so is a
+    // part of an `&&` (`||`) that is (PCC's `if (blockDim.x >= 1024 && tid < 512)` in a smaller block)
     const decided = (value: boolean) =>
-      typeof cond.v === 'number' ? `the condition \`${condNode.text.replace(/^\(|\)$/g, '').trim()}\` at line ${node.startPosition.row + 1} is ${value} for every thread` : undefined;
+      typeof cond.v === 'number' ? `the condition \`${condNode.text.replace(/^\(|\)$/g, '').trim()}\` at line ${node.startPosition.row + 1} is ${value} for every thread`
+        : this.decidingPart(condNode, value, act, node.startPosition.row + 1);
     if (cons && this.anyActive(t)) this.withMask(this.and(t), () => this.exec(cons));
     else this.skipped(cons, decided(false));
     if (altStmt && this.anyActive(f)) this.withMask(this.and(f), () => this.exec(altStmt));
