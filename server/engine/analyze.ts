@@ -15,7 +15,7 @@ import { instancesOf, directiveOf, Instance, evalConstant } from './eval/context
 import { andList, type Value } from './eval/values';
 import { BankProfile, profileFor, archRange, blockSummary, shiftGrain, warpLanes, request, BlockSummary } from './model/bankModel';
 import { buildFindings, contextText, SiteResult } from './findings/findings';
-import { paddingFix, rowConstantFix, ArrayInfo, RowConstant } from './fix/padding';
+import { paddingFix, rowConstantFix, ArrayInfo, RowConstant, type SearchState } from './fix/padding';
 
 /** A path's last part: `include/config.h` -> `config.h`. */
 const baseName = (p: string): string => p.split(/[\\/]/).pop()!;
@@ -731,6 +731,8 @@ export class EngineDocument {
   private kept: Tree[] = [];
   private lastEdit: { start: number; endOld: number; endNew: number; simple: boolean; none?: boolean } | null = null;
   private fixCache = new Map<string, { fix?: PaddingFix; reason?: string }>();
+  /** padding searches the budget stopped, by the fixCache key: the next analysis goes on with them. */
+  private fixSearches = new Map<string, SearchState>();
   /** lines of `#if` / `#elif` conditions on `__CUDA_ARCH__` the architecture does not decide (0-based). */
   private archUndecided: number[] = [];
   /** uses of a macro that opens or closes a block whose expansion does not fit in place (see blankInactive). */
@@ -1333,6 +1335,7 @@ export class EngineDocument {
     });
     const arrays: ArrayFinding[] = [];
     const nextFixes = new Map<string, { fix?: PaddingFix; reason?: string }>();
+    const nextSearches = new Map<string, SearchState>();
     // the padding search runs the kernels again per candidate padding. Arrays whose accesses come from the same runs
     // are searched together: one run per candidate pads all of them, each array scored on its own accesses (an
     // array's addresses do not depend on another's extents). Not where a kernel reads a size (`sizeof(tile)`), which
@@ -1359,13 +1362,21 @@ export class EngineDocument {
         const involved = runsOfArray.get(info.id) ?? [];
         const fixKey = hashKey([info.name, JSON.stringify(info.declRange), ...involved.map((r) => String(r.run.id))]);
         const cachedFix = this.fixCache.get(fixKey);
-        const fixDeadline = Math.max(deadline, Date.now() + 200); // a fix search may overrun the budget by 200 ms at most
+        let fixDeadline = Math.max(deadline, Date.now() + 200); // a fix search may overrun the budget by 200 ms at most
         let fix: { fix?: PaddingFix; reason?: string };
+        const resumed = this.fixSearches.get(fixKey);
+        const state = resumed ?? { next: 1, best: null };
         try {
+          // a search the budget stopped before goes on with at least one padding (the whole budget for it), so the
+          // idle passes that finish it always get further
+          let first = !!resumed;
           const runAll = (dims?: Map<string, number>, consts?: Map<number, number>) => {
             const out: SiteResult[] = [];
+            if (first) fixDeadline = Math.max(fixDeadline, Date.now() + budget);
             for (const { kernel, run } of involved)
               for (const inst of run.instances) for (const x of runInstance(kernel, inst, facts!, profile, fixDeadline, !options.wholeBlock, dims, consts).results) out.push(x);
+            if (first) fixDeadline = Math.max(deadline, Date.now() + 200);
+            first = false;
             return out;
           };
           const rerun = (dims?: Map<string, number>, consts?: Map<number, number>) => runAll(dims, consts).filter((x) => x.arrayId === info.id);
@@ -1380,11 +1391,12 @@ export class EngineDocument {
           const rowConst = info.external && !cachedFix ? findRowConstant(mine, involved.map((r) => r.kernel), facts, text, fixDeadline) : null;
           fix = cachedFix ??
             (rowConst
-              ? rowConstantFix(info, rowConst.c, mine, (pad) => rerun(undefined, new Map([[rowConst.key, rowConst.c.value + pad]])))
-              : paddingFix(info, mine, padded));
+              ? rowConstantFix(info, rowConst.c, mine, (pad) => rerun(undefined, new Map([[rowConst.key, rowConst.c.value + pad]])), state)
+              : paddingFix(info, mine, padded, state));
         } catch (e) {
           if (!(e instanceof BudgetExceeded)) throw e;
           fix = { reason: 'the padding search was stopped by the analysis budget' };
+          nextSearches.set(fixKey, state); // the paddings tried so far are not tried again
         }
         if (!cachedFix && !fix.reason?.includes('budget')) nextFixes.set(fixKey, fix);
         else if (cachedFix) nextFixes.set(fixKey, cachedFix);
@@ -1394,6 +1406,7 @@ export class EngineDocument {
       arrays.push(af);
     }
     this.fixCache = nextFixes;
+    this.fixSearches = nextSearches;
     arrays.sort((a, b) => a.declRange.start.line - b.declRange.start.line || a.declRange.start.character - b.declRange.start.character);
     // an `#if` no macro the file defines decides (`#if USE_FAST_PATH`): each branch that holds an access is analysed, said once per chain
     // and where its branches define a macro used elsewhere (`#if defined(USE_PAD)` / `#define LD (TILE + 1)` / `#else` /
@@ -1424,7 +1437,8 @@ export class EngineDocument {
         });
       }
     }
-    return { model: profile.name, accesses, arrays, notices, ...(skipped.length ? { incomplete: true } : {}) };
+    // a padding search stopped by the budget makes the result incomplete too: the server's idle passes finish it
+    return { model: profile.name, accesses, arrays, notices, ...(skipped.length || nextSearches.size ? { incomplete: true } : {}) };
   }
 
   dispose(): void {
@@ -1441,6 +1455,7 @@ export class EngineDocument {
     this.facts = null;
     this.cache.clear();
     this.fixCache.clear();
+    this.fixSearches.clear();
   }
 }
 

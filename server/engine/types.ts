@@ -130,8 +130,9 @@ export interface FileAnalysis {
   /** analysis-level notes: budget exceeded, skipped kernels, syntax errors near a kernel. */
   notices: Notice[];
   /**
-   * true when the budget stopped the analysis before every kernel was evaluated. The same EngineDocument keeps the
-   * kernels it finished: calling analyze() again continues with the rest (an editor can do so when idle).
+   * true when the budget stopped the analysis before every kernel was evaluated, or before a padding search was done.
+   * The same EngineDocument keeps the kernels it finished and the paddings it tried: calling analyze() again continues
+   * with the rest (an editor can do so when idle).
    */
   incomplete?: boolean;
   /** the headers whose macros were read (`#include "..."`, through AnalyzeOptions.includes), as the reader names them. */

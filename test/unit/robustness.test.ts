@@ -487,6 +487,39 @@ describe('(e) every cap says what it did (docs/robustness.md)', () => {
     assert.equal(inK2.degree, 2, 'the kernel analysed before the budget ran out keeps its result');
   });
 
+  test('the budget: a padding search it stops goes on in the next analysis of the same text, to the fix a search without a budget finds (was: started again from the first padding, and in the editor never finished)', async () => {
+    const { EngineDocument } = await import('../../server/engine');
+    const src = `#define W 24
+__global__ void stencil(float *out, const float *in)
+{
+  __shared__ float tile[W][W];
+  float acc = 0.0f;
+  for (int z = 0; z < 16; z++) {
+    tile[threadIdx.y][threadIdx.x] = in[z * 256 + threadIdx.y * 16 + threadIdx.x];
+    __syncthreads();
+    for (int i = 1; i <= 4; i++)
+      acc += tile[threadIdx.x][threadIdx.y + i] + tile[threadIdx.x + i][threadIdx.y];
+    __syncthreads();
+  }
+  out[threadIdx.y * 16 + threadIdx.x] = acc;
+}
+int main() { float *a; stencil<<<1, dim3(16, 16)>>>(a, a); }
+`;
+    const full = analyzeText(src, { budgetMs: 60_000 });
+    assert.ok(full.arrays[0].fix, JSON.stringify(full.arrays[0]));
+    const doc = new EngineDocument(src);
+    const reasons: (string | undefined)[] = [];
+    let r = doc.analyze({ budgetMs: 30 });
+    for (let pass = 0; r.incomplete && pass < 60; pass++) {
+      reasons.push(r.arrays[0]?.noFixReason);
+      r = doc.analyze({ budgetMs: 30 });
+    }
+    doc.dispose();
+    assert.ok(reasons.includes('the padding search was stopped by the analysis budget'), `the search was never stopped: ${JSON.stringify(reasons)}`);
+    assert.equal(r.incomplete, undefined);
+    assert.deepEqual(r, full);
+  });
+
   test('the budget: a kernel slower than the whole budget goes last in the next analysis, so the kernels after it are analysed (was: never)', async () => {
     const { EngineDocument } = await import('../../server/engine');
     const slow = K('for (int i = 0; i < 1000; i++) for (int j = 0; j < 1000; j++) for (int q = 0; q < 1000; q++) out[0] = s[(i + j + q) % 64];');

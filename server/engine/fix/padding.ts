@@ -74,19 +74,32 @@ interface Search {
   results: SiteResult[];
 }
 
+/**
+ * How far a padding search got: the next padding to try and the best so far. A search that `evaluate` stops (the
+ * budget) leaves it here, and a search given it again goes on from there, to the same result as one search.
+ */
+export interface SearchState {
+  next: number;
+  best: Search | null;
+}
+
 /** Tries paddings 1..maxPad; the smallest with the least total wavefronts, if it is better than none. */
-function search(current: SiteResult[], maxPad: number, evaluate: (pad: number) => SiteResult[]): Search | null {
+function search(current: SiteResult[], maxPad: number, evaluate: (pad: number) => SiteResult[], state: SearchState = { next: 1, best: null }): Search | null {
   const before = score(current);
-  let best: Search | null = null;
-  for (let pad = 1; pad <= maxPad; pad++) {
+  for (let pad = state.next; pad <= maxPad; pad++) {
     const results = evaluate(pad);
+    state.next = pad + 1;
     const s = score(results);
     // a padding under which an access can no longer be evaluated (a vector access it misaligns faults) is no fix:
     // its wavefronts would simply not be counted
     if ([...s.unknown].some((site) => !before.unknown.has(site))) continue;
-    if (!best || s.total < best.after.total) best = { pad, before, after: s, results };
-    if (s.total <= s.ideal) break; // cannot do better than ideal
+    if (!state.best || s.total < state.best.after.total) state.best = { pad, before, after: s, results };
+    if (s.total <= s.ideal) {
+      state.next = maxPad + 1; // cannot do better than ideal
+      break;
+    }
   }
+  const best = state.best;
   return best && best.after.total < before.total ? best : null;
 }
 
@@ -111,7 +124,7 @@ function summarise(found: Search): { summary: string; conflictingBefore: number;
 const maxPadFor = (elementBytes: number) => Math.max(1, Math.ceil(128 / Math.max(1, elementBytes)));
 
 export function paddingFix(
-  info: ArrayInfo, current: SiteResult[], evaluate: (pad: number) => SiteResult[],
+  info: ArrayInfo, current: SiteResult[], evaluate: (pad: number) => SiteResult[], state?: SearchState,
 ): { fix?: PaddingFix; reason?: string } {
   if (info.macro) return { reason: `\`${info.name}\` is declared in the expansion of the macro \`${info.macro}\`: no padding fix edits a macro` };
   if (info.external) return { reason: `\`${info.name}\` is an \`extern __shared__\` array: its layout is set by the indexing code, not by a declared extent` };
@@ -122,7 +135,7 @@ export function paddingFix(
   const last = info.dimTexts[info.dimTexts.length - 1];
   if (!last || info.dimTexts.length !== info.dims.length) return { reason: `the extents of \`${info.name}\` are not all written in its declaration` };
   const maxPad = maxPadFor(info.elementBytes);
-  const found = search(current, maxPad, evaluate);
+  const found = search(current, maxPad, evaluate, state);
   if (!found) return { reason: `no padding of the innermost extent of \`${info.name}\` (up to +${maxPad}) reduces its wavefronts` };
   const { summary, conflictingAfter, checked } = summarise(found);
   const newLast = paddedText(last, found.pad);
@@ -166,12 +179,12 @@ export interface RowConstant {
  * memory must still hold every access after the padding; the fix is preferred only when that is known to be so.
  */
 export function rowConstantFix(
-  info: ArrayInfo, c: RowConstant, current: SiteResult[], evaluate: (pad: number) => SiteResult[],
+  info: ArrayInfo, c: RowConstant, current: SiteResult[], evaluate: (pad: number) => SiteResult[], state?: SearchState,
 ): { fix?: PaddingFix; reason?: string } {
   const flat = current.find((r) => r.flat);
   if (flat) return { reason: `no padding fix: ${flat.flat}` };
   const maxPad = maxPadFor(info.elementBytes || current[0]?.elementBytes || 4);
-  const found = search(current, maxPad, evaluate);
+  const found = search(current, maxPad, evaluate, state);
   if (!found) return { reason: `no padding of \`${c.name}\` (up to +${maxPad}) reduces the wavefronts of \`${info.name}\`` };
   const { summary, conflictingAfter, checked } = summarise(found);
   const newText = c.isNumber ? String(c.value + found.pad) : plus(c.text, found.pad);
