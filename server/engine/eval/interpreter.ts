@@ -5646,9 +5646,10 @@ export class Interp {
     this.visitCount.set(site, count);
     const width = sizeOf(r.t);
     const align = r.t.kind === 'struct' || r.t.kind === 'vector' ? alignOf(r.t) : 0;
-    if (width !== null && align >= 4 && align <= 16 && width > align && width % align === 0 && width / align <= 16) {
+    if (width !== null && align >= 1 && align <= 16 && width > align && width % align === 0 && width / align <= 16) {
       // a whole struct or 3-vector less aligned than it is long: nvcc copies it in pieces of the alignment it can
-      // prove (`float3`: three 4-byte accesses), each a request of its own, told apart as contexts. Where the address
+      // prove (`float3`: three 4-byte accesses; `uchar3`, a struct of chars: one byte at a time; `short3`, a struct of
+      // shorts: 2 bytes at a time), each a request of its own, told apart as contexts. Where the address
       // is more aligned than the type (`*reinterpret_cast<I4 *>(&sh[i])`, a struct of four ints in an `int4` array,
       // at a multiple of 16 on every lane), the pieces are that wide: one 16-byte access
       const size = copyPiece(width, align, (r.base.external ? 0 : this.alignmentOf(r.base)) || alignOf(r.base.elem), r.off, this.active());
@@ -5662,7 +5663,7 @@ export class Interp {
         this.withAssumption(`a whole \`${typeName(r.t)}\` (${width} bytes, aligned to ${align}) is copied with one ${width}-byte access, as nvcc emits it: ${why}`, () => this.access({ ...r, t: piece }, kind, exprNode, asyncCopy));
         return;
       }
-      this.inPieces(r, kind, exprNode, asyncCopy, width, size, `a whole \`${typeName(r.t)}\` (${width} bytes, aligned to ${align}) is copied as ${width / size} accesses of ${size} bytes, as nvcc emits it${why ? ` (${why})` : ''}; each is its own request`);
+      this.inPieces(r, kind, exprNode, asyncCopy, width, size, `a whole \`${typeName(r.t)}\` (${width} bytes, aligned to ${align}) is copied as ${width / size} accesses of ${size} ${size === 1 ? 'byte' : 'bytes'}, as nvcc emits it${why ? ` (${why})` : ''}; each is its own request`);
       return;
     }
     if (width !== null && r.packed && r.packed.align < width && [2, 4, 8, 16].includes(width)) {
