@@ -3143,6 +3143,16 @@ export class Interp {
         }
         return unk('sizeof');
       }
+      case 'offsetof_expression': {
+        // `offsetof(Rec, b)`, as byte-pointer carving writes it (`base + t * sizeof(Rec) + offsetof(Rec, b)`): the
+        // member's offset in the type's layout (facts/ctypes.ts), where that member's offset is known
+        const tn = node.childForFieldName('type');
+        const member = node.childForFieldName('member')?.text;
+        const t = tn ? this.typeDescriptor(tn) : null;
+        const fields = t?.kind === 'struct' ? t.fields : t?.kind === 'unknown' ? t.fields : undefined;
+        const f = member ? fields?.find((x) => x.name === member) : undefined;
+        return f ? num(f.offset, { kind: 'int', bytes: 8, signed: false, name: 'size_t' }) : unk(`the offset of \`${member ?? '?'}\` in \`${tn?.text ?? '?'}\` is not known`);
+      }
       case 'alignof_expression': {
         // `alignof(float4)` (as in `cuda::aligned_size_t<alignof(float4)>(sizeof(float4))`): a type whose size is
         // not known has no alignment the analysis knows either
