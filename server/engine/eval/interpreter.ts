@@ -2874,7 +2874,7 @@ export class Interp {
   private typeFromDecl(name: string, decl: Node): CType {
     if (decl.type === 'struct_specifier' || decl.type === 'class_specifier' || decl.type === 'union_specifier') {
       const body = decl.childForFieldName('body');
-      const members: { name: string; type: CType; align?: number }[] = [];
+      const members: { name: string; type: CType; align?: number; bits?: number }[] = [];
       // base classes come first, in order, as unnamed members; one without data members takes no room
       for (const b of named(kids(decl).find((c) => c.type === 'base_class_clause') ?? null)) {
         if (b.type === 'access_specifier' || b.type === 'virtual') continue;
@@ -2896,6 +2896,15 @@ export class Interp {
         const align = alignas ? uniformValue(this.rvalue(named(alignas)[0] ?? alignas)) : 1;
         if (align === null || !Number.isInteger(align) || align < 1 || (align & (align - 1)) !== 0)
           return { kind: 'unknown', name: `${name} (the alignment \`${alignas?.text ?? ''}\` of a member could not be evaluated)` };
+        // a bit-field (`unsigned lo : 4;`, also unnamed `unsigned : 0;`): its width in bits
+        const clause = kids(f).find((c) => c.type === 'bitfield_clause');
+        if (clause) {
+          const w = uniformValue(this.rvalue(named(clause)[0] ?? clause));
+          if (w === null || !Number.isInteger(w) || w < 0) return { kind: 'unknown', name: `${name} (the width \`${clause.text}\` of a bit-field could not be evaluated)` };
+          const n = declarators.length ? declaratorName(declarators[0]) : null;
+          members.push({ name: n?.text ?? '', type: base, align, bits: w });
+          continue;
+        }
         // an anonymous member (`union { ... };`): its members are the enclosing struct's, at its offset
         if (inPlace && !declarators.length) members.push({ name: '', type: base, align });
         for (const d of declarators) {
@@ -3745,7 +3754,7 @@ export class Interp {
       const packed = base.t.kind === 'struct' && base.t.align < alignOf(m.type)
         ? { struct: base.t.name, member: fieldName, align: Math.min(base.packed?.align ?? Infinity, gcd(base.t.align, m.offset) || base.t.align) }
         : base.packed;
-      return { ...base, off: binary('+', base.off, num(m.offset), () => node.text, null) as Num, t: m.type, ...(packed ? { packed } : {}) };
+      return { ...base, off: binary('+', base.off, num(m.offset), () => node.text, null) as Num, t: m.type, ...(packed ? { packed } : {}), bitfield: m.bits !== undefined || undefined };
     }
     return base.k === 'unk' ? base : unk(`\`${node.text}\` is not evaluated`);
   }
@@ -4158,6 +4167,14 @@ export class Interp {
     }
     const r = this.eval(target);
     if (r.k === 'ref') {
+      if (r.bitfield) {
+        // `s[t].lo = v`: nvcc reads the unit that holds the bit-field, merges the bits and writes it back
+        this.withAssumption(`\`${target.text}\` is a bit-field: a store to it reads and writes the ${sizeOf(r.t)}-byte unit that holds it`, () => {
+          this.access(r, 'load', node);
+          this.access(r, 'store', node);
+        });
+        return;
+      }
       this.access(r, 'store', node);
       this.remember(r, value);
     }
