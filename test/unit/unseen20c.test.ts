@@ -207,3 +207,71 @@ test('one dynamic buffer carved into float, double and half parts, and a 32-byte
   assert.equal(q.idealWavefronts, 4);
   figures(accessAt(result, text, 'out[t] = q4[t].w;', 'load', 'q4'), 'conflict', 4, 8, 64, 32);
 });
+
+test('bit-fields share their unit: `unsigned lo : 4; unsigned hi : 28;` is one 4-byte word, and a store to a bit-field reads and writes it (was: each bit-field a whole member, 8-byte struct, pb[t].lo = v a false 2-way store and no load)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  assert.equal(result.arrays.find((a) => a.name === 'pb')?.typeText, 'PixBits[64]');
+  // pb[t] at 4 t: 32 words in 32 banks, read and written back
+  for (const kind of ['load', 'store'] as const) {
+    const a = accessAt(result, text, 'pb[t].lo = t & 15;', kind, 'pb');
+    figures(a, 'conflict-free', 1, 1, 32, 32);
+    assert.equal(a.elementBytes, 4);
+    assert.ok(a.assumptions.some((s) => s.includes('`pb[t].lo` is a bit-field: a store to it reads and writes the 4-byte unit that holds it')), a.assumptions.join('\n'));
+  }
+  // hi is in the same word as lo: pb[2 t] at 8 t, 2-way
+  figures(accessAt(result, text, 'out[t] = pb[t * 2].hi', 'load', 'pb'), 'conflict', 2, 2, 32, 32);
+  // Wide: a in bits 0-19, b cannot straddle the first unit: bits 32-51 (the word at 4), c (unsigned short : 3) at
+  // bits 52-54, in the 2-byte unit at byte 6; 8 bytes a struct: b and c 2-way
+  figures(accessAt(result, text, 'wd[t].b = t;', 'store', 'wd'), 'conflict', 2, 2, 32, 32);
+  const c = accessAt(result, text, '+ wd[t].b + wd[t].c;', 'load', 'wd[t].c');
+  figures(c, 'conflict', 2, 2, 32, 32);
+  assert.equal(c.elementBytes, 2);
+});
+
+test('a zero-width bit-field moves to the next unit; an unnamed one does not align the struct', () => {
+  const text = [
+    'struct Flags { unsigned char valid : 1; unsigned char dirty : 1; unsigned char : 0; unsigned char owner : 6; short n; };',
+    '__global__ void k(int *out)',
+    '{',
+    '    __shared__ Flags fl[64];',
+    '    int t = threadIdx.x;',
+    '    out[t] = fl[t].owner + fl[t].n;',
+    '}',
+    'int main() { k<<<1, 32>>>(0); }',
+  ].join('\n');
+  const result = analyzeText(text);
+  // sizeof(Flags) 4 (g++ and nvcc): owner at byte 1, n at byte 2
+  const o = accessAt(result, text, 'out[t] = fl[t].owner', 'load', 'fl[t].owner');
+  figures(o, 'conflict-free', 1, 1, 32, 32);
+  assert.equal(o.elementBytes, 1);
+  const n = accessAt(result, text, 'out[t] = fl[t].owner', 'load', 'fl[t].n');
+  figures(n, 'conflict-free', 1, 1, 32, 32);
+  assert.equal(n.elementBytes, 2);
+  assert.equal(n.worst!.resultBytes, 64);
+});
+
+test('a 16-byte load whose lane pairs n, n^1 share addresses says the cc 7.x measurement of 2 wavefronts is uncertain (was: 4 wavefronts with no word of it); other 16-byte loads do not', () => {
+  const text = [
+    '__global__ void k(float4 *out)',
+    '{',
+    '    __shared__ float4 s4[64];',
+    '    int t = threadIdx.x;',
+    '    s4[t] = out[t];',
+    '    __syncthreads();',
+    '    float4 a = s4[t >> 1];',
+    '    float4 b = s4[t ^ 1];',
+    '    out[t] = make_float4(a.x, b.y, 0, 0);',
+    '}',
+    'int main() { k<<<1, 32>>>(0); }',
+  ].join('\n');
+  const result = analyzeText(text);
+  const note = /lanes n and n\^1 read the same 16 bytes: such a 16-byte load has been measured at 2 wavefronts, not 4, on cc 7\.x \(uncertain/;
+  // 8 lanes a phase, 4 distinct float4s: 16 words in 16 banks, one wavefront a phase, 4 in all (the model's figure)
+  const a = accessAt(result, text, 'float4 a = s4[t >> 1];', 'load', 's4');
+  figures(a, 'conflict-free', 1, 4, 64, 32);
+  assert.ok(a.assumptions.some((s) => note.test(s)), a.assumptions.join('\n'));
+  const b = accessAt(result, text, 'float4 b = s4[t ^ 1];', 'load', 's4');
+  figures(b, 'conflict-free', 1, 4, 128, 32);
+  assert.ok(!b.assumptions.some((s) => /n\^/.test(s)), b.assumptions.join('\n'));
+  assert.ok(!accessAt(result, text, 's4[t] = out[t];', 'store', 's4').assumptions.some((s) => /n\^/.test(s)));
+});
