@@ -2910,7 +2910,7 @@ export class Interp {
   private typeFromDecl(name: string, decl: Node): CType {
     if (decl.type === 'struct_specifier' || decl.type === 'class_specifier' || decl.type === 'union_specifier') {
       const body = decl.childForFieldName('body');
-      const members: { name: string; type: CType; align?: number }[] = [];
+      const members: { name: string; type: CType; align?: number; bits?: number }[] = [];
       // base classes come first, in order, as unnamed members; one without data members takes no room
       for (const b of named(kids(decl).find((c) => c.type === 'base_class_clause') ?? null)) {
         if (b.type === 'access_specifier' || b.type === 'virtual') continue;
@@ -2932,6 +2932,15 @@ export class Interp {
         const align = alignas ? uniformValue(this.rvalue(named(alignas)[0] ?? alignas)) : 1;
         if (align === null || !Number.isInteger(align) || align < 1 || (align & (align - 1)) !== 0)
           return { kind: 'unknown', name: `${name} (the alignment \`${alignas?.text ?? ''}\` of a member could not be evaluated)` };
+        // a bit-field (`unsigned lo : 4;`, also unnamed `unsigned : 0;`): its width in bits
+        const clause = kids(f).find((c) => c.type === 'bitfield_clause');
+        if (clause) {
+          const w = uniformValue(this.rvalue(named(clause)[0] ?? clause));
+          if (w === null || !Number.isInteger(w) || w < 0) return { kind: 'unknown', name: `${name} (the width \`${clause.text}\` of a bit-field could not be evaluated)` };
+          const n = declarators.length ? declaratorName(declarators[0]) : null;
+          members.push({ name: n?.text ?? '', type: base, align, bits: w });
+          continue;
+        }
         // an anonymous member (`union { ... };`): its members are the enclosing struct's, at its offset
         if (inPlace && !declarators.length) members.push({ name: '', type: base, align });
         for (const d of declarators) {
@@ -3178,6 +3187,16 @@ export class Interp {
           return s === null ? unk(`size of \`${(unparenthesized(v) ?? v).text}\` is not known`) : num(s, { kind: 'int', bytes: 8, signed: false, name: 'size_t' });
         }
         return unk('sizeof');
+      }
+      case 'offsetof_expression': {
+        // `offsetof(Rec, b)`, as byte-pointer carving writes it (`base + t * sizeof(Rec) + offsetof(Rec, b)`): the
+        // member's offset in the type's layout (facts/ctypes.ts), where that member's offset is known
+        const tn = node.childForFieldName('type');
+        const member = node.childForFieldName('member')?.text;
+        const t = tn ? this.typeDescriptor(tn) : null;
+        const fields = t?.kind === 'struct' ? t.fields : t?.kind === 'unknown' ? t.fields : undefined;
+        const f = member ? fields?.find((x) => x.name === member) : undefined;
+        return f ? num(f.offset, { kind: 'int', bytes: 8, signed: false, name: 'size_t' }) : unk(`the offset of \`${member ?? '?'}\` in \`${tn?.text ?? '?'}\` is not known`);
       }
       case 'alignof_expression': {
         // `alignof(float4)` (as in `cuda::aligned_size_t<alignof(float4)>(sizeof(float4))`): a type whose size is
@@ -3804,7 +3823,7 @@ export class Interp {
       const packed = base.t.kind === 'struct' && base.t.align < alignOf(m.type)
         ? { struct: base.t.name, member: fieldName, align: Math.min(base.packed?.align ?? Infinity, gcd(base.t.align, m.offset) || base.t.align) }
         : base.packed;
-      return { ...base, off: binary('+', base.off, num(m.offset), () => node.text, null) as Num, t: m.type, ...(packed ? { packed } : {}) };
+      return { ...base, off: binary('+', base.off, num(m.offset), () => node.text, null) as Num, t: m.type, ...(packed ? { packed } : {}), bitfield: m.bits !== undefined || undefined };
     }
     return base.k === 'unk' ? base : unk(`\`${node.text}\` is not evaluated`);
   }
@@ -4217,6 +4236,14 @@ export class Interp {
     }
     const r = this.eval(target);
     if (r.k === 'ref') {
+      if (r.bitfield) {
+        // `s[t].lo = v`: nvcc reads the unit that holds the bit-field, merges the bits and writes it back
+        this.withAssumption(`\`${target.text}\` is a bit-field: a store to it reads and writes the ${sizeOf(r.t)}-byte unit that holds it`, () => {
+          this.access(r, 'load', node);
+          this.access(r, 'store', node);
+        });
+        return;
+      }
       this.access(r, 'store', node);
       this.remember(r, value);
     }
@@ -5715,9 +5742,10 @@ export class Interp {
     this.visitCount.set(site, count);
     const width = sizeOf(r.t);
     const align = r.t.kind === 'struct' || r.t.kind === 'vector' ? alignOf(r.t) : 0;
-    if (width !== null && align >= 4 && align <= 16 && width > align && width % align === 0 && width / align <= 16) {
+    if (width !== null && align >= 1 && align <= 16 && width > align && width % align === 0 && width / align <= 16) {
       // a whole struct or 3-vector less aligned than it is long: nvcc copies it in pieces of the alignment it can
-      // prove (`float3`: three 4-byte accesses), each a request of its own, told apart as contexts. Where the address
+      // prove (`float3`: three 4-byte accesses; `uchar3`, a struct of chars: one byte at a time; `short3`, a struct of
+      // shorts: 2 bytes at a time), each a request of its own, told apart as contexts. Where the address
       // is more aligned than the type (`*reinterpret_cast<I4 *>(&sh[i])`, a struct of four ints in an `int4` array,
       // at a multiple of 16 on every lane), the pieces are that wide: one 16-byte access
       const size = copyPiece(width, align, (r.base.external ? 0 : this.alignmentOf(r.base)) || alignOf(r.base.elem), r.off, this.active());
@@ -5731,7 +5759,7 @@ export class Interp {
         this.withAssumption(`a whole \`${typeName(r.t)}\` (${width} bytes, aligned to ${align}) is copied with one ${width}-byte access, as nvcc emits it: ${why}`, () => this.access({ ...r, t: piece }, kind, exprNode, asyncCopy));
         return;
       }
-      this.inPieces(r, kind, exprNode, asyncCopy, width, size, `a whole \`${typeName(r.t)}\` (${width} bytes, aligned to ${align}) is copied as ${width / size} accesses of ${size} bytes, as nvcc emits it${why ? ` (${why})` : ''}; each is its own request`);
+      this.inPieces(r, kind, exprNode, asyncCopy, width, size, `a whole \`${typeName(r.t)}\` (${width} bytes, aligned to ${align}) is copied as ${width / size} accesses of ${size} ${size === 1 ? 'byte' : 'bytes'}, as nvcc emits it${why ? ` (${why})` : ''}; each is its own request`);
       return;
     }
     if (width !== null && r.packed && r.packed.align < width && [2, 4, 8, 16].includes(width)) {

@@ -71,6 +71,8 @@ export interface Ref {
   ctx?: Record<string, number | string>;
   /** a member of a packed struct (`__attribute__((packed))`, `#pragma pack`): the alignment nvcc can prove of its place. */
   packed?: { struct: string; member: string; align: number };
+  /** a bit-field member: a store to it is a read-modify-write of the unit that holds it (a load and a store). */
+  bitfield?: boolean;
 }
 export interface Other {
   k: 'other';

@@ -16,6 +16,8 @@ export interface Field {
   name: string;
   offset: number;
   type: CType;
+  /** a bit-field's width in bits: `offset` is then the start of the aligned unit of its type that holds its bits. */
+  bits?: number;
 }
 
 export const INT: CType = { kind: 'int', bytes: 4, signed: true, name: 'int' };
@@ -202,10 +204,12 @@ export function alignOf(t: CType): number {
 /**
  * C layout of a struct: each field at the next multiple of its alignment (its type's, or the `alignas(n)` written on
  * it, the larger); size rounded to the struct's alignment, which is its widest field's or the `alignas(n)` /
- * `__align__(n)` written on the struct, the larger.
+ * `__align__(n)` written on the struct, the larger. Bit-fields (`unsigned lo : 4;`) as the System V ABI lays them out,
+ * which nvcc follows on the device: each at the next bit that leaves it inside one aligned unit of its type; a
+ * zero-width one moves to the next such unit; an unnamed one does not raise the struct's alignment.
  */
-export function layoutStruct(name: string, members: { name: string; type: CType; align?: number }[], minAlign = 1, pack = Infinity): CType {
-  let off = 0;
+export function layoutStruct(name: string, members: { name: string; type: CType; align?: number; bits?: number }[], minAlign = 1, pack = Infinity): CType {
+  let bit = 0;
   let align = minAlign;
   const fields: Field[] = [];
   for (const m of members) {
@@ -215,11 +219,29 @@ export function layoutStruct(name: string, members: { name: string; type: CType;
     const s = sizeOf(m.type);
     // the members before one of unknown size keep their offsets; its own offset depends on its unknown alignment
     if (s === null) return { kind: 'unknown', name, fields };
+    if (m.bits !== undefined) {
+      // packed bit-fields (pack < the type's size) are not laid out here
+      if (m.type.kind !== 'int' || pack < s) return { kind: 'unknown', name: `${name} (its bit-field \`${m.name || 'unnamed'}\` is not laid out)`, fields };
+      const unit = s * 8;
+      if (m.bits === 0) {
+        bit = Math.ceil(bit / unit) * unit;
+        continue;
+      }
+      if (Math.floor(bit / unit) !== Math.floor((bit + m.bits - 1) / unit)) bit = Math.ceil(bit / unit) * unit;
+      if (m.name) {
+        fields.push({ name: m.name, offset: Math.floor(bit / unit) * s, type: m.type, bits: m.bits });
+        align = Math.max(align, a);
+      }
+      bit += m.bits;
+      continue;
+    }
+    let off = Math.ceil(bit / 8);
     off = Math.ceil(off / a) * a;
     fields.push({ name: m.name, offset: off, type: m.type });
-    off += s;
+    bit = (off + s) * 8;
     align = Math.max(align, a);
   }
+  const off = Math.ceil(bit / 8);
   return { kind: 'struct', name, bytes: Math.ceil(off / align) * align || 0, align, fields };
 }
 

@@ -85,6 +85,22 @@ function plainMessage(name: string, kind: AccessKind, f: RequestFigures, worstCo
   return `${name}: conflict-free: ${plural(f.activeLanes, 'lane')} ${f.activeLanes === 1 ? 'needs' : 'need'} ${plural(f.distinctWords, 'distinct word')} from ${plural(f.banksUsed, 'bank')}; ${wf}${where}`;
 }
 
+/**
+ * 1 or 2 where, in a request's worst phase, every lane reads the same words as lane n^1 (or n^2): the shape of an
+ * LDS.128 that cc 7.x may serve in half the wavefronts (bank-model.md, "Older and special cases"); else 0.
+ */
+function sharedPairs(f: RequestFigures): number {
+  const words = new Map<number, number[]>();
+  for (const b of f.worstPhase.banks) for (const w of b.words) for (const l of w.lanes) {
+    const ws = words.get(l);
+    if (ws) ws.push(w.word);
+    else words.set(l, [w.word]);
+  }
+  const key = (l: number) => words.get(l)?.sort((x, y) => x - y).join(',');
+  for (const d of [1, 2]) if (f.worstPhase.lanes.length > 1 && f.worstPhase.lanes.every((l) => key(l) === key(l ^ d))) return d;
+  return 0;
+}
+
 /** Groups site results by (site, kind) and builds one finding each, in source order. */
 export function buildFindings(results: SiteResult[], modelNote: string): AccessFinding[] {
   const groups = new Map<string, SiteResult[]>();
@@ -177,6 +193,8 @@ function finding(list: SiteResult[], modelNote: string): AccessFinding {
   // `atomicAdd(&hist[0], 1)` from many lanes: one word, one wavefront in the bank model, but not one update
   if (first.kind === 'atomic' && worst.figures!.activeLanes > worst.figures!.distinctWords) addA(SAME_WORD_ATOMICS);
   addA(modelNote);
+  const pair = first.kind === 'load' && worst.elementBytes === 16 && modelNote.startsWith('bank model sm_50+') ? sharedPairs(worst.figures!) : 0;
+  if (pair) addA(`lanes n and n^${pair} read the same 16 bytes: such a 16-byte load has been measured at 2 wavefronts, not ${worst.figures!.idealWavefronts}, on cc 7.x (uncertain: NVIDIA forum measurements, not documented)`);
   if (byCtx.size > 1) addA(`${byCtx.size} contexts evaluated (${kernels.size > 1 ? 'kernels, ' : ''}${blocks.size > 1 ? 'block shapes, ' : ''}loop iterations, instances, calls and pieces of a copy); the figures are those of the worst`);
   let others = 0;
   for (const r of unknown) others += r.more ?? 1;

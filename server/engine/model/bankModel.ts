@@ -207,7 +207,15 @@ export function request(addrs: (number | null)[], width: number, profile: BankPr
       }
     }
   }
-  const broadcast = active >= 2 && addrSet.size === 1;
+  // broadcast: every active lane addresses the same word (the Terms of bank-model.md): bytes or halves of one word
+  // on different lanes too (`flags[t & 3]`), and for a wider access one location. On cc 1.x different bytes of one
+  // word conflict, so there only one address is a broadcast
+  let oneWord = addrSet.size === 1;
+  if (!oneWord && width <= 4 && profile !== sm1x) {
+    const word = Math.floor([...addrSet][0] / 4);
+    oneWord = [...addrSet].every((a) => Math.floor(a / 4) === word && Math.floor((a + Math.max(width, 1) - 1) / 4) === word);
+  }
+  const broadcast = active >= 2 && oneWord;
   return {
     activeLanes: active,
     distinctWords: allWords.size,
