@@ -4,18 +4,13 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeText, AccessFinding, FileAnalysis } from '../../server/engine';
-import { ready, analyzeFile, figures, lineOf } from './helpers/engine';
+import { ready, analyzeFile, accessAt, figures, lineOf } from './helpers/engine';
 
 before(() => ready);
 
 const FIXTURE = 'test/fixtures/header-macros.cu';
 
-function at(r: FileAnalysis, text: string, snippet: string, kind: AccessFinding['kind']): AccessFinding {
-  const line = lineOf(text, snippet);
-  const found = r.accesses.filter((a) => a.range.start.line === line && a.kind === kind);
-  assert.equal(found.length, 1, r.accesses.map((f) => `${f.range.start.line} ${f.kind} ${f.message}`).join(' | '));
-  return found[0];
-}
+const at = (r: FileAnalysis, text: string, snippet: string, kind: AccessFinding['kind']) => accessAt(r, text, snippet, kind);
 const contexts = (a: AccessFinding) => a.assumptions.find((x) => /contexts evaluated/.test(x));
 
 test('`FOR(j, 4) s[tid][j] = ...;` on one line runs the statement as the loop body (was: the access was missing, without a word)', () => {

@@ -5,18 +5,11 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeText, AccessFinding, FileAnalysis } from '../../server/engine';
-import { ready, analyzeFile, figures, lineOf } from './helpers/engine';
+import { ready, analyzeFile, figures, lineOf, inKernel } from './helpers/engine';
 
 before(() => ready);
 
 const FIXTURE = 'test/fixtures/macro-kernels-scoped.cu';
-
-function inKernel(r: FileAnalysis, text: string, snippet: string, kind: AccessFinding['kind'], kernel: string): AccessFinding {
-  const line = lineOf(text, snippet);
-  const found = r.accesses.filter((a) => a.range.start.line === line && a.kind === kind && a.kernel === kernel);
-  assert.equal(found.length, 1, `${kernel}: ${r.accesses.map((f) => `${f.kernel} ${f.range.start.line} ${f.kind} ${f.message}`).join(' | ')}`);
-  return found[0];
-}
 
 test('a kernel macro used inside namespace { }, extern "C" { } or namespace ops { } on one line is expanded there (was: not analysed, and no word at all for the one-line use)', () => {
   const { text, result } = analyzeFile(FIXTURE);

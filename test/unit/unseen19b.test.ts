@@ -6,19 +6,11 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeText, AccessFinding, FileAnalysis } from '../../server/engine';
-import { ready, analyzeFile, accessAt, figures, lineOf } from './helpers/engine';
+import { ready, analyzeFile, accessAt, figures, lineOf, inKernel } from './helpers/engine';
 
 before(() => ready);
 
 const FIXTURE = 'test/fixtures/unseen19b.cu';
-
-/** The access of `kind` on the line containing `snippet` in `kernel` (several kernels may share a macro's line). */
-function inKernel(r: FileAnalysis, text: string, snippet: string, kind: AccessFinding['kind'], kernel: string): AccessFinding {
-  const line = lineOf(text, snippet);
-  const found = r.accesses.filter((a) => a.range.start.line === line && a.kind === kind && a.kernel === kernel);
-  assert.equal(found.length, 1, `${kernel}: ${found.map((f) => f.message).join(' | ')}`);
-  return found[0];
-}
 
 test('an X-macro list that defines one kernel per type is expanded: each kernel is analysed, reported at the macro\'s line (was: no access of strided_float, strided_double or strided_int, without a word)', () => {
   const { text, result } = analyzeFile(FIXTURE);

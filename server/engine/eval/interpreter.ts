@@ -381,23 +381,29 @@ export class Interp {
       this.assumptionEpoch++;
     }
   }
+  /** The operands of a chain `a && b && ...` (or of `||`), parentheses and a misread template (`a < b && c > d`) undone. */
+  private chainParts(cond: Node | null, op: '&&' | '||'): Node[] {
+    const parts: Node[] = [];
+    const split = (n: Node | null) => {
+      n = unparenthesized(n);
+      if (!n) return;
+      n = this.misreadTemplate(n) ?? n;
+      if (n.type === 'binary_expression' && operatorOf(n) === op) {
+        split(n.childForFieldName('left'));
+        split(n.childForFieldName('right'));
+      } else parts.push(n);
+    };
+    split(cond);
+    return parts;
+  }
+
   /**
    * Where every active lane makes `cond` `value`, one part of its `&&` chain (`||` for true) that is `value` for every
    * thread, read without side effects (no call, subscript or assignment in it): `the condition \`blockDim.x >= 1024\`
    * at line 7 is false for every thread`. Undefined where none is.
    */
   private decidingPart(cond: Node, value: boolean, act: Uint8Array, line: number): string | undefined {
-    const op = value ? '||' : '&&';
-    const parts: Node[] = [];
-    const walk = (n: Node | null) => {
-      n = unparenthesized(n);
-      if (!n) return;
-      if (n.type === 'binary_expression' && operatorOf(n) === op) {
-        walk(n.childForFieldName('left'));
-        walk(n.childForFieldName('right'));
-      } else parts.push(n);
-    };
-    walk(cond);
+    const parts = this.chainParts(cond, value ? '||' : '&&');
     if (parts.length < 2) return undefined;
     const PURE = new Set(['identifier', 'number_literal', 'true', 'false', 'field_expression', 'binary_expression', 'unary_expression', 'parenthesized_expression', 'qualified_identifier']);
     const pure = (n: Node): boolean => PURE.has(n.type) && named(n).every((c) => c.type === 'field_identifier' || pure(c));
@@ -933,17 +939,7 @@ export class Interp {
    * known part holds (a superset of the lanes where the whole holds); `||`: where some known part holds (a subset).
    */
   private knownParts(condNode: Node, act: Uint8Array, op: '&&' | '||'): { mask: Uint8Array; note: string; known: string } | null {
-    const parts: Node[] = [];
-    const split = (n: Node | null) => {
-      n = unparenthesized(n);
-      if (!n) return;
-      n = this.misreadTemplate(n) ?? n;
-      if (n.type === 'binary_expression' && operatorOf(n) === op) {
-        split(n.childForFieldName('left'));
-        split(n.childForFieldName('right'));
-      } else parts.push(n);
-    };
-    split(condNode);
+    const parts = this.chainParts(condNode, op);
     if (parts.length < 2) return null;
     const mask = op === '&&' ? act.slice() : new Uint8Array(this.n);
     const known: string[] = [];

@@ -35,6 +35,14 @@ export function accessAt(r: FileAnalysis, text: string, snippet: string, kind: A
   return found[0];
 }
 
+/** The access of `kind` on the line containing `snippet` in `kernel` (several kernels may share a macro's line). */
+export function inKernel(r: FileAnalysis, text: string, snippet: string, kind: AccessFinding['kind'], kernel: string): AccessFinding {
+  const line = lineOf(text, snippet);
+  const found = r.accesses.filter((a) => a.range.start.line === line && a.kind === kind && a.kernel === kernel);
+  if (found.length !== 1) throw new Error(`expected one ${kind} of ${kernel} at ${JSON.stringify(snippet)}, found ${found.length}: ${found.map((f) => f.message).join(' | ')}`);
+  return found[0];
+}
+
 /** Asserts an access's status, degree, wavefronts and its worst request's distinct words and active lanes. */
 export function figures(a: AccessFinding, status: string, degree: number, wavefronts: number, words: number, lanes: number): void {
   assert.equal(a.status, status, a.message);
