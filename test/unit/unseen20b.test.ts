@@ -117,3 +117,28 @@ test('64-bit atomics: 8-byte lanes in half-warps, `dacc[lane * 2]` 2-way in each
   warpFigures(d, 'conflict', 2, 4, 64, 32);
   assert.equal(d.worst!.banksUsed, 16);
 });
+
+test('`++c` and `c += 2` on a __shared__ cuda::std::atomic are one atomic each, of T\'s size (was: a load and a store, both unknown: "the size of `std::atomic<int>` is not known")', () => {
+  const text = [
+    '#include <cuda/atomic>',
+    '__global__ void k(unsigned long long *out)',
+    '{',
+    '    __shared__ cuda::std::atomic<int> hits;',
+    '    __shared__ cuda::atomic<unsigned long long, cuda::thread_scope_block> bytes;',
+    '    ++hits;',
+    '    hits += 2;',
+    '    bytes++;',
+    '    bytes.fetch_add(8ull);',
+    '    out[threadIdx.x] = bytes.load();',
+    '}',
+    'int main() { k<<<1, 64>>>(0); }',
+  ].join('\n');
+  const r = analyzeText(text);
+  assert.deepEqual(r.accesses.map((a) => [a.range.start.line, a.kind, a.status, a.elementBytes]),
+    [[5, 'atomic', 'broadcast', 4], [6, 'atomic', 'broadcast', 4], [7, 'atomic', 'broadcast', 8], [8, 'atomic', 'broadcast', 8], [9, 'load', 'broadcast', 8]]);
+  // one 8-byte word pair for 32 lanes: two words, served in one wavefront per half-warp
+  const b = accessAt(r, text, 'bytes.fetch_add(8ull);', 'atomic', 'bytes');
+  assert.equal(b.worst!.distinctWords, 2);
+  assert.equal(b.worst!.activeLanes, 32);
+  assert.equal(b.wavefronts, 2);
+});

@@ -155,6 +155,17 @@ interface LoopState {
   uncertainExit?: string;
 }
 
+/**
+ * The built-in integer or floating type T of a place whose type is `cuda::atomic<T, scope>` or `cuda::std::atomic<T>`
+ * (libcu++: the same size and alignment as T), read from the unresolved type's name; undefined for any other place.
+ */
+function sharedAtomicType(r: Ref): CType | undefined {
+  if (r.t.kind !== 'unknown') return undefined;
+  const m = /^(?:(?:::)?cuda::(?:std::)?)?(?:std::)?atomic\s*<\s*([A-Za-z_][\w ]*?)\s*(?:,[^<>]*)?>$/.exec(r.t.name);
+  const t = m ? BUILTINS[m[1].replace(/\s+/g, ' ')] : undefined;
+  return t && (t.kind === 'int' || t.kind === 'float') ? t : undefined;
+}
+
 export const ATOMICS = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$/;
 
 /** Side tables of class template instances' types, by type (see Interp's templateArgs). */
@@ -4164,9 +4175,15 @@ export class Interp {
     }
     // compound: one load and one store of the same place
     const target = this.eval(left);
-    // `slot += 1` on a cuda::atomic_ref is one atomic read-modify-write
+    // `slot += 1` on a cuda::atomic_ref (or on a `__shared__ cuda::atomic<T>`, see sharedAtomicType) is one atomic
+    // read-modify-write
     if (target.k === 'ref' && this.isAtomicRef(left)) {
       this.access(target, 'atomic', node);
+      return unk('an atomic on shared memory');
+    }
+    const atomicT = target.k === 'ref' ? sharedAtomicType(target) : undefined;
+    if (target.k === 'ref' && atomicT) {
+      this.access({ ...target, t: atomicT }, 'atomic', node);
       return unk('an atomic on shared memory');
     }
     if (target.k === 'ref') {
@@ -4269,6 +4286,11 @@ export class Interp {
     const target = this.eval(arg);
     if (target.k === 'ref' && this.isAtomicRef(arg)) {
       this.access(target, 'atomic', node);
+      return unk('an atomic on shared memory');
+    }
+    const atomicT = target.k === 'ref' ? sharedAtomicType(target) : undefined;
+    if (target.k === 'ref' && atomicT) {
+      this.access({ ...target, t: atomicT }, 'atomic', node);
       return unk('an atomic on shared memory');
     }
     if (target.k === 'ref') {
@@ -4611,10 +4633,9 @@ export class Interp {
     // a member call on a `__shared__ cuda::atomic<T, scope>` (or `cuda::std::atomic<T>`) of a built-in T: its
     // read-modify-writes (`fetch_add`, `exchange`, `compare_exchange_*`) are atomics of T's size at the object, as
     // `atomicAdd` is; `load()` a load, `store(v)` a store
-    const atomicElem = target?.k === 'ref' && target.t.kind === 'unknown' ? /^(?:(?:::)?cuda::(?:std::)?)?atomic\s*<\s*([A-Za-z_][\w ]*?)\s*(?:,[^<>]*)?>$/.exec(target.t.name)?.[1] : undefined;
-    const atomicType = atomicElem ? BUILTINS[atomicElem.replace(/\s+/g, ' ')] : undefined;
+    const atomicType = target?.k === 'ref' ? sharedAtomicType(target) : undefined;
     const atomicKind = !method ? null : method === 'load' ? 'load' : method === 'store' ? 'store' : /^(?:fetch_\w+|exchange|compare_exchange_(?:weak|strong))$/.test(method) ? 'atomic' : null;
-    if (target?.k === 'ref' && atomicType && atomicKind && (atomicType.kind === 'int' || atomicType.kind === 'float')) {
+    if (target?.k === 'ref' && atomicType && atomicKind) {
       for (const a of argNodes) this.rvalue(a);
       this.access({ ...target, t: atomicType }, atomicKind, node);
       return atomicKind === 'store' ? { k: 'other', what: 'void' } : unk(`the result of \`${fnNode.text}()\``);
