@@ -155,6 +155,17 @@ interface LoopState {
   uncertainExit?: string;
 }
 
+/**
+ * The built-in integer or floating type T of a place whose type is `cuda::atomic<T, scope>` or `cuda::std::atomic<T>`
+ * (libcu++: the same size and alignment as T), read from the unresolved type's name; undefined for any other place.
+ */
+function sharedAtomicType(r: Ref): CType | undefined {
+  if (r.t.kind !== 'unknown') return undefined;
+  const m = /^(?:(?:::)?cuda::(?:std::)?)?(?:std::)?atomic\s*<\s*([A-Za-z_][\w ]*?)\s*(?:,[^<>]*)?>$/.exec(r.t.name);
+  const t = m ? BUILTINS[m[1].replace(/\s+/g, ' ')] : undefined;
+  return t && (t.kind === 'int' || t.kind === 'float') ? t : undefined;
+}
+
 export const ATOMICS = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$/;
 
 /** Side tables of class template instances' types, by type (see Interp's templateArgs). */
@@ -4256,9 +4267,15 @@ export class Interp {
     }
     // compound: one load and one store of the same place
     const target = this.eval(left);
-    // `slot += 1` on a cuda::atomic_ref is one atomic read-modify-write
+    // `slot += 1` on a cuda::atomic_ref (or on a `__shared__ cuda::atomic<T>`, see sharedAtomicType) is one atomic
+    // read-modify-write
     if (target.k === 'ref' && this.isAtomicRef(left)) {
       this.access(target, 'atomic', node);
+      return unk('an atomic on shared memory');
+    }
+    const atomicT = target.k === 'ref' ? sharedAtomicType(target) : undefined;
+    if (target.k === 'ref' && atomicT) {
+      this.access({ ...target, t: atomicT }, 'atomic', node);
       return unk('an atomic on shared memory');
     }
     if (target.k === 'ref') {
@@ -4361,6 +4378,11 @@ export class Interp {
     const target = this.eval(arg);
     if (target.k === 'ref' && this.isAtomicRef(arg)) {
       this.access(target, 'atomic', node);
+      return unk('an atomic on shared memory');
+    }
+    const atomicT = target.k === 'ref' ? sharedAtomicType(target) : undefined;
+    if (target.k === 'ref' && atomicT) {
+      this.access({ ...target, t: atomicT }, 'atomic', node);
       return unk('an atomic on shared memory');
     }
     if (target.k === 'ref') {
@@ -4699,6 +4721,16 @@ export class Interp {
     if (target?.k === 'ref' && target.t.kind === 'array' && target.t.dims[0] > 0 && !argNodes.length) {
       if (method === 'size' || method === 'max_size') return num(target.t.dims[0], LONGT);
       if (method === 'data') return this.decay(target);
+    }
+    // a member call on a `__shared__ cuda::atomic<T, scope>` (or `cuda::std::atomic<T>`) of a built-in T: its
+    // read-modify-writes (`fetch_add`, `exchange`, `compare_exchange_*`) are atomics of T's size at the object, as
+    // `atomicAdd` is; `load()` a load, `store(v)` a store
+    const atomicType = target?.k === 'ref' ? sharedAtomicType(target) : undefined;
+    const atomicKind = !method ? null : method === 'load' ? 'load' : method === 'store' ? 'store' : /^(?:fetch_\w+|exchange|compare_exchange_(?:weak|strong))$/.test(method) ? 'atomic' : null;
+    if (target?.k === 'ref' && atomicType && atomicKind) {
+      for (const a of argNodes) this.rvalue(a);
+      this.access({ ...target, t: atomicType }, atomicKind, node);
+      return atomicKind === 'store' ? { k: 'other', what: 'void' } : unk(`the result of \`${fnNode.text}()\``);
     }
     if (target?.k === 'ref') {
       // a member function the file does not define, called on an object in shared memory (`bar.arrive()` on a
@@ -5327,6 +5359,15 @@ export class Interp {
       case '__all':
       case '__activemask':
         return this.warpVote(name, name === '__activemask' ? null : args[args.length - 1], node);
+      // warp reductions (cc 8.x: `__reduce_add_sync(mask, v)`): one value on every lane of a warp, over its active
+      // lanes; `__match_any_sync(mask, v)`: each lane's bits of the warp's active lanes whose `v` equals its own
+      case '__reduce_add_sync': case '__reduce_min_sync': case '__reduce_max_sync':
+      case '__reduce_and_sync': case '__reduce_or_sync': case '__reduce_xor_sync':
+        if (this.cfg.facts.functions.has(name)) return null;
+        return this.warpReduce(name, args[1], node);
+      case '__match_any_sync':
+        if (this.cfg.facts.functions.has(name)) return null;
+        return this.matchAny(args[1], node);
       // warp shuffles: each lane reads `var` of another lane of its warp (see shuffle)
       case '__shfl_sync': case '__shfl_up_sync': case '__shfl_down_sync': case '__shfl_xor_sync':
       case '__shfl': case '__shfl_up': case '__shfl_down': case '__shfl_xor':
@@ -5388,6 +5429,64 @@ export class Interp {
   /** The type a math function gives: `floorf` and the others ending in `f` a float, as does one given a float (the C++ overload); the rest a double. */
   private mathType(name: string, a: Value | undefined): CType {
     return /f$/.test(name) && name !== 'fabs' ? FLOAT : a?.k === 'num' && a.t.kind === 'float' && a.t.bytes === 4 ? FLOAT : DOUBLE;
+  }
+
+  /**
+   * A warp reduction (see builtinCall): each warp's sum, minimum, maximum, and, or or xor of `v` over its active lanes,
+   * in `v`'s type (`and`, `or`, `xor`: unsigned). A `v` not known per lane still gives one value per warp: a
+   * warp-uniform unknown, as a vote does.
+   */
+  private warpReduce(name: string, v: Value | undefined, node: Node): Value {
+    if (!v) return unk(`\`${name}\` needs a mask and a value`);
+    if (isTainted(v)) throw NEEDS_FULL_BLOCK;
+    const op = name.slice('__reduce_'.length, -'_sync'.length);
+    const t: CType = v.k === 'num' && v.t.kind === 'int' && v.t.signed && (op === 'add' || op === 'min' || op === 'max') ? INT : UINT;
+    if (v.k !== 'num' || v.sym || v.t.kind !== 'int') return this.readAtom(node, t);
+    const act = this.active();
+    const out = new Float64Array(this.n);
+    for (let w = 0; w < this.n; w += 32) {
+      let acc: number | null = null;
+      for (let i = w; i < Math.min(w + 32, this.n); i++) {
+        if (!act[i]) continue;
+        const x = wrap(laneAt(v.v, i), t);
+        if (acc === null) { acc = x; continue; }
+        switch (op) {
+          case 'add': acc = wrap(acc + x, t); break;
+          case 'min': acc = Math.min(acc, x); break;
+          case 'max': acc = Math.max(acc, x); break;
+          case 'and': acc = (acc & x) >>> 0; break;
+          case 'or': acc = (acc | x) >>> 0; break;
+          default: acc = (acc ^ x) >>> 0;
+        }
+      }
+      out.fill(acc ?? 0, w, Math.min(w + 32, this.n));
+    }
+    return num(isUniform(out) ? out[0] : out, t);
+  }
+
+  /**
+   * `__match_any_sync(mask, v)` (see builtinCall): for each lane, the bits of the active lanes of its warp whose `v`
+   * is the same as its own. Exact where `v` is known per lane up to warp-uniform unknowns (which every lane of a warp
+   * shares, so they do not change which lanes are equal); otherwise not known.
+   */
+  private matchAny(v: Value | undefined, node: Node): Value {
+    if (!v) return unk(`\`__match_any_sync\` needs a mask and a value`);
+    if (isTainted(v)) throw NEEDS_FULL_BLOCK;
+    if (v.k !== 'num') return unk(`\`${node.text}\` groups the lanes by a value that is not known per lane${v.k === 'unk' ? ` (${v.reason})` : ''}`);
+    if (v.sym && (v.t.kind !== 'int' || wrapKey(v.sym))) return unk(`\`${node.text}\` groups the lanes by a value that is not known per lane`);
+    const act = this.active();
+    const same = (a: number, b: number) => v.t.kind === 'int' ? wrap(a, v.t) === wrap(b, v.t) : Object.is(a, b);
+    const out = new Float64Array(this.n);
+    for (let w = 0; w < this.n; w += 32) {
+      const end = Math.min(w + 32, this.n);
+      for (let i = w; i < end; i++) {
+        if (!act[i]) continue;
+        let bits = 0;
+        for (let j = w; j < end; j++) if (act[j] && same(laneAt(v.v, i), laneAt(v.v, j))) bits += 2 ** (j - w);
+        out[i] = bits;
+      }
+    }
+    return num(isUniform(out) ? out[0] : out, UINT);
   }
 
   /** A warp vote (see builtinCall): `pred` null for `__activemask()`, which is the bits of the active lanes. */
