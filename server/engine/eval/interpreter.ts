@@ -1222,19 +1222,7 @@ export class Interp {
     const macros = this.cfg.facts.macros;
     const skip = (why: string) => {
       if (!mustRun) return false;
-      // the block's accesses are sites whose lanes are not known; what it assigns is not known after it
-      const reason = `the block after \`${name}(...)\` at line ${line} is not analysed: ${why}`;
-      const first = this.visits.length;
-      const assigned = this.assignedNames([body]);
-      this.exec(body);
-      for (let i = first; i < this.visits.length; i++) {
-        this.visits[i].addrs = null;
-        this.visits[i].reason = reason;
-      }
-      for (const n of assigned.keys()) {
-        const v = this.lookupVar(n);
-        if (v && !v.ref) v.value = unk(`\`${n}\` is assigned in ${reason.slice(4)}`);
-      }
+      this.runUnknown(body, () => this.exec(body), `the block after \`${name}(...)\` at line ${line} is not analysed: ${why}`);
       return true;
     };
     const own = macros.get(name);
@@ -1270,6 +1258,24 @@ export class Interp {
     if (isLoop) this.execLoop(node, { header: head, body });
     else this.execIf(node, { header: head, body });
     return true;
+  }
+
+  /**
+   * Runs `run` (which evaluates `node`) so that its accesses are sites whose lanes are not known (`reason`, which starts
+   * with "the "), and what it assigns is not known after it.
+   */
+  private runUnknown(node: Node | null, run: () => void, reason: string): void {
+    const first = this.visits.length;
+    const assigned = this.assignedNames([node]);
+    run();
+    for (let i = first; i < this.visits.length; i++) {
+      this.visits[i].addrs = null;
+      this.visits[i].reason = reason;
+    }
+    for (const n of assigned.keys()) {
+      const v = this.lookupVar(n);
+      if (v && !v.ref) v.value = unk(`\`${n}\` is assigned in ${reason.slice(4)}`);
+    }
   }
 
   private execLoop(node: Node, macro?: { header: Node; body: Node }): void {
@@ -3232,19 +3238,9 @@ export class Interp {
         const typeName_ = node.childForFieldName('type');
         const header = typeName_?.type === 'type_identifier' ? this.macroNamed(typeName_.text) : undefined;
         if (header && header.params === null && /^\s*(?:for|while|if)\s*\(/.test(header.body)) {
-          const first = this.visits.length;
           const value = node.childForFieldName('value');
-          const assigned = this.assignedNames([value]);
-          for (const c of named(value)) this.rvalue(c);
-          const reason = `the block after \`${typeName_!.text}\` at line ${node.startPosition.row + 1} is not analysed: the macro is a header (\`${header.body.trim().replace(/\s+/g, ' ')}\`), read with its block as one expression`;
-          for (let i = first; i < this.visits.length; i++) {
-            this.visits[i].addrs = null;
-            this.visits[i].reason = reason;
-          }
-          for (const n of assigned.keys()) {
-            const v = this.lookupVar(n);
-            if (v && !v.ref) v.value = unk(`\`${n}\` is assigned in ${reason.slice(4)}`);
-          }
+          this.runUnknown(value, () => { for (const c of named(value)) this.rvalue(c); },
+            `the block after \`${typeName_!.text}\` at line ${node.startPosition.row + 1} is not analysed: the macro is a header (\`${header.body.trim().replace(/\s+/g, ' ')}\`), read with its block as one expression`);
           return { k: 'other', what: 'block' };
         }
         for (const c of named(node.childForFieldName('value'))) this.rvalue(c);
