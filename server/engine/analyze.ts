@@ -1397,6 +1397,11 @@ export class EngineDocument {
           if (!(e instanceof BudgetExceeded)) throw e;
           fix = { reason: 'the padding search was stopped by the analysis budget' };
           nextSearches.set(fixKey, state); // the paddings tried so far are not tried again
+          notices.push({
+            range: info.declRange,
+            severity: 'information',
+            message: `analysis budget of ${budget} ms exceeded: the padding search for \`${info.name}\` stopped after ${state.next - 1} of the paddings it tries; the next analysis goes on with it`,
+          });
         }
         if (!cachedFix && !fix.reason?.includes('budget')) nextFixes.set(fixKey, fix);
         else if (cachedFix) nextFixes.set(fixKey, cachedFix);
