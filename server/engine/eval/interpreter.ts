@@ -155,6 +155,9 @@ interface LoopState {
   uncertainExit?: string;
 }
 
+/** The body of a macro that is a whole loop or `if` header (`#define IF_LEADER if (lane == 0)`). */
+const HEADER_MACRO_BODY = /^\s*(?:for|while|if)\s*\(/;
+
 /**
  * The built-in integer or floating type T of a place whose type is `cuda::atomic<T, scope>` or `cuda::std::atomic<T>`
  * (libcu++: the same size and alignment as T), read from the unresolved type's name; undefined for any other place.
@@ -496,7 +499,7 @@ export class Interp {
         const callee = first?.type === 'call_expression' ? first.childForFieldName('function') : first?.type === 'identifier' ? first : null;
         const mac = callee?.type === 'identifier' ? this.macroNamed(callee.text) : undefined;
         const opener = !!mac && /\{\s*$/.test(mac.body) && cs[i + 1].type === 'compound_statement';
-        const header = touching && !!mac && mac.params === null && first?.type === 'identifier' && /^\s*(?:for|while|if)\s*\(/.test(mac.body);
+        const header = touching && !!mac && mac.params === null && first?.type === 'identifier' && HEADER_MACRO_BODY.test(mac.body);
         const call = first && (c.lastChild?.isMissing || opener || header) ? first : null;
         const fn = call ? callee : null;
         if (call && fn && mac && (mac.params || opener || header)) {
@@ -3237,7 +3240,7 @@ export class Interp {
         // it heads as one expression; which lanes run the block is not known here, so its accesses are unknown
         const typeName_ = node.childForFieldName('type');
         const header = typeName_?.type === 'type_identifier' ? this.macroNamed(typeName_.text) : undefined;
-        if (header && header.params === null && /^\s*(?:for|while|if)\s*\(/.test(header.body)) {
+        if (header && header.params === null && HEADER_MACRO_BODY.test(header.body)) {
           const value = node.childForFieldName('value');
           this.runUnknown(value, () => { for (const c of named(value)) this.rvalue(c); },
             `the block after \`${typeName_!.text}\` at line ${node.startPosition.row + 1} is not analysed: the macro is a header (\`${header.body.trim().replace(/\s+/g, ' ')}\`), read with its block as one expression`);
@@ -4263,17 +4266,8 @@ export class Interp {
     }
     // compound: one load and one store of the same place
     const target = this.eval(left);
-    // `slot += 1` on a cuda::atomic_ref (or on a `__shared__ cuda::atomic<T>`, see sharedAtomicType) is one atomic
-    // read-modify-write
-    if (target.k === 'ref' && this.isAtomicRef(left)) {
-      this.access(target, 'atomic', node);
-      return unk('an atomic on shared memory');
-    }
-    const atomicT = target.k === 'ref' ? sharedAtomicType(target) : undefined;
-    if (target.k === 'ref' && atomicT) {
-      this.access({ ...target, t: atomicT }, 'atomic', node);
-      return unk('an atomic on shared memory');
-    }
+    const atomic = this.atomicUpdate(target, left, node);
+    if (atomic) return atomic;
     if (target.k === 'ref') {
       this.access(target, 'load', node);
       this.access(target, 'store', node);
@@ -4368,19 +4362,24 @@ export class Interp {
     return { ...p, off, flat: p.flat ?? (p.base.dims.length > 1 ? `\`${this.realNode(node).text}\` at line ${this.realNode(node).startPosition.row + 1} does pointer arithmetic on \`${p.base.name}\`` : null) };
   }
 
+  /**
+   * `slot += 1`, `++slot` on a cuda::atomic_ref (or on a `__shared__ cuda::atomic<T>`, see sharedAtomicType): one atomic
+   * read-modify-write, recorded; null for any other place.
+   */
+  private atomicUpdate(target: Value, expr: Node, node: Node): Value | null {
+    if (target.k !== 'ref') return null;
+    const t = this.isAtomicRef(expr) ? target.t : sharedAtomicType(target);
+    if (!t) return null;
+    this.access({ ...target, t }, 'atomic', node);
+    return unk('an atomic on shared memory');
+  }
+
   private update(node: Node): Value {
     const arg = node.childForFieldName('argument')!;
     const op = kids(node).find((c) => c.type === '++' || c.type === '--')?.type ?? '++';
     const target = this.eval(arg);
-    if (target.k === 'ref' && this.isAtomicRef(arg)) {
-      this.access(target, 'atomic', node);
-      return unk('an atomic on shared memory');
-    }
-    const atomicT = target.k === 'ref' ? sharedAtomicType(target) : undefined;
-    if (target.k === 'ref' && atomicT) {
-      this.access({ ...target, t: atomicT }, 'atomic', node);
-      return unk('an atomic on shared memory');
-    }
+    const atomic = this.atomicUpdate(target, arg, node);
+    if (atomic) return atomic;
     if (target.k === 'ref') {
       this.access(target, 'load', node);
       this.access(target, 'store', node);
