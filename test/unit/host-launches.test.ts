@@ -167,7 +167,7 @@ void run(float *d) {
   assert.ok(store.assumptions.includes('block 128x1x1 from the launch at line 8'), store.assumptions.join('\n'));
 });
 
-test('an `if` that sets a value not known on its way (`n = atoi(argv[1])`) is not taken both ways: the value stays unknown', () => {
+test('an `if` that sets a value not known on one way (`n = atoi(argv[1])`) is taken the other way, said (was: the block not evaluated, 32 threads assumed)', () => {
   const src = `__global__ void k(float *out) {
   __shared__ float s[4096];
   s[threadIdx.x * 2] = 1.0f;
@@ -179,8 +179,18 @@ int main(int argc, char **argv) {
 }
 `;
   const [store] = analyzeText(src).accesses;
-  assert.deepEqual([store.block, store.degree, store.cases], [[32, 1, 1], 2, []]);
-  assert.ok(store.assumptions.some((a) => a.startsWith('the block shape `threads` of the launch at line 8 could not be evaluated')), store.assumptions.join('\n'));
+  assert.deepEqual([store.block, store.degree, store.cases], [[256, 1, 1], 2, []]);
+  assert.ok(store.assumptions.includes('block 256x1x1 from the launch at line 8 where `argc > 1` (line 7) does not hold (where it holds, `threads` is set to a value not known)'), store.assumptions.join('\n'));
+  // no value on the other way either (declared without one, or both ways read at run time): not evaluated, as before
+  for (const host of ['int threads;\n  if (argc > 1) threads = atoi(argv[1]);', 'int threads = 64;\n  if (argc > 1) threads = atoi(argv[1]);\n  else threads = atoi(argv[0]);']) {
+    const [s2] = analyzeText(src.replace('int threads = 256;\n  if (argc > 1) threads = atoi(argv[1]);', host)).accesses;
+    assert.deepEqual(s2.block, [32, 1, 1], host);
+    assert.ok(s2.assumptions.some((a) => /^the block shape `threads` of the launch at line \d+ could not be evaluated/.test(a)), s2.assumptions.join('\n'));
+  }
+  // a known `else`: that way
+  const [s3] = analyzeText(src.replace('if (argc > 1) threads = atoi(argv[1]);', 'if (argc > 1) threads = atoi(argv[1]);\n  else threads = 128;')).accesses;
+  assert.deepEqual(s3.block, [128, 1, 1]);
+  assert.ok(s3.assumptions.includes('block 128x1x1 from the launch at line 9 where `argc > 1` (line 7) does not hold (where it holds, `threads` is set to a value not known)'), s3.assumptions.join('\n'));
 });
 
 test('a `?:` that gives a launch value is taken both ways too; two comparisons of one name that cannot both hold are no way', () => {
@@ -290,4 +300,42 @@ int main() { float *d; launch(d, 512); return 0; }
   assert.deepEqual(store.block, [512, 1, 1]);
   assert.deepEqual(store.cases, []);
   assert.ok(!store.assumptions.some((a) => /contexts evaluated/.test(a)), store.assumptions.join('\n'));
+});
+
+test('PCC\'s rectangular transpose, block from `int dimx = 32, dimy = 16; if (argc > 2) { dimx = atoi(argv[1]); dimy = atoi(argv[2]); }`: 32x16, the column read 16-way (was: block not evaluated, 32x1 assumed, reported conflict-free)', () => {
+  const src = `#define BDIMX 32
+#define BDIMY 16
+__global__ void transposeSmem(float *out, float *in, int nx, int ny) {
+  __shared__ float tile[BDIMY][BDIMX];
+  unsigned int ix = blockDim.x * blockIdx.x + threadIdx.x;
+  unsigned int iy = blockDim.y * blockIdx.y + threadIdx.y;
+  unsigned int ti = iy * nx + ix;
+  unsigned int bidx = threadIdx.y * blockDim.x + threadIdx.x;
+  unsigned int irow = bidx / blockDim.y;
+  unsigned int icol = bidx % blockDim.y;
+  ix = blockDim.y * blockIdx.y + icol;
+  iy = blockDim.x * blockIdx.x + irow;
+  tile[threadIdx.y][threadIdx.x] = in[ti];
+  __syncthreads();
+  out[iy * ny + ix] = tile[icol][irow];
+}
+int main(int argc, char **argv) {
+  int nx = 1 << 12, ny = 1 << 12;
+  int dimx = 32, dimy = 16;
+  if (argc > 2) {
+    dimx = atoi(argv[1]);
+    dimy = atoi(argv[2]);
+  }
+  dim3 block(dimx, dimy);
+  dim3 grid((nx + block.x - 1) / block.x, (ny + block.y - 1) / block.y);
+  float *a = 0, *b = 0;
+  transposeSmem<<<grid, block>>>(b, a, nx, ny);
+  return 0;
+}
+`;
+  const [store, load] = analyzeText(src, { budgetMs: 60_000 }).accesses;
+  assert.deepEqual([store.block, store.status, store.degree], [[32, 16, 1], 'conflict-free', 1]);
+  // lane l of a warp: icol = l % 16, irow = l / 16 (+ 2 per warp): word 32 icol + irow, banks irow: two banks, 16-way
+  assert.deepEqual([load.block, load.status, load.degree, load.wavefronts, load.worst!.distinctWords, load.worst!.banksUsed], [[32, 16, 1], 'conflict', 16, 16, 32, 2]);
+  assert.ok(load.assumptions.includes('block 32x16x1 from the launch at line 27 where `argc > 2` (line 20) does not hold (where it holds, `dimx`, `dimy` are set to values not known)'), load.assumptions.join('\n'));
 });

@@ -1703,6 +1703,18 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
   // each condition as it is where its `if` stands (`if (t < 128) t = 128;` with `t` known there): known ones are
   // decided on every path, the others taken both ways
   const fixed = new Map<number, boolean>();
+  const dropped: string[] = [];
+  // the names the conditions of the `if`s and `switch`es around the call read
+  let atCall: Set<string> | null = null;
+  const decidedAtCall = () => {
+    if (atCall) return atCall;
+    atCall = new Set();
+    for (let p = call.parent; p && p.id !== fn.body.id; p = p.parent) {
+      const cond = p.type === 'if_statement' || p.type === 'switch_statement' ? p.childForFieldName('condition') : null;
+      if (cond) for (const id of identifiersIn(cond)) atCall.add(id);
+    }
+    return atCall;
+  };
   const open = ifs.filter((x) => {
     const callee = foreign.get(x.node.id);
     if (callee) {
@@ -1713,14 +1725,31 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
     if (!inCall.includes(x) && (![...x.names].some((n) => names.has(n)) || !straight(x.node))) return false;
     const u = conditionAt(x.node, fn, facts, deadline, caps, params);
     if (u !== null) fixed.set(x.node.id, u);
-    // taken both ways only where each way gives known values: `if (argc > 1) n = atoi(argv[1]);` leaves `n` unknown,
-    // as before, rather than read as the value it would have without the `if`
     if (u !== null) return false;
+    // taken both ways only where each way gives known values
     if (x.node.type === 'conditional_expression') return ['consequence', 'alternative'].every((f) => valueKnownAt(x.node.childForFieldName(f), x.node, fn, facts, deadline, caps, params));
-    return x.assigns.every((a) => !names.has(a.name) || valueKnownAt(a.node.childForFieldName('right'), a.node, fn, facts, deadline, caps, params));
+    const unknownOn = (way: Node | null) => x.assigns.filter((a) => names.has(a.name) && !!way && way.startIndex <= a.node.startIndex && a.node.endIndex <= way.endIndex &&
+      !valueKnownAt(a.node.childForFieldName('right'), a.node, fn, facts, deadline, caps, params));
+    const ways = [x.node.childForFieldName('consequence'), x.node.childForFieldName('alternative')];
+    const lost = ways.map(unknownOn);
+    if (!lost[0].length && !lost[1].length) return true;
+    // one way sets a value not known (PCC's `if (argc > 1) dimx = atoi(argv[1]);`): the launch is taken the other way,
+    // with what the program does when it is not taken, and says so; both ways unknown: the values stay unknown
+    if (lost[0].length && lost[1].length) return false;
+    // a launch inside a branch on what that way sets (`switch (blocksize) { case 1024: ... }`) is on that way: its
+    // branch's fact gives the value (see the branch facts of hostInterp)
+    if (lost.flat().some((a) => decidedAtCall().has(a.name))) return false;
+    const holds = !lost[0].length;
+    fixed.set(x.node.id, holds);
+    const set = [...new Set([...lost[holds ? 1 : 0]].sort((a, b) => a.node.startIndex - b.node.startIndex).map((a) => a.name))];
+    const raw = x.node.childForFieldName('condition')!.text.trim();
+    const text = raw.startsWith('(') && raw.endsWith(')') && balanced(raw.slice(1, -1)) ? raw.slice(1, -1).trim() : raw;
+    dropped.push(`\`${text}\` (line ${x.node.startPosition.row + 1}) ${holds ? 'holds' : 'does not hold'} (where it ${holds ? 'does not' : 'holds'}, ${set.length > 1 ? `\`${set.join('`, `')}\` are` : `\`${set[0]}\` is`} set to ${set.length > 1 ? 'values' : 'a value'} not known)`);
+    return false;
   });
+  const tail = dropped.length ? ` where ${andList(dropped)}` : '';
   // more undecided `if`s than that: the values they set stay unknown (taking only some both ways would not know them)
-  if (!open.length || open.length > MAX_BRANCH_CHOICES) return fixed.size ? [{ decide: fixed, where: '' }] : null;
+  if (!open.length || open.length > MAX_BRANCH_CHOICES) return fixed.size ? [{ decide: fixed, where: tail }] : null;
   // a condition that nothing before the launch changes has one value on a path: the one the `if`s around the launch
   // give it (`if (tc) bc = 16; else bc = 32; ... if (tc) k<<<...>>>(bc)` is 16), or the one an earlier `if` took
   const unchanged = (cond: Node) => identifiersIn(cond).every((id) => !writtenBefore(fn.body, id, call.startIndex));
@@ -1767,7 +1796,7 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
   const paths: { decide: Map<number, boolean>; where: string }[] = [];
   const walk = (i: number, decide: Map<number, boolean>, said: string[], known: Map<string, boolean>, range = new Map<string, [number, number]>()) => {
     if (paths.length >= MAX_CALLER_BINDINGS) return;
-    if (i === open.length) return void paths.push({ decide, where: said.length ? ` where ${andList(said)}` : '' });
+    if (i === open.length) return void paths.push({ decide, where: said.length || dropped.length ? ` where ${andList([...dropped, ...said])}` : '' });
     const node = open[i].node;
     for (const [anc, taken] of decide) {
       const a = ifs.find((x) => x.node.id === anc)!.node;
