@@ -1125,8 +1125,10 @@ export class EngineDocument {
         const fix = (n: string) => (Number(n) > endLine + 1 ? String(Number(n) - 1) : n);
         return `${w}${fix(a)}${b === undefined ? '' : `-${fix(b)}`}`;
       });
+      // an expression the grammar spans into the braces added at the region's end ends where the region does
+      const regionEnd = pointAt(this.text, this.text.slice(0, region.end).trimEnd().length);
       const lines = (a: AccessFinding): AccessFinding => ({
-        ...a, declRange: back(a.declRange), assumptions: a.assumptions.map(shift), message: shift(a.message),
+        ...a, range: clampRange(a.range, regionEnd), exprRange: clampRange(a.exprRange, regionEnd), declRange: back(a.declRange), assumptions: a.assumptions.map(shift), message: shift(a.message),
         ...(a.reason === undefined ? {} : { reason: shift(a.reason) }),
         cases: a.cases.map((c) => ({ ...c, context: Object.fromEntries(Object.entries(c.context).map(([k, v]) => [shift(k), v])) })),
       });
@@ -1442,6 +1444,15 @@ export class EngineDocument {
         });
       }
     }
+    // a definition closed at the end of the file: a node that reaches into the braces added after the text (an ERROR
+    // the grammar spans to them) ends at the end of the text
+    if (this.closed) {
+      const end = pointAt(this.text, this.text.length);
+      const clamp = (r: Range) => clampRange(r, end);
+      accesses.forEach((a, i) => (accesses[i] = { ...a, range: clamp(a.range), exprRange: clamp(a.exprRange), declRange: clamp(a.declRange) }));
+      arrays.forEach((a, i) => (arrays[i] = { ...a, declRange: clamp(a.declRange), ...(a.fix ? { fix: { ...a.fix, edits: a.fix.edits.map((e) => ({ ...e, range: clamp(e.range) })) } } : {}) }));
+      for (let i = 0; i < notices.length; i++) notices[i] = { ...notices[i], range: clamp(notices[i].range) };
+    }
     // a padding search stopped by the budget makes the result incomplete too: the server's idle passes finish it
     return { model: profile.name, accesses, arrays, notices, ...(skipped.length || nextSearches.size ? { incomplete: true } : {}) };
   }
@@ -1462,6 +1473,14 @@ export class EngineDocument {
     this.fixCache.clear();
     this.fixSearches.clear();
   }
+}
+
+/** `r` ended at `end` where it reaches past it (into braces a repair added after the user's text). */
+function clampRange(r: Range, end: { row: number; column: number }): Range {
+  const past = (p: Range['start']) => p.line > end.row || (p.line === end.row && p.character > end.column);
+  if (!past(r.end)) return r;
+  const e = { line: end.row, character: end.column };
+  return { start: past(r.start) ? e : r.start, end: e };
 }
 
 function countLines(s: string): number {
