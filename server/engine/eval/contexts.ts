@@ -5,7 +5,7 @@ import type { Node } from '../syntax/parser';
 import { substitute } from '../syntax/preprocess';
 import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, operatorOf, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot } from '../facts/collect';
 import { CType, typeName, INT, BUILTINS, LIBRARY_TYPES } from '../facts/ctypes';
-import { Interp, DEFAULT_CAPS, Caps, warpSizeNote, factsFor } from './interpreter';
+import { Interp, DEFAULT_CAPS, Caps, warpSizeNote, factsFor, BudgetExceeded } from './interpreter';
 import { Value, uniformValue, convert, num, binary, andList } from './values';
 
 export interface Instance {
@@ -313,6 +313,12 @@ function writtenBefore(body: Node, name: string, before: number): boolean {
     writePositions.set(body, all);
   }
   return (all.get(name) ?? []).some((at) => at < before);
+}
+
+/** Whether `body` writes `name` at a position from `after` to before `before` (from writtenBefore's one walk). */
+function writtenBetween(body: Node, name: string, after: number, before: number): boolean {
+  if (!writtenBefore(body, name, before)) return false;
+  return writePositions.get(body)!.get(name)!.some((at) => at >= after && at < before);
 }
 
 /**
@@ -1446,7 +1452,10 @@ function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: 
     const d = init?.type === 'declaration' ? init.childrenForFieldName('declarator') : [];
     if (d.length !== 1 || d[0]?.type !== 'init_declarator' || !body || body.startIndex > call.startIndex) continue;
     const j = declaratorName(d[0])?.text;
-    if (!j || writesTo(body, j, body.startIndex, body.endIndex).length) continue;
+    // each loop around the call walks its body once: in a definition the grammar nests deep (a half-typed one, its
+    // braces unbalanced) that is a walk of most of the file per loop, so the clock is read here
+    if (Date.now() > deadline) throw new BudgetExceeded();
+    if (!j || writtenBetween(body, j, body.startIndex, body.endIndex)) continue;
     const it = hostInterp(facts, fn, n.startIndex, deadline, caps, undefined, undefined, params);
     const counts = counterValues(fn, n, j, d[0].childForFieldName('value'), it);
     if (!counts) continue;
@@ -1465,7 +1474,7 @@ function loopBindings(fn: FunctionFact, call: Node, facts: FileFacts, deadline: 
           for (const x of s.childrenForFieldName('declarator')) {
             const name = x && declaratorName(x)?.text;
             const value = x?.type === 'init_declarator' ? x.childForFieldName('value') : null;
-            if (!name || !value || writesTo(body, name, s.endIndex, call.startIndex).length) continue;
+            if (!name || !value || writtenBetween(body, name, s.endIndex, call.startIndex)) continue;
             const e = localArrayElement(fn, value, at) ?? at.rvalue(value);
             if (known(e)) values.set(name, e);
           }
