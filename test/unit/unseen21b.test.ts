@@ -96,6 +96,22 @@ test('`x & ~m` of a 64-bit unsigned m is `x - (x & m)`; other uses of `~m` stay 
   assert.equal(c.message, 'c: 32-way bank conflict: 32 lanes need 32 distinct words from bank 8; served in 32 wavefronts (ideal 1)');
 });
 
+test('a pointer swapped through a helper taking references is named as the site spells it (was: `b`, the helper\'s parameter)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // after three swaps `curr` is the first half again: float2 at 8 t, conflict-free in 2 wavefronts
+  const last = accessAt(result, text, 'u1[t] = reinterpret_cast<float2 *>(curr)[t];', 'load', 'reinterpret_cast');
+  figures(last, 'conflict-free', 1, 2, 64, 32);
+  assert.equal(last.array, 'curr');
+  assert.equal(last.message, 'curr: conflict-free: 32 lanes need 64 distinct words from 32 banks; served in 2 wavefronts (ideal 2)');
+  // in the loop: prev[2 t] and curr[2 ((t + 63) % 64)], 2-way in every pass, whichever half each names
+  const p = accessAt(result, text, 'prev[2 * t] = 2.f * c.x - prev[2 * t]', 'store', 'prev');
+  figures(p, 'conflict', 2, 2, 32, 32);
+  assert.equal(p.array, 'prev');
+  const l = accessAt(result, text, 'float left = curr[', 'load', 'curr');
+  figures(l, 'conflict', 2, 2, 32, 32);
+  assert.equal(l.array, 'curr');
+});
+
 test('guards: half-warp row slices padded by one, the 16x16 Jacobi ping-pong, a struct overlay read by `.`, a 3-D block, a cudaFuncSetAttribute launch', () => {
   const { text, result } = analyzeFile(FIXTURE);
   // row = rows + 17 ty: two rows in a warp, words 17 ty + tx, word 0 and 32 on bank 0

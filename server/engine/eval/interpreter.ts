@@ -3310,6 +3310,10 @@ export class Interp {
         const own = bound.value.k === 'unk' && bound.value.reason !== `\`${name}\` has no initial value` ? bound.value : null;
         for (let i = 0; i < this.n; i++) if (act[i] & bound.unset[i]) return own ?? unk(bound.unsetWhy ?? `\`${name}\` is read on a lane that has not assigned it`);
       }
+      // a pointer variable is named as the site spells it: a caller's variable assigned through a reference parameter
+      // (`swapPtr(prev, curr)` doing `a = b`) is the caller's name there, not the parameter's (an object's member,
+      // `plain.p`, keeps the name of its object)
+      if (bound.value.k === 'ptr' && bound.value.name !== name && /^\w+$/.test(bound.value.name)) return { ...bound.value, name };
       return bound.value;
     }
     const tv = this.cfg.values.get(name);
