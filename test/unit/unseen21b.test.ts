@@ -112,6 +112,42 @@ test('a pointer swapped through a helper taking references is named as the site 
   assert.equal(l.array, 'curr');
 });
 
+test('a member function called through a pointer to a struct laid over the dynamic buffer (`tl->at(ty, tx)`) reaches its data members (was: no access reported)', () => {
+  const { text, result } = analyzeFile(FIXTURE);
+  // Tile<8, 32>: v[8][33]; at(ty, tx) is word 33 ty + tx: conflict-free; at(tx % 8, 4 ty + tx / 8): banks
+  // (tx % 8) + 4 ty + tx / 8, 11 of them, 4 lanes on bank 3
+  const st = accessAt(result, text, '__device__ float &at(int r, int c) { return v[r][c]; }', 'store');
+  figures(st, 'conflict-free', 1, 1, 32, 32);
+  assert.equal(st.kernel, 'tileTranspose');
+  assert.deepEqual(st.block, [32, 8, 1]);
+  const ld = accessAt(result, text, '__device__ float &at(int r, int c) { return v[r][c]; }', 'load');
+  figures(ld, 'conflict', 4, 4, 32, 32);
+  assert.equal(ld.worst!.banksUsed, 11);
+  assert.equal(ld.message, 'v: 4-way bank conflict: 4 lanes need 4 distinct words from bank 3; served in 4 wavefronts (ideal 1)');
+});
+
+test('a member function called by `p->twice(...)` on a struct in shared memory, and the `this->put(...)` it calls, store to its members (was: the `->` call reported nothing)', () => {
+  const text = [
+    'struct Rows {',
+    '    float v[8][32];',
+    '    __device__ void put(int r, int c, float x) { v[r][c] = x; }',
+    '    __device__ void twice(int r, int c, float x) { this->put(c % 8, r * 4, x); }',
+    '};',
+    '__global__ void k(float *out)',
+    '{',
+    '    extern __shared__ __align__(16) unsigned char raw[];',
+    '    Rows *p = reinterpret_cast<Rows *>(raw);',
+    '    p->twice(threadIdx.y, threadIdx.x, 1.f);',
+    '}',
+    'int main() { k<<<1, dim3(32, 8), sizeof(Rows)>>>(0); }',
+  ].join('\n');
+  const r = analyzeText(text);
+  // v[tx % 8][4 ty]: words 32 (tx % 8) + 4 ty, all on bank 4 ty: 8 words, 4 lanes each, 8-way
+  const a = accessAt(r, text, '__device__ void put(', 'store');
+  figures(a, 'conflict', 8, 8, 8, 32);
+  assert.equal(a.worst!.banksUsed, 1);
+});
+
 test('guards: half-warp row slices padded by one, the 16x16 Jacobi ping-pong, a struct overlay read by `.`, a 3-D block, a cudaFuncSetAttribute launch', () => {
   const { text, result } = analyzeFile(FIXTURE);
   // row = rows + 17 ty: two rows in a warp, words 17 ty + tx, word 0 and 32 on bank 0

@@ -3801,6 +3801,21 @@ export class Interp {
     return v;
   }
 
+  /**
+   * The object of a member call: `t.at(r, c)`'s `t`; `p->at(r, c)`'s `*p`, read as field() reads `p->v` (a struct laid
+   * over a dynamic buffer, `Tile *tl = reinterpret_cast<Tile *>(raw); tl->at(ty, tx)`), so that the member function
+   * sees the data members of the object in shared memory.
+   */
+  private memberObject(fnNode: Node): Value {
+    const arg = fnNode.childForFieldName('argument')!;
+    let v = this.eval(arg);
+    if (v.k !== 'obj' && kids(fnNode).some((c) => c.type === '->')) {
+      v = this.load(v, arg);
+      if (v.k === 'ptr') v = this.deref(v, num(0), fnNode, arg);
+    }
+    return v;
+  }
+
   private field(node: Node): Value {
     const arg = node.childForFieldName('argument')!;
     const fieldName = node.childForFieldName('field')?.text ?? '';
@@ -4585,7 +4600,7 @@ export class Interp {
     // the object of a member call (`g.thread_rank()`, `t.at(r, c)`, `bar.arrive()`), evaluated once: its expression
     // may itself be a call whose accesses must not be recorded twice
     let objectValue: Value | undefined;
-    const object = () => (objectValue ??= this.eval(fnNode.childForFieldName('argument')!));
+    const object = () => (objectValue ??= this.memberObject(fnNode));
     const group = this.cooperativeGroups(fnNode, name, argNodes, object);
     if (group) return group;
     if (ATOMICS.test(name)) {
