@@ -3310,6 +3310,10 @@ export class Interp {
         const own = bound.value.k === 'unk' && bound.value.reason !== `\`${name}\` has no initial value` ? bound.value : null;
         for (let i = 0; i < this.n; i++) if (act[i] & bound.unset[i]) return own ?? unk(bound.unsetWhy ?? `\`${name}\` is read on a lane that has not assigned it`);
       }
+      // a pointer variable is named as the site spells it: a caller's variable assigned through a reference parameter
+      // (`swapPtr(prev, curr)` doing `a = b`) is the caller's name there, not the parameter's (an object's member,
+      // `plain.p`, keeps the name of its object)
+      if (bound.value.k === 'ptr' && bound.value.name !== name && /^\w+$/.test(bound.value.name)) return { ...bound.value, name };
       return bound.value;
     }
     const tv = this.cfg.values.get(name);
@@ -3794,6 +3798,21 @@ export class Interp {
   private macroEval(expr: Node, name: string): Value {
     const v = this.eval(expr);
     if (v.k === 'ref' || v.k === 'ptr') return unk(`the macro \`${name}\` names shared memory; write the access in the kernel`);
+    return v;
+  }
+
+  /**
+   * The object of a member call: `t.at(r, c)`'s `t`; `p->at(r, c)`'s `*p`, read as field() reads `p->v` (a struct laid
+   * over a dynamic buffer, `Tile *tl = reinterpret_cast<Tile *>(raw); tl->at(ty, tx)`), so that the member function
+   * sees the data members of the object in shared memory.
+   */
+  private memberObject(fnNode: Node): Value {
+    const arg = fnNode.childForFieldName('argument')!;
+    let v = this.eval(arg);
+    if (v.k !== 'obj' && kids(fnNode).some((c) => c.type === '->')) {
+      v = this.load(v, arg);
+      if (v.k === 'ptr') v = this.deref(v, num(0), fnNode, arg);
+    }
     return v;
   }
 
@@ -4581,7 +4600,7 @@ export class Interp {
     // the object of a member call (`g.thread_rank()`, `t.at(r, c)`, `bar.arrive()`), evaluated once: its expression
     // may itself be a call whose accesses must not be recorded twice
     let objectValue: Value | undefined;
-    const object = () => (objectValue ??= this.eval(fnNode.childForFieldName('argument')!));
+    const object = () => (objectValue ??= this.memberObject(fnNode));
     const group = this.cooperativeGroups(fnNode, name, argNodes, object);
     if (group) return group;
     if (ATOMICS.test(name)) {

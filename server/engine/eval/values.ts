@@ -18,6 +18,11 @@ export interface Unk {
   reason: string;
   /** the same on every thread (a comparison of warp-uniform values, `next_k < k`): a guard on it splits no warp. */
   uniform?: true;
+  /**
+   * `~m` of a 64-bit unsigned `m` (`~size_t(15)`, `~(align - 1)`): 2^64 - 1 - m is not exact in a double, but
+   * `x & ~m` is `x - (x & m)`, which is (see andNot in binary()). Anything else reads it as unknown for `reason`.
+   */
+  notOf?: Num;
 }
 
 /** A __shared__ array as the evaluator sees it (dimensions resolved for this context). */
@@ -400,6 +405,10 @@ export function binary(op: string, a: Value, b: Value, labelArg: Label, mask: Ui
   let labelText: string | null = null;
   const label = { toString: () => (labelText ??= text(labelArg)) } as unknown as string;
   if (a.k === 'unk' || b.k === 'unk') {
+    if (op === '&' && ((a.k === 'unk' && a.notOf) || (b.k === 'unk' && b.notOf))) {
+      const r = andNot(a, b, label, mask);
+      if (r) return r;
+    }
     const u = a.k === 'unk' ? a : (b as Unk);
     if (!u.uniform) return u;
     // still the same on every thread only where the other operand is
@@ -553,6 +562,30 @@ export function binary(op: string, a: Value, b: Value, labelArg: Label, mask: Ui
   if (badShift && bad) return unk(`\`${label}\` shifts by a negative count or past the width of the type`);
   if (bad) return unk(`\`${label}\` overflows the range that can be evaluated exactly`);
   return num(v, rt);
+}
+
+/**
+ * `x & ~m` where `~m` is a 64-bit unsigned complement a double cannot hold (an Unk with `notOf`, made by unary()):
+ * the align-up idiom `(off + 15) & ~size_t(15)`, `(x + a - 1) & ~(a - 1)`. It is `x - (x & m)`, exact for known
+ * lanes; for a warp-uniform unknown `x` a warp-uniform unknown of its own (like any uniform operator of uniform
+ * values); `~m1 & ~m2` is `~(m1 | m2)`. Null where neither holds (the operand's reason stands).
+ */
+function andNot(a: Value, b: Value, label: string, mask: Uint8Array | null): Value | null {
+  if (a.k === 'unk' && a.notOf && b.k === 'unk' && b.notOf) {
+    const m = binary('|', a.notOf, b.notOf, label, mask);
+    return m.k === 'num' ? { ...a, notOf: m } : null;
+  }
+  const [u, o] = a.k === 'unk' && a.notOf ? [a, b] : [b as Unk, a];
+  if (o.k !== 'num' || !isInt(o.t)) return null;
+  const m = u.notOf!;
+  const t = promote(o.t, m.t);
+  if (o.sym) return !hasThread(o.sym) && isUniform(o.v, mask) && !wrapKey(o.sym) ? atom(label, t) : null;
+  const x = convertNum(o, t);
+  if (hasNaN(x.v, mask)) return null;
+  const low = binary('&', x, m, label, mask);
+  if (low.k !== 'num') return null;
+  const r = binary('-', x, low, label, mask);
+  return r.k === 'num' && !hasNaN(r.v, mask) ? r : null;
 }
 
 /** The integer fast path alone (null where binary() must decide): its result depends on the operands only. */
@@ -926,7 +959,12 @@ export function unary(op: string, a: Value, labelArg: Label, mask: Uint8Array | 
       return unk(`operator \`${op}\` is not evaluated`);
   }
   const v = map1(convertNum(a, t).v, (x) => wrap(f(x), t));
-  if (hasNaN(v, mask)) return unk(`\`${label}\` overflows the range that can be evaluated exactly`);
+  if (hasNaN(v, mask)) {
+    const u = unk(`\`${label}\` overflows the range that can be evaluated exactly`);
+    // ~m of a 64-bit unsigned m: kept as m, for `x & ~m` (andNot)
+    if (op === '~' && t.kind === 'int' && t.bytes === 8 && !t.signed && !hasNaN(convertNum(a, t).v, mask)) u.notOf = convertNum(a, t);
+    return u;
+  }
   return num(v, t);
 }
 
