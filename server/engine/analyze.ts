@@ -139,7 +139,7 @@ function runInstance(
   dimOverrides?: Map<string, number>, constOverrides?: Map<number, number>,
 ): { results: SiteResult[]; arrays: ArrayInfo[]; notes: string[]; capped: { line: number; message: string }[]; unreached: Unreached } {
   const run = (args: Map<string, Value>, longLoop?: number) =>
-    runBlock({ facts, block: inst.block, grid: inst.grid, values: inst.values, types: inst.types, args, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides, warp, longLoop }, kernel);
+    runBlock({ facts, block: inst.block, grid: inst.grid, values: inst.values, types: inst.types, args, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides, warp, longLoop, dynamicShared: inst.dynamicShared }, kernel);
   let given = givenArgs.get(inst);
   let it: Interp | null = null;
   if (!given) {
@@ -348,7 +348,7 @@ function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: Ban
   let activeLanes = 0;
   for (const l of lanes) if (l !== null) activeLanes++;
   return new Evaluated(base, { degree: sum.degree, wavefronts: sum.wavefronts, activeLanes }, sum, top, lanes, v.width, profile,
-    v.oob && !inst.assumedBlock ? { lane: v.oob.thread % 32, warp: Math.floor(v.oob.thread / 32), index: v.oob.index, extent: v.oob.extent } : undefined);
+    v.oob && !inst.assumedBlock ? { lane: v.oob.thread % 32, warp: Math.floor(v.oob.thread / 32), index: v.oob.index, extent: v.oob.extent, ...(v.oob.bytes ? { bytes: true as const } : {}) } : undefined);
 }
 
 /**

@@ -51,7 +51,8 @@ export interface Visit {
   /** past the visit cap: the number of contexts this one visit stands for (the access is not recorded again). */
   more?: number;
   assumptions: string[];
-  oob?: { thread: number; index: number; extent: number };
+  /** `bytes`: past the dynamic shared memory the launch gives, `index` the first byte past it the access reads or writes. */
+  oob?: { thread: number; index: number; extent: number; bytes?: true };
   /** the padding fix would be wrong for this access (flattened or pointer arithmetic), with why. */
   flat: string | null;
   /** where the access happens when that is not exprNode: the use of a reference bound at exprNode. */
@@ -89,6 +90,11 @@ export interface RunConfig {
    * of three loops of 32 passes each), ends the run with LongLoop (see runInstance).
    */
   longLoop?: number;
+  /**
+   * the bytes of dynamic shared memory the launch gives, where it gives a size it is known (its third argument): an
+   * `extern __shared__` access past them is out of bounds.
+   */
+  dynamicShared?: number | null;
 }
 
 /** Thrown where a run given RunConfig.longLoop reaches a loop that long. */
@@ -6029,6 +6035,22 @@ export class Interp {
         }
       }
       if (visit.oob) break;
+    }
+    // an `extern __shared__` array holds the bytes the launch gives (`k<<<g, b, 128 * sizeof(float)>>>`); past them is
+    // out of bounds, where the offset is known on every lane (a warp-uniform unknown in it could move it either way)
+    const dyn = this.cfg.dynamicShared;
+    if (!visit.oob && !this.laneUncertain && r.base.external && dyn && dyn > 0) {
+      if (off.sym && Object.keys(off.sym).every((k) => k.charCodeAt(0) === 2)) {
+        const box = boxRange(off.v, off.sym, act);
+        if (!box || box.hi + width > dyn) throw NEEDS_FULL_BLOCK;
+      } else if (!off.sym) {
+        const a = visit.addrs!;
+        for (let i = 0; i < this.n; i++)
+          if (act[i] && a[i] + width > dyn) {
+            visit.oob = { thread: i, index: Math.max(a[i], dyn), extent: dyn, bytes: true };
+            break;
+          }
+      }
     }
     if (wrapped) {
       const w = wrapOf(wrapped)!;

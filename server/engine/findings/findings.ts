@@ -32,7 +32,8 @@ export interface SiteResult {
   /** the number of contexts an unknown result stands for (past the visit cap); 1 when absent. */
   more?: number;
   assumptions: string[];
-  oob?: { lane: number; warp: number; index: number; extent: number };
+  /** `bytes`: past the dynamic shared memory the launch gives (`index` a byte offset, `extent` the bytes given). */
+  oob?: { lane: number; warp: number; index: number; extent: number; bytes?: true };
   flat: string | null;
   /** a cp.async write: counted as a store, its figure uncertain (the message says so). */
   asyncCopy?: boolean;
@@ -150,11 +151,14 @@ function finding(list: SiteResult[], modelNote: string): AccessFinding {
     elementBytes: first.elementBytes,
   };
   const oobHit = list.find((r) => r.oob);
-  const outOfBounds = oobHit?.oob
+  const o = oobHit?.oob;
+  const outOfBounds = o
     ? {
-        ...oobHit.oob,
-        message: `${first.name}: index ${oobHit.oob.index} is outside the extent ${oobHit.oob.extent} for lane ${oobHit.oob.lane} of warp ${oobHit.oob.warp}` +
-          (Object.keys(oobHit.context).length ? ` (${contextText(oobHit.context)})` : '') + ` in block ${oobHit.block.join('x')}`,
+        lane: o.lane, warp: o.warp, index: o.index, extent: o.extent,
+        message: (o.bytes
+          ? `${first.name}: byte ${o.index} is past the ${o.extent} bytes of dynamic shared memory the launch gives, for lane ${o.lane} of warp ${o.warp}`
+          : `${first.name}: index ${o.index} is outside the extent ${o.extent} for lane ${o.lane} of warp ${o.warp}`) +
+          (Object.keys(oobHit!.context).length ? ` (${contextText(oobHit!.context)})` : '') + ` in block ${oobHit!.block.join('x')}`,
       }
     : undefined;
   if (known.length === 0) {
