@@ -3914,7 +3914,7 @@ export class Interp {
     if (baseV.k === 'ptr' || (baseV.k === 'ref' && baseV.t.kind === 'pointer')) {
       const p = baseV.k === 'ptr' ? baseV : this.load(baseV, argNode);
       if (p.k !== 'ptr') return p;
-      if (idx.k !== 'num') return this.unknownRef({ ...p, k: 'ref', t: p.to, nameNode: this.nameNodeOf(argNode), bounds: [] } as Ref, p.to, idx.k === 'unk' ? idx.reason : '');
+      if (idx.k !== 'num') return this.unknownRef({ ...p, k: 'ref', t: p.to, nameNode: this.nameNodeOf(argNode), bounds: [] } as Ref, p.to, idx.k === 'unk' ? idx.reason : 'the subscript is not a number');
       return this.deref(p, idx, node, argNode);
     }
     if (baseV.k === 'obj' && baseV.t.kind === 'array') return this.element(baseV, idx, node);
@@ -5915,7 +5915,7 @@ export class Interp {
     }
     if (width === null || (width !== 1 && width !== 2 && width !== 4 && width !== 8 && width !== 16)) {
       visit.reason = width === null
-        ? why ? why.slice(UNKNOWN.length) : `the size of \`${typeName(r.t)}\` is not known`
+        ? (why && why.slice(UNKNOWN.length)) || `the size of \`${typeName(r.t)}\` is not known`
         : `a ${width}-byte \`${typeName(r.t)}\` is copied with instructions the compiler chooses`;
       this.visits.push(visit);
       return;
