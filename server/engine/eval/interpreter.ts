@@ -2801,6 +2801,12 @@ export class Interp {
     const name = node.childForFieldName('name')?.text;
     const decl = name ? this.cfg.facts.typeDecls.get(name) : undefined;
     const tdecl = decl?.parent;
+    // an alias template (`template <typename T> using Pack4 = Packed<T, 4>;`): its type with the parameters bound.
+    // Was: a type not known, each access of a `Pack4<float>` array unknown
+    if (decl?.type === 'alias_declaration' && tdecl?.type === 'template_declaration') {
+      const bound = this.templateBindings([readTemplateParams(tdecl.childForFieldName('parameters')), argumentNodes(node)]);
+      return this.withBindings(bound, () => this.typeFromDecl(name!, decl));
+    }
     if (!decl || !/^(struct|class)_specifier$/.test(decl.type) || tdecl?.type !== 'template_declaration') return null;
     const params = readTemplateParams(tdecl.childForFieldName('parameters'));
     const targs = argumentNodes(node);
