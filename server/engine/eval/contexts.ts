@@ -986,7 +986,8 @@ function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<strin
       return;
     }
     const tp = kernel.templateParams.find((t) => t.isType && t.name === typeNode.text.trim());
-    const depth = pointerDepth(p.node.childForFieldName('declarator'));
+    // an unnamed parameter (`template <class Stride> __global__ void k(float *out, Stride)`) is taken by value
+    const depth = pd ? pointerDepth(pd) : 0;
     if (!tp || depth === null || out.has(tp.name)) return;
     /** T from an argument of type `base` with `argDepth` stars, for a parameter `T` with `depth` of them. */
     const bind = (base: Node | null, argDepth: number | null) => {
@@ -1015,6 +1016,9 @@ function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<strin
     const temp = depth === 0 && a.type === 'call_expression' ? a.childForFieldName('function')
       : depth === 0 && a.type === 'compound_literal_expression' ? a.childForFieldName('type') : null;
     if (temp && /^(type_)?identifier$/.test(temp.type) && it.cfg.facts.typeDecls.has(temp.text)) bind(temp, 0);
+    // a tag of a class template instance (`Int<3>{}` of an alias template, `std::integral_constant<int, 4>{}`,
+    // `std::true_type{}`): T is that class where it is known
+    else if (temp && /^(template_type|qualified_identifier)$/.test(temp.type) && it.resolveType(temp).kind === 'struct') bind(temp, 0);
   });
   return out;
 }

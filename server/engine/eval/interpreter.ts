@@ -175,6 +175,33 @@ export const ATOMICS = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_bl
 const TEMPLATE_ARGS = new WeakMap<CType, Node[]>();
 const TEMPLATE_BOUND = new WeakMap<CType, ClassBinding>();
 const CLASS_DECLS = new WeakMap<CType, Node>();
+/** `std::integral_constant<T, v>` (and `true_type`, `false_type`, `bool_constant<v>`) by its name, and the `value` of each. */
+const INTEGRAL_TYPES = new Map<string, CType>();
+const INTEGRAL_VALUES = new WeakMap<CType, Num>();
+
+/**
+ * Where a function declares an unnamed parameter (`std::true_type`), the position among all its parameters of each
+ * named one (`params` holds the named ones only); null where every parameter is named.
+ */
+function paramPositions(def: FunctionFact): number[] | null {
+  if (positionMemo.has(def)) return positionMemo.get(def)!;
+  let out: number[] | null = null;
+  const list = def.params[0]?.node.parent ?? null;
+  let fd: Node | null = def.node.childForFieldName('declarator');
+  for (let i = 0; fd && fd.type !== 'function_declarator' && i < 16; i++) fd = fd.childForFieldName('declarator') ?? named(fd).find((c) => c.type.endsWith('declarator')) ?? null;
+  const all = named((list?.type === 'parameter_list' ? list : fd?.childForFieldName('parameters')) ?? null).filter((c) => /^(optional_|variadic_)?parameter_declaration$/.test(c.type));
+  if (all.length > def.params.length) out = def.params.map((p) => all.findIndex((c) => c.id === p.node.id));
+  if (out?.some((k) => k < 0)) out = null;
+  positionMemo.set(def, out);
+  return out;
+}
+const positionMemo = new WeakMap<FunctionFact, number[] | null>();
+
+/** The named parameter declared at position `i` among all of a function's parameters (see paramPositions). */
+function paramAt(def: FunctionFact, i: number): { name: string; node: Node } | undefined {
+  const at = paramPositions(def);
+  return at ? def.params[at.indexOf(i)] : def.params[i];
+}
 
 /** `a[i][j]`: the subscripted expression (`a`) and the indices, outermost first; null where a subscript has none. */
 function subscriptChain(node: Node): { base: Node | null; idx: Node[] } | null {
@@ -2348,21 +2375,35 @@ export class Interp {
    * here, or one of a class template, rules nothing out; with no fit, the first of that arity.
    */
   private overload(defs: FunctionFact[], argNodes: Node[]): FunctionFact | undefined {
-    const fits = defs.filter((d) => d.params.length === argNodes.length && !d.isKernel);
+    // a parameter left unnamed counts (a tag: `f(int r, int c, std::true_type)`), though `params` holds the named ones
+    const declared = (d: FunctionFact): Node[] => {
+      let fd: Node | null = d.node.childForFieldName('declarator');
+      for (let i = 0; fd && fd.type !== 'function_declarator' && i < 16; i++) fd = fd.childForFieldName('declarator') ?? named(fd).find((c) => c.type.endsWith('declarator')) ?? null;
+      const all = named(fd?.childForFieldName('parameters') ?? null).filter((c) => /^(optional_)?parameter_declaration$/.test(c.type));
+      return all.length > d.params.length ? all : d.params.map((p) => p.node);
+    };
+    const fits = defs.filter((d) => declared(d).length === argNodes.length && !d.isKernel);
     if (fits.length < 2) return fits[0];
     const argTypes = argNodes.map((a) => this.staticType(a));
-    const isClass = (t: CType) => (t.kind === 'struct' || t.kind === 'vector') && !t.name.includes('<');
+    // a `std::integral_constant` is a class of its own per value (tag dispatch on `std::true_type`)
+    const isClass = (t: CType) => (t.kind === 'struct' || t.kind === 'vector') && (!t.name.includes('<') || INTEGRAL_VALUES.has(t));
     const clash = (a: CType, p: CType): boolean => {
       if (a.kind === 'pointer' && p.kind === 'pointer') return clash(a.to, p.to);
       if (isClass(a) && isClass(p)) return typeName(a) !== typeName(p);
       return (a.kind === 'pointer' && isClass(p)) || (isClass(a) && p.kind === 'pointer');
     };
-    return fits.find((d) => d.params.every((prm, i) => !argTypes[i] || !clash(argTypes[i]!, this.declType(prm.node)))) ?? fits[0];
+    return fits.find((d) => declared(d).every((prm, i) => !argTypes[i] || !clash(argTypes[i]!, this.declType(prm)))) ?? fits[0];
   }
 
   /** The declared type of an expression that names a variable, an element or what a pointer points to; null otherwise. */
   private staticType(n: Node): CType | null {
     if (n.type === 'parenthesized_expression' && named(n).length === 1) return this.staticType(named(n)[0]);
+    // a temporary of a class (`Tag{}`, `std::true_type{}`)
+    if (n.type === 'compound_literal_expression') {
+      const tn = n.childForFieldName('type');
+      const t = tn ? (tn.type === 'type_descriptor' ? this.typeDescriptor(tn) : this.resolveType(tn)) : null;
+      return t && t.kind !== 'unknown' ? t : null;
+    }
     if (n.type === 'identifier') {
       const b = this.binding(n.text);
       return b && !isBase(b) ? (b.value.k === 'obj' ? b.value.t : b.type) : null;
@@ -2543,7 +2584,7 @@ export class Interp {
       const t = this.templateStruct(node);
       if (t) return t;
     }
-    const acc = this.accumulateType(node) ?? this.openCvVecType(node) ?? this.stdArray(node);
+    const acc = this.accumulateType(node) ?? this.openCvVecType(node) ?? this.stdArray(node) ?? this.integralConstant(node);
     if (acc) return acc;
     // `typename Acc<T>::type`: the type the instance defines
     let q: Node | null = node.type === 'dependent_type' ? named(node)[0] ?? null : node;
@@ -2564,6 +2605,44 @@ export class Interp {
     }
     const text = node.text.replace(/\s+/g, ' ').replace(/\b(const|volatile|__restrict__|struct|class|union|typename|signed(?= (?:char|int|short|long)))\b/g, '').trim();
     return this.resolveTypeName(text, node);
+  }
+
+  /**
+   * `std::integral_constant<T, v>` and its names `std::bool_constant<v>`, `std::true_type`, `std::false_type` (also in
+   * `cuda::std`), where the file does not declare them: an empty class (1 byte) per type and value, whose `value` is v
+   * (`Stride::value`) and whose type tells overloads apart (tag dispatch: `f(x, std::true_type)` and `f(x,
+   * std::false_type)`). Was: a type not known, so `Stride::value` was unknown and the first overload was always taken.
+   * Null for any other type, or a value not known here.
+   */
+  private integralConstant(node: Node): CType | null {
+    let q: Node | null = node;
+    while (q?.type === 'qualified_identifier' && /^(?:::)?(?:cuda::)?std$/.test(q.childForFieldName('scope')?.text ?? '')) q = q.childForFieldName('name');
+    // `std::true_type::value` names the type as a scope (a namespace identifier to the grammar)
+    const name = q?.type === 'template_type' ? q.childForFieldName('name')?.text : q?.type === 'type_identifier' || q?.type === 'namespace_identifier' ? q.text : undefined;
+    if (!name || !/^(integral_constant|bool_constant|true_type|false_type)$/.test(name) || this.cfg.facts.typeDecls.has(name)) return null;
+    let t: CType = BUILTINS.bool ?? INT;
+    let v: number | null;
+    if (name === 'true_type' || name === 'false_type') v = name === 'true_type' ? 1 : 0;
+    else {
+      const args = argumentNodes(q!);
+      if (args.length !== (name === 'bool_constant' ? 1 : 2)) return null;
+      if (name === 'integral_constant') {
+        if (args[0].type !== 'type_descriptor') return null;
+        t = this.typeDescriptor(args[0]);
+        if (t.kind !== 'int') return null;
+      }
+      const val = this.withHost(() => this.rvalue(args[args.length - 1]));
+      v = uniformValue(val);
+      if (v === null || !Number.isInteger(v)) return null;
+      if (typeName(t) === 'bool') v = v ? 1 : 0;
+    }
+    const key = `std::integral_constant<${typeName(t)}, ${typeName(t) === 'bool' ? (v ? 'true' : 'false') : v}>`;
+    const known = INTEGRAL_TYPES.get(key);
+    if (known) return known;
+    const out: CType = { kind: 'struct', name: key, bytes: 1, align: 1, fields: [] };
+    INTEGRAL_TYPES.set(key, out);
+    INTEGRAL_VALUES.set(out, num(v, t));
+    return out;
   }
 
   /**
@@ -3273,6 +3352,10 @@ export class Interp {
         if (trait) return trait;
         const ofClass = scope && name?.type === 'identifier' ? this.classConstant(scope, name.text) : null;
         if (ofClass) return ofClass;
+        // `Stride::value`, `Tag::value` of a `std::integral_constant` (a type parameter or an alias bound to one)
+        const constant = scope && name?.text === 'value' && /^(type_identifier|template_type|qualified_identifier|namespace_identifier)$/.test(scope.type)
+          ? INTEGRAL_VALUES.get(this.resolveType(scope)) : undefined;
+        if (constant) return constant;
         return this.scopedConstant(node.text.replace(/\s+/g, '').replace(/^::/, '')) ?? unk(`\`${node.text}\` is not known here`);
       }
       default:
@@ -4635,7 +4718,7 @@ export class Interp {
     // `operator()`, run as a member function of that object
     const functor = !method && !lambda && local && !isBase(local) ? this.callOperator(name, argNodes.length) : null;
     if (functor) {
-      const given = argNodes.map((a, i) => (functor.def.params[i] && isReferenceDecl(functor.def.params[i].node) ? this.place(a) : { value: this.rvalue(a) }));
+      const given = argNodes.map((a, i) => (paramAt(functor.def, i) && isReferenceDecl(paramAt(functor.def, i)!.node) ? this.place(a) : { value: this.rvalue(a) }));
       const scope = [this.memberScope(functor.self)];
       return this.returned(functor.def, node, this.inline(functor.def, given, fnNode, node, this.templateBound.get(functor.self.t) ?? this.templateArgs.get(functor.self.t) ?? null, scope));
     }
@@ -4679,7 +4762,7 @@ export class Interp {
     // returns a reference) is not known to read its arguments by value: what it does with a shared place is unknown
     const undefinedCall = !def && !method && fnNode.type === 'identifier' && !mac;
     const bound = argNodes.map((a, i) => (undefinedCall ? this.opaqueArgument(a, name, node)
-      : def && def.params[i] && isReferenceDecl(def.params[i].node) ? this.place(a) : { value: this.rvalue(a) }));
+      : def && paramAt(def, i) && isReferenceDecl(paramAt(def, i)!.node) ? this.place(a) : { value: this.rvalue(a) }));
     const args = bound.map((b) => b.value);
     if (name === 'dim3') return this.dim3(args);
     const holder = this.sharedHolder(name);
@@ -5714,9 +5797,13 @@ export class Interp {
     return { k: 'other', what: name };
   }
 
-  private inline(def: FunctionFact, bound: { value: Value; alias?: Var }[], fnNode: Node, node: Node, classArgs: Node[] | ClassBinding | null = null,
+  private inline(def: FunctionFact, given: { value: Value; alias?: Var }[], fnNode: Node, node: Node, classArgs: Node[] | ClassBinding | null = null,
     captured?: Map<string, Var | SharedBase>[]): Value {
-    const args = bound.map((b) => b.value);
+    // each named parameter takes the argument at its own position: an unnamed one before it (a tag, `f(int r,
+    // std::true_type, int c)`) takes one too. Was: `c` given the tag
+    const at = paramPositions(def);
+    const bound = at ? def.params.map((_, i) => given[at[i]]) : given;
+    const args = bound.map((b) => b?.value);
     if (this.frames.length >= this.cfg.caps.callDepth) return unk(`calls nest deeper than ${this.cfg.caps.callDepth} levels at \`${def.name}\``);
     const act = this.active();
     const frame = this.newFrame(def);
