@@ -2546,7 +2546,7 @@ export class Interp {
    */
   private lambda(node: Node, name: string): Lambda | string {
     const caps = (node.childForFieldName('captures')?.text ?? '').replace(/^\[|\]$|\s+/g, '').split(',').filter((c) => c);
-    const named_ = caps.filter((c) => c !== '&' && c !== '=' && !c.endsWith('this'));
+    const named_ = caps.filter((c) => c !== '&' && c !== '=' && !c.endsWith('this') && !/^&?[A-Za-z_]\w*=/.test(c));
     const refs = named_.filter((c) => c.startsWith('&')).map((c) => c.slice(1));
     const copies = named_.filter((c) => !c.startsWith('&'));
     const params: { name: string; node: Node }[] = [];
@@ -2568,6 +2568,22 @@ export class Interp {
     for (const n of share ? copies : refs) {
       const v = this.binding(n);
       if (v) overlay.set(n, share ? copy(v) : v);
+    }
+    // an init capture (`[ld = TILE_DIM]`, `[&acc = sum]`): a variable of the lambda's own, its value the initializer's
+    // now; a reference one names the variable it is given. Was: the name not known in the body
+    for (const c of named(node.childForFieldName('captures'))) {
+      if (c.type !== 'lambda_capture_initializer') continue;
+      const id = named(c).find((k) => k.type === 'identifier');
+      const init = named(c).filter((k) => k !== id).pop();
+      if (!id || !init) continue;
+      if (kids(c)[0]?.type === '&') {
+        const v = init.type === 'identifier' ? this.binding(init.text) : undefined;
+        if (v) overlay.set(id.text, v);
+        continue;
+      }
+      const v = this.rvalue(init);
+      const type: CType = v.k === 'num' ? v.t : v.k === 'ptr' ? { kind: 'pointer', to: v.to } : { kind: 'unknown', name: 'auto' };
+      overlay.set(id.text, { value: v, type });
     }
     return { def, scopes: [...(share ? scopes : scopes.map((m) => new Map([...m].map(([k, v]) => [k, copy(v)])))), overlay] };
   }
