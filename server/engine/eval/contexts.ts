@@ -665,6 +665,7 @@ function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it
     const a = args[i];
     const typeNode = p.node.childForFieldName('type');
     if (!a || !typeNode || p.node.childForFieldName('declarator')?.type !== 'identifier') return; // pointers, references, arrays
+    if (a.type === 'compound_literal_expression') return bindObjectArgument(kernel, p, a, typeNode, facts, l, it, known, values, sources);
     const t = it.resolveType(typeNode);
     if (t.kind !== 'int' || !isConstantArgument(a, facts, l.caller, known, it.cfg.decide)) return;
     const v = it.rvalue(a);
@@ -676,6 +677,38 @@ function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it
     sources.push(`\`${p.name}\` = ${u} from the launch at line ${line}`);
   });
   return { values, sources };
+}
+
+/**
+ * A struct passed by value as a braced temporary (a functor or a layout: `copyTile<<<g, b>>>(in, out, Pitched{33})`):
+ * each integer member the braces give a constant, bound as `layout.ld` = 33 (the kernel's object of that parameter
+ * takes it; the members the braces leave out stay unknown). The parameter's type is the temporary's class, or a type
+ * parameter of the kernel. Was: every member unknown, so `r * layout.ld` left each access it indexes unknown.
+ */
+function bindObjectArgument(kernel: FunctionFact, p: { name: string }, a: Node, typeNode: Node, facts: FileFacts, l: LaunchFact, it: Interp,
+  known: Map<string, Value> | undefined, values: Map<string, Value>, sources: string[]): void {
+  const cls = a.childForFieldName('type');
+  const init = a.childForFieldName('value');
+  if (!cls || init?.type !== 'initializer_list') return;
+  const t = it.resolveType(cls);
+  const declared = kernel.templateParams.some((tp) => tp.isType && tp.name === typeNode.text.trim()) ? t : it.resolveType(typeNode);
+  if (t.kind !== 'struct' || declared !== t) return;
+  const elems = named(init).filter((c) => c.type !== 'comment');
+  // designated (`{.ld = 33}`) or in the order of the members; a base class or a bit-field is not followed
+  if (t.fields.some((f) => !f.name || f.bits !== undefined)) return;
+  elems.forEach((e, i) => {
+    const designated = e.type === 'initializer_pair' ? e.childForFieldName('designator')?.text.replace(/^\./, '') : undefined;
+    const f = designated !== undefined ? t.fields.find((x) => x.name === designated) : e.type === 'initializer_pair' ? undefined : t.fields[i];
+    const vn = e.type === 'initializer_pair' ? e.childForFieldName('value') : e;
+    if (!f || !vn || f.type.kind !== 'int' || !isConstantArgument(vn, facts, l.caller, known, it.cfg.decide)) return;
+    const v = it.rvalue(vn);
+    if (v.k !== 'num' || v.t.kind !== 'int') return;
+    const c = convert(v, f.type);
+    const u = uniformValue(c);
+    if (u === null || !Number.isInteger(u)) return;
+    values.set(`${p.name}.${f.name}`, c);
+    sources.push(`\`${p.name}.${f.name}\` = ${u} from the launch at line ${l.node.startPosition.row + 1}`);
+  });
 }
 
 /**
@@ -2606,9 +2639,11 @@ export function instancesOf(
   }
   // a parameter launches bind to different values (or leave unbound) tells their instances apart in the cases
   const varying = new Set<string>();
-  for (const p of kernel.params) {
-    const seen = new Set(bound.map((x) => { const v = x.args.values.get(p.name); return v ? uniformValue(v) : null; }));
-    if (seen.size > 1) varying.add(p.name);
+  // a member of a struct argument (`layout.ld`) too
+  const given = new Set([...kernel.params.map((p) => p.name), ...bound.flatMap((x) => [...x.args.values.keys()])]);
+  for (const name of given) {
+    const seen = new Set(bound.map((x) => { const v = x.args.values.get(name); return v ? uniformValue(v) : null; }));
+    if (seen.size > 1) varying.add(name);
   }
   for (const x of bound) {
     if (!x.args.values.size) continue;

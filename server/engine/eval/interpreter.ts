@@ -366,6 +366,12 @@ export class Interp {
       const t = this.declType(p.node);
       const v: Value = this.cfg.args?.get(p.name) ?? (t.kind === 'pointer' ? { k: 'other', what: `pointer parameter ${p.name}` }
         : t.kind === 'struct' ? this.parameterObject(p.name, t) : atom(p.name, t.kind === 'int' ? t : INT));
+      // the members a launch's braced argument gives (`Pitched{33}`: `layout.ld` = 33)
+      if (v.k === 'obj' && !this.cfg.args?.has(p.name))
+        for (const [f, slot] of v.fields) {
+          const given = this.cfg.args?.get(`${p.name}.${f}`);
+          if (given) slot.value = given;
+        }
       this.scope().set(p.name, { value: v, type: t });
     }
     for (const d of this.cfg.facts.fileShared) this.declare(d, this.globals);
