@@ -6,7 +6,7 @@ import { substitute } from '../syntax/preprocess';
 import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, operatorOf, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot } from '../facts/collect';
 import { CType, typeName, INT, BUILTINS, LIBRARY_TYPES } from '../facts/ctypes';
 import { Interp, DEFAULT_CAPS, Caps, warpSizeNote, factsFor } from './interpreter';
-import { Value, uniformValue, convert, num, binary, andList } from './values';
+import { Value, uniformValue, convert, num, binary, andList, valuePack, unk } from './values';
 
 export interface Instance {
   values: Map<string, Value>;
@@ -815,6 +815,16 @@ function bindTemplate(kernel: FunctionFact, args: Node[] | null, it: Interp, ded
   const label: Record<string, number | string> = {};
   let unbound: string | undefined;
   kernel.templateParams.forEach((tp, i) => {
+    // a pack of values (`template <int... Pads>` launched as `k<1, 1>`): the arguments from here on
+    if (tp.isPack && !tp.isType) {
+      const items = (args ?? []).slice(i).map((a) => it.rvalue(a));
+      const us = items.map((v) => uniformValue(v));
+      if (us.some((u) => u === null)) unbound ??= `the template arguments for the pack \`${tp.name}\` could not be evaluated`;
+      values.set(`${tp.name}...`, valuePack(items));
+      values.set(tp.name, unk(`\`${tp.name}\` is a parameter pack, named outside a pack expansion`));
+      label[tp.name] = `<${us.join(', ')}>`;
+      return;
+    }
     const a = args?.[i] ?? tp.defaultNode;
     const d = !args?.[i] ? deduced?.get(tp.name) : undefined;
     if (d && 'type' in d) {

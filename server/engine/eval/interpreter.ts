@@ -9,7 +9,7 @@ import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, DOUBLE, sizeOf, align
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, isNonNegative, gcd, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
   isUniform, isWarpUniform, symText, symKey, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
-  UNKNOWN, unknownPointer, eitherPointer, promote, wrapKey, wrapOf, Wrap,
+  UNKNOWN, unknownPointer, eitherPointer, promote, wrapKey, wrapOf, Wrap, valuePack,
 } from './values';
 
 export class BudgetExceeded extends Error {}
@@ -2876,6 +2876,19 @@ export class Interp {
     const types = new Map(this.cfg.types);
     for (const [params, targs] of pairs)
       params.forEach((tp, i) => {
+        // a pack of values takes the arguments from here on, a pack expansion among them (`sumOf<Pads...>()`) spliced
+        if (tp.isPack && !tp.isType) {
+          const items: Value[] = [];
+          for (const a of targs.slice(i)) {
+            const inner = a.type === 'parameter_pack_expansion' ? named(a)[0] : null;
+            const given = inner ? values.get(`${inner.text.trim()}...`) : undefined;
+            if (given?.k === 'other' && given.items) items.push(...given.items);
+            else items.push(inner ? unk(`\`${a.text}\` is not a pack known here`) : this.rvalue(a));
+          }
+          values.set(`${tp.name}...`, valuePack(items));
+          values.set(tp.name, unk(`\`${tp.name}\` is a parameter pack, named outside a pack expansion`));
+          return;
+        }
         const a = targs[i];
         if (!a && tp.defaultNode) {
           // a default argument (`typename Op = ScanOpAdd`, `bool More = (X > 1)`): evaluated with the parameters
@@ -2914,6 +2927,8 @@ export class Interp {
     const bound = this.templateBindings([params, targs]);
     // the instance is named by its arguments' values (`Tile<N>` is two types where N is 4 in one call and 8 in another)
     const key = `${name}<${params.map((tp, i) => {
+      const pack = tp.isPack ? bound.values.get(`${tp.name}...`) : undefined;
+      if (pack?.k === 'other' && pack.items) return pack.items.map((v, j) => uniformValue(v) ?? targs[i + j]?.text ?? '?').join(', ');
       const v = bound.values.get(tp.name);
       const u = v ? uniformValue(v) : null;
       return !targs[i] && !tp.defaultNode ? '' : tp.isType ? typeName(bound.types.get(tp.name)!) : u !== null ? String(u) : targs[i]?.text ?? tp.defaultNode!.text;
@@ -2952,6 +2967,7 @@ export class Interp {
     for (const tp of use.params) {
       if (tp.isType && use.bound.types.has(tp.name)) own.types.set(tp.name, use.bound.types.get(tp.name)!);
       if (!tp.isType && use.bound.values.has(tp.name)) own.values.set(tp.name, use.bound.values.get(tp.name)!);
+      if (tp.isPack && use.bound.values.has(`${tp.name}...`)) own.values.set(`${tp.name}...`, use.bound.values.get(`${tp.name}...`)!);
     }
     this.templateBound.set(t, own);
     return t;
@@ -3292,6 +3308,12 @@ export class Interp {
         return tn ? this.cast(v, this.typeDescriptor(tn), node) : v;
       }
       case 'sizeof_expression': {
+        // `sizeof...(Pads)`: how many values the pack holds
+        if (kids(node).some((c) => c.type === '...')) {
+          const inner = named(node).find((c) => c.type === 'identifier' || c.type === 'type_identifier');
+          const pack = inner ? this.cfg.values.get(`${inner.text}...`) : undefined;
+          return pack?.k === 'other' && pack.items ? num(pack.items.length, { kind: 'int', bytes: 8, signed: false, name: 'size_t' }) : unk(`\`${node.text}\` is not evaluated`);
+        }
         const tn = node.childForFieldName('type');
         if (tn) {
           const s = sizeOf(this.typeDescriptor(tn));
@@ -3356,6 +3378,8 @@ export class Interp {
         for (const c of named(node.childForFieldName('value'))) this.rvalue(c);
         return unk(`\`${node.text}\` is not evaluated`);
       }
+      case 'fold_expression':
+        return this.fold(node);
       case 'template_function': {
         // `std::is_same_v<T, double>` (its scopes are read by the case below)
         const trait = this.typeTrait(node.childForFieldName('name')?.text ?? '', argumentNodes(node));
@@ -3384,6 +3408,44 @@ export class Interp {
         for (const c of named(node)) this.rvalue(c); // still find accesses inside
         return unk(`\`${node.type.replace(/_/g, ' ')}\` is not evaluated`);
     }
+  }
+
+  /**
+   * A fold over a pack of values (`(0 + ... + Pads)`, `(Dims * ... * 1)`, `(Pads + ...)`): the expression that names
+   * the pack evaluated once per value, in order, the results combined from the left (`... op E`, `I op ... op E`) or
+   * the right (`E op ...`, `E op ... op I`); an empty pack is the initial value (`&&` true, `||` false). Was: not
+   * evaluated, and an extent or a stride made of one unknown.
+   */
+  private fold(node: Node): Value {
+    const parts = kids(node).filter((c) => c.type !== '(' && c.type !== ')' && c.type !== 'comment');
+    const dots = parts.findIndex((c) => c.type === '...');
+    const op = parts[dots - 1]?.type === '...' ? '' : (dots > 0 ? parts[dots - 1] : parts[dots + 1])?.text ?? '';
+    const packOf = (e: Node | undefined): { name: string; items: Value[] }[] =>
+      e ? identifiersIn(e).flatMap((n) => { const v = this.cfg.values.get(`${n}...`); return v?.k === 'other' && v.items ? [{ name: n, items: v.items }] : []; }) : [];
+    const before = dots >= 2 ? parts[dots - 2] : undefined;
+    const after = parts[dots + 2];
+    // the side that names a pack is the pattern; the other, where there is one, the initial value
+    const leftIsPattern = packOf(before).length > 0;
+    const pattern = leftIsPattern ? before : after;
+    const init = leftIsPattern ? after : before;
+    const packs = packOf(pattern);
+    if (!pattern || !packs.length || !op) return unk(`\`${node.text}\` is not evaluated`);
+    const n = packs[0].items.length;
+    if (packs.some((p) => p.items.length !== n)) return unk(`\`${node.text}\` expands packs of different lengths`);
+    const terms: Value[] = [];
+    for (let i = 0; i < n; i++) {
+      const bound = { values: new Map(packs.map((p) => [p.name, p.items[i]] as [string, Value])), types: new Map<string, CType>() };
+      terms.push(this.withBindings(bound, () => this.rvalue(pattern)));
+    }
+    const initial = init ? this.rvalue(init) : null;
+    // a left fold (`... op E`, `I op ... op E`) starts at the left; a right one (`E op ...`, `E op ... op I`) at the right
+    const left = !leftIsPattern;
+    const all = initial ? (left ? [initial, ...terms] : [...terms, initial]) : terms;
+    if (!all.length) return op === '&&' ? num(1, BUILTINS.bool ?? INT) : op === '||' ? num(0, BUILTINS.bool ?? INT) : op === ',' ? { k: 'other', what: 'void' } : unk(`\`${node.text}\` folds an empty pack with \`${op}\``);
+    const label = () => node.text;
+    if (op === ',') return all[all.length - 1];
+    if (left) return all.slice(1).reduce((acc, v) => binary(op, acc, v, label, this.active()), all[0]);
+    return all.slice(0, -1).reduceRight((acc, v) => binary(op, v, acc, label, this.active()), all[all.length - 1]);
   }
 
   private literal(text: string): Value {

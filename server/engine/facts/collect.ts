@@ -8,6 +8,8 @@ export interface TemplateParam {
   isType: boolean;
   /** a template template parameter (`template <typename> class B`): it takes the name of a template. */
   isTemplate?: boolean;
+  /** a parameter pack (`int... Pads`, `typename... Ts`): it takes every argument from its place on. */
+  isPack?: boolean;
   defaultNode: Node | null;
 }
 
@@ -252,7 +254,8 @@ export function readTemplateParams(list: Node | null): TemplateParam[] {
     else nameNode = declaratorName(p.childForFieldName('declarator'));
     if (!nameNode) continue;
     const isTemplate = p.type === 'template_template_parameter_declaration';
-    out.push({ name: nameNode.text, isType, ...(isTemplate ? { isTemplate } : {}), defaultNode: p.childForFieldName('default_value') ?? p.childForFieldName('default_type') });
+    const isPack = p.type.startsWith('variadic_');
+    out.push({ name: nameNode.text, isType, ...(isTemplate ? { isTemplate } : {}), ...(isPack ? { isPack } : {}), defaultNode: p.childForFieldName('default_value') ?? p.childForFieldName('default_type') });
   }
   return out;
 }
