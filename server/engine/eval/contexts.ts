@@ -3,7 +3,7 @@
 import { parseExpression, parseStatements } from '../syntax/parser';
 import type { Node } from '../syntax/parser';
 import { substitute } from '../syntax/preprocess';
-import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, operatorOf, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot } from '../facts/collect';
+import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, operatorOf, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot, paramPositions } from '../facts/collect';
 import { CType, typeName, INT, BUILTINS, LIBRARY_TYPES } from '../facts/ctypes';
 import { Interp, DEFAULT_CAPS, Caps, warpSizeNote, factsFor } from './interpreter';
 import { Value, uniformValue, convert, num, binary, andList, valuePack, unk } from './values';
@@ -661,8 +661,10 @@ function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it
   if (l.api) return { values, sources };
   const args = launchArguments(l);
   const line = l.node.startPosition.row + 1;
+  // a parameter left unnamed (`int /* unused */`, a tag) still takes its argument: each named one takes its own
+  const at = paramPositions(kernel);
   kernel.params.forEach((p, i) => {
-    const a = args[i];
+    const a = args[at ? at[i] : i];
     const typeNode = p.node.childForFieldName('type');
     if (!a || !typeNode || p.node.childForFieldName('declarator')?.type !== 'identifier') return; // pointers, references, arrays
     if (a.type === 'compound_literal_expression') return bindObjectArgument(kernel, p, a, typeNode, facts, l, it, known, values, sources);

@@ -4,7 +4,7 @@
 import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
 import { substitute, callArguments, rescanMacros, bracesBalance, MACRO_SHARED_MARK, type Macro } from '../syntax/preprocess';
-import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex, macrosFor, namespacePath } from '../facts/collect';
+import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex, macrosFor, namespacePath, paramPositions, paramAt } from '../facts/collect';
 import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, DOUBLE, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, isNonNegative, gcd, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
@@ -178,30 +178,6 @@ const CLASS_DECLS = new WeakMap<CType, Node>();
 /** `std::integral_constant<T, v>` (and `true_type`, `false_type`, `bool_constant<v>`) by its name, and the `value` of each. */
 const INTEGRAL_TYPES = new Map<string, CType>();
 const INTEGRAL_VALUES = new WeakMap<CType, Num>();
-
-/**
- * Where a function declares an unnamed parameter (`std::true_type`), the position among all its parameters of each
- * named one (`params` holds the named ones only); null where every parameter is named.
- */
-function paramPositions(def: FunctionFact): number[] | null {
-  if (positionMemo.has(def)) return positionMemo.get(def)!;
-  let out: number[] | null = null;
-  const list = def.params[0]?.node.parent ?? null;
-  let fd: Node | null = def.node.childForFieldName('declarator');
-  for (let i = 0; fd && fd.type !== 'function_declarator' && i < 16; i++) fd = fd.childForFieldName('declarator') ?? named(fd).find((c) => c.type.endsWith('declarator')) ?? null;
-  const all = named((list?.type === 'parameter_list' ? list : fd?.childForFieldName('parameters')) ?? null).filter((c) => /^(optional_|variadic_)?parameter_declaration$/.test(c.type));
-  if (all.length > def.params.length) out = def.params.map((p) => all.findIndex((c) => c.id === p.node.id));
-  if (out?.some((k) => k < 0)) out = null;
-  positionMemo.set(def, out);
-  return out;
-}
-const positionMemo = new WeakMap<FunctionFact, number[] | null>();
-
-/** The named parameter declared at position `i` among all of a function's parameters (see paramPositions). */
-function paramAt(def: FunctionFact, i: number): { name: string; node: Node } | undefined {
-  const at = paramPositions(def);
-  return at ? def.params[at.indexOf(i)] : def.params[i];
-}
 
 /** `a[i][j]`: the subscripted expression (`a`) and the indices, outermost first; null where a subscript has none. */
 function subscriptChain(node: Node): { base: Node | null; idx: Node[] } | null {
