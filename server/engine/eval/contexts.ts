@@ -3,10 +3,10 @@
 import { parseExpression, parseStatements } from '../syntax/parser';
 import type { Node } from '../syntax/parser';
 import { substitute } from '../syntax/preprocess';
-import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, operatorOf, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot } from '../facts/collect';
+import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, operatorOf, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot, paramPositions } from '../facts/collect';
 import { CType, typeName, INT, BUILTINS, LIBRARY_TYPES } from '../facts/ctypes';
 import { Interp, DEFAULT_CAPS, Caps, warpSizeNote, factsFor, BudgetExceeded } from './interpreter';
-import { Value, uniformValue, convert, num, binary, andList } from './values';
+import { Value, uniformValue, convert, num, binary, andList, valuePack, unk } from './values';
 
 export interface Instance {
   values: Map<string, Value>;
@@ -667,10 +667,13 @@ function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it
   if (l.api) return { values, sources };
   const args = launchArguments(l);
   const line = l.node.startPosition.row + 1;
+  // a parameter left unnamed (`int /* unused */`, a tag) still takes its argument: each named one takes its own
+  const at = paramPositions(kernel);
   kernel.params.forEach((p, i) => {
-    const a = args[i];
+    const a = args[at ? at[i] : i];
     const typeNode = p.node.childForFieldName('type');
     if (!a || !typeNode || p.node.childForFieldName('declarator')?.type !== 'identifier') return; // pointers, references, arrays
+    if (a.type === 'compound_literal_expression') return bindObjectArgument(kernel, p, a, typeNode, facts, l, it, known, values, sources);
     const t = it.resolveType(typeNode);
     if (t.kind !== 'int' || !isConstantArgument(a, facts, l.caller, known, it.cfg.decide)) return;
     const v = it.rvalue(a);
@@ -682,6 +685,38 @@ function bindArguments(kernel: FunctionFact, l: LaunchFact, facts: FileFacts, it
     sources.push(`\`${p.name}\` = ${u} from the launch at line ${line}`);
   });
   return { values, sources };
+}
+
+/**
+ * A struct passed by value as a braced temporary (a functor or a layout: `copyTile<<<g, b>>>(in, out, Pitched{33})`):
+ * each integer member the braces give a constant, bound as `layout.ld` = 33 (the kernel's object of that parameter
+ * takes it; the members the braces leave out stay unknown). The parameter's type is the temporary's class, or a type
+ * parameter of the kernel. Was: every member unknown, so `r * layout.ld` left each access it indexes unknown.
+ */
+function bindObjectArgument(kernel: FunctionFact, p: { name: string }, a: Node, typeNode: Node, facts: FileFacts, l: LaunchFact, it: Interp,
+  known: Map<string, Value> | undefined, values: Map<string, Value>, sources: string[]): void {
+  const cls = a.childForFieldName('type');
+  const init = a.childForFieldName('value');
+  if (!cls || init?.type !== 'initializer_list') return;
+  const t = it.resolveType(cls);
+  const declared = kernel.templateParams.some((tp) => tp.isType && tp.name === typeNode.text.trim()) ? t : it.resolveType(typeNode);
+  if (t.kind !== 'struct' || declared !== t) return;
+  const elems = named(init).filter((c) => c.type !== 'comment');
+  // designated (`{.ld = 33}`) or in the order of the members; a base class or a bit-field is not followed
+  if (t.fields.some((f) => !f.name || f.bits !== undefined)) return;
+  elems.forEach((e, i) => {
+    const designated = e.type === 'initializer_pair' ? e.childForFieldName('designator')?.text.replace(/^\./, '') : undefined;
+    const f = designated !== undefined ? t.fields.find((x) => x.name === designated) : e.type === 'initializer_pair' ? undefined : t.fields[i];
+    const vn = e.type === 'initializer_pair' ? e.childForFieldName('value') : e;
+    if (!f || !vn || f.type.kind !== 'int' || !isConstantArgument(vn, facts, l.caller, known, it.cfg.decide)) return;
+    const v = it.rvalue(vn);
+    if (v.k !== 'num' || v.t.kind !== 'int') return;
+    const c = convert(v, f.type);
+    const u = uniformValue(c);
+    if (u === null || !Number.isInteger(u)) return;
+    values.set(`${p.name}.${f.name}`, c);
+    sources.push(`\`${p.name}.${f.name}\` = ${u} from the launch at line ${l.node.startPosition.row + 1}`);
+  });
 }
 
 /**
@@ -788,6 +823,16 @@ function bindTemplate(kernel: FunctionFact, args: Node[] | null, it: Interp, ded
   const label: Record<string, number | string> = {};
   let unbound: string | undefined;
   kernel.templateParams.forEach((tp, i) => {
+    // a pack of values (`template <int... Pads>` launched as `k<1, 1>`): the arguments from here on
+    if (tp.isPack && !tp.isType) {
+      const items = (args ?? []).slice(i).map((a) => it.rvalue(a));
+      const us = items.map((v) => uniformValue(v));
+      if (us.some((u) => u === null)) unbound ??= `the template arguments for the pack \`${tp.name}\` could not be evaluated`;
+      values.set(`${tp.name}...`, valuePack(items));
+      values.set(tp.name, unk(`\`${tp.name}\` is a parameter pack, named outside a pack expansion`));
+      label[tp.name] = `<${us.join(', ')}>`;
+      return;
+    }
     const a = args?.[i] ?? tp.defaultNode;
     const d = !args?.[i] ? deduced?.get(tp.name) : undefined;
     if (d && 'type' in d) {
@@ -992,7 +1037,8 @@ function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<strin
       return;
     }
     const tp = kernel.templateParams.find((t) => t.isType && t.name === typeNode.text.trim());
-    const depth = pointerDepth(p.node.childForFieldName('declarator'));
+    // an unnamed parameter (`template <class Stride> __global__ void k(float *out, Stride)`) is taken by value
+    const depth = pd ? pointerDepth(pd) : 0;
     if (!tp || depth === null || out.has(tp.name)) return;
     /** T from an argument of type `base` with `argDepth` stars, for a parameter `T` with `depth` of them. */
     const bind = (base: Node | null, argDepth: number | null) => {
@@ -1021,6 +1067,9 @@ function deduceTypes(kernel: FunctionFact, l: LaunchFact, it: Interp): Map<strin
     const temp = depth === 0 && a.type === 'call_expression' ? a.childForFieldName('function')
       : depth === 0 && a.type === 'compound_literal_expression' ? a.childForFieldName('type') : null;
     if (temp && /^(type_)?identifier$/.test(temp.type) && it.cfg.facts.typeDecls.has(temp.text)) bind(temp, 0);
+    // a tag of a class template instance (`Int<3>{}` of an alias template, `std::integral_constant<int, 4>{}`,
+    // `std::true_type{}`): T is that class where it is known
+    else if (temp && /^(template_type|qualified_identifier)$/.test(temp.type) && it.resolveType(temp).kind === 'struct') bind(temp, 0);
   });
   return out;
 }
@@ -2640,9 +2689,11 @@ export function instancesOf(
   }
   // a parameter launches bind to different values (or leave unbound) tells their instances apart in the cases
   const varying = new Set<string>();
-  for (const p of kernel.params) {
-    const seen = new Set(bound.map((x) => { const v = x.args.values.get(p.name); return v ? uniformValue(v) : null; }));
-    if (seen.size > 1) varying.add(p.name);
+  // a member of a struct argument (`layout.ld`) too
+  const given = new Set([...kernel.params.map((p) => p.name), ...bound.flatMap((x) => [...x.args.values.keys()])]);
+  for (const name of given) {
+    const seen = new Set(bound.map((x) => { const v = x.args.values.get(name); return v ? uniformValue(v) : null; }));
+    if (seen.size > 1) varying.add(name);
   }
   for (const x of bound) {
     if (!x.args.values.size) continue;

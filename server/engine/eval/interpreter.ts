@@ -4,12 +4,12 @@
 import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
 import { substitute, callArguments, rescanMacros, bracesBalance, MACRO_SHARED_MARK, type Macro } from '../syntax/preprocess';
-import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex, macrosFor, namespacePath } from '../facts/collect';
+import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex, macrosFor, namespacePath, paramPositions, paramAt } from '../facts/collect';
 import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, DOUBLE, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, isNonNegative, gcd, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
   isUniform, isWarpUniform, symText, symKey, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
-  UNKNOWN, unknownPointer, eitherPointer, promote, wrapKey, wrapOf, Wrap,
+  UNKNOWN, unknownPointer, eitherPointer, promote, wrapKey, wrapOf, Wrap, valuePack,
 } from './values';
 
 export class BudgetExceeded extends Error {}
@@ -181,6 +181,9 @@ export const ATOMICS = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_bl
 const TEMPLATE_ARGS = new WeakMap<CType, Node[]>();
 const TEMPLATE_BOUND = new WeakMap<CType, ClassBinding>();
 const CLASS_DECLS = new WeakMap<CType, Node>();
+/** `std::integral_constant<T, v>` (and `true_type`, `false_type`, `bool_constant<v>`) by its name, and the `value` of each. */
+const INTEGRAL_TYPES = new Map<string, CType>();
+const INTEGRAL_VALUES = new WeakMap<CType, Num>();
 
 /** `a[i][j]`: the subscripted expression (`a`) and the indices, outermost first; null where a subscript has none. */
 function subscriptChain(node: Node): { base: Node | null; idx: Node[] } | null {
@@ -345,6 +348,12 @@ export class Interp {
       const t = this.declType(p.node);
       const v: Value = this.cfg.args?.get(p.name) ?? (t.kind === 'pointer' ? { k: 'other', what: `pointer parameter ${p.name}` }
         : t.kind === 'struct' ? this.parameterObject(p.name, t) : atom(p.name, t.kind === 'int' ? t : INT));
+      // the members a launch's braced argument gives (`Pitched{33}`: `layout.ld` = 33)
+      if (v.k === 'obj' && !this.cfg.args?.has(p.name))
+        for (const [f, slot] of v.fields) {
+          const given = this.cfg.args?.get(`${p.name}.${f}`);
+          if (given) slot.value = given;
+        }
       this.scope().set(p.name, { value: v, type: t });
     }
     for (const d of this.cfg.facts.fileShared) this.declare(d, this.globals);
@@ -2354,21 +2363,35 @@ export class Interp {
    * here, or one of a class template, rules nothing out; with no fit, the first of that arity.
    */
   private overload(defs: FunctionFact[], argNodes: Node[]): FunctionFact | undefined {
-    const fits = defs.filter((d) => d.params.length === argNodes.length && !d.isKernel);
+    // a parameter left unnamed counts (a tag: `f(int r, int c, std::true_type)`), though `params` holds the named ones
+    const declared = (d: FunctionFact): Node[] => {
+      let fd: Node | null = d.node.childForFieldName('declarator');
+      for (let i = 0; fd && fd.type !== 'function_declarator' && i < 16; i++) fd = fd.childForFieldName('declarator') ?? named(fd).find((c) => c.type.endsWith('declarator')) ?? null;
+      const all = named(fd?.childForFieldName('parameters') ?? null).filter((c) => /^(optional_)?parameter_declaration$/.test(c.type));
+      return all.length > d.params.length ? all : d.params.map((p) => p.node);
+    };
+    const fits = defs.filter((d) => declared(d).length === argNodes.length && !d.isKernel);
     if (fits.length < 2) return fits[0];
     const argTypes = argNodes.map((a) => this.staticType(a));
-    const isClass = (t: CType) => (t.kind === 'struct' || t.kind === 'vector') && !t.name.includes('<');
+    // a `std::integral_constant` is a class of its own per value (tag dispatch on `std::true_type`)
+    const isClass = (t: CType) => (t.kind === 'struct' || t.kind === 'vector') && (!t.name.includes('<') || INTEGRAL_VALUES.has(t));
     const clash = (a: CType, p: CType): boolean => {
       if (a.kind === 'pointer' && p.kind === 'pointer') return clash(a.to, p.to);
       if (isClass(a) && isClass(p)) return typeName(a) !== typeName(p);
       return (a.kind === 'pointer' && isClass(p)) || (isClass(a) && p.kind === 'pointer');
     };
-    return fits.find((d) => d.params.every((prm, i) => !argTypes[i] || !clash(argTypes[i]!, this.declType(prm.node)))) ?? fits[0];
+    return fits.find((d) => declared(d).every((prm, i) => !argTypes[i] || !clash(argTypes[i]!, this.declType(prm)))) ?? fits[0];
   }
 
   /** The declared type of an expression that names a variable, an element or what a pointer points to; null otherwise. */
   private staticType(n: Node): CType | null {
     if (n.type === 'parenthesized_expression' && named(n).length === 1) return this.staticType(named(n)[0]);
+    // a temporary of a class (`Tag{}`, `std::true_type{}`)
+    if (n.type === 'compound_literal_expression') {
+      const tn = n.childForFieldName('type');
+      const t = tn ? (tn.type === 'type_descriptor' ? this.typeDescriptor(tn) : this.resolveType(tn)) : null;
+      return t && t.kind !== 'unknown' ? t : null;
+    }
     if (n.type === 'identifier') {
       const b = this.binding(n.text);
       return b && !isBase(b) ? (b.value.k === 'obj' ? b.value.t : b.type) : null;
@@ -2511,7 +2534,7 @@ export class Interp {
    */
   private lambda(node: Node, name: string): Lambda | string {
     const caps = (node.childForFieldName('captures')?.text ?? '').replace(/^\[|\]$|\s+/g, '').split(',').filter((c) => c);
-    const named_ = caps.filter((c) => c !== '&' && c !== '=' && !c.endsWith('this'));
+    const named_ = caps.filter((c) => c !== '&' && c !== '=' && !c.endsWith('this') && !/^&?[A-Za-z_]\w*=/.test(c));
     const refs = named_.filter((c) => c.startsWith('&')).map((c) => c.slice(1));
     const copies = named_.filter((c) => !c.startsWith('&'));
     const params: { name: string; node: Node }[] = [];
@@ -2534,6 +2557,22 @@ export class Interp {
       const v = this.binding(n);
       if (v) overlay.set(n, share ? copy(v) : v);
     }
+    // an init capture (`[ld = TILE_DIM]`, `[&acc = sum]`): a variable of the lambda's own, its value the initializer's
+    // now; a reference one names the variable it is given. Was: the name not known in the body
+    for (const c of named(node.childForFieldName('captures'))) {
+      if (c.type !== 'lambda_capture_initializer') continue;
+      const id = named(c).find((k) => k.type === 'identifier');
+      const init = named(c).filter((k) => k !== id).pop();
+      if (!id || !init) continue;
+      if (kids(c)[0]?.type === '&') {
+        const v = init.type === 'identifier' ? this.binding(init.text) : undefined;
+        if (v) overlay.set(id.text, v);
+        continue;
+      }
+      const v = this.rvalue(init);
+      const type: CType = v.k === 'num' ? v.t : v.k === 'ptr' ? { kind: 'pointer', to: v.to } : { kind: 'unknown', name: 'auto' };
+      overlay.set(id.text, { value: v, type });
+    }
     return { def, scopes: [...(share ? scopes : scopes.map((m) => new Map([...m].map(([k, v]) => [k, copy(v)])))), overlay] };
   }
 
@@ -2549,7 +2588,7 @@ export class Interp {
       const t = this.templateStruct(node);
       if (t) return t;
     }
-    const acc = this.accumulateType(node) ?? this.openCvVecType(node) ?? this.stdArray(node);
+    const acc = this.accumulateType(node) ?? this.openCvVecType(node) ?? this.stdArray(node) ?? this.integralConstant(node);
     if (acc) return acc;
     // `typename Acc<T>::type`: the type the instance defines
     let q: Node | null = node.type === 'dependent_type' ? named(node)[0] ?? null : node;
@@ -2570,6 +2609,44 @@ export class Interp {
     }
     const text = node.text.replace(/\s+/g, ' ').replace(/\b(const|volatile|__restrict__|struct|class|union|typename|signed(?= (?:char|int|short|long)))\b/g, '').trim();
     return this.resolveTypeName(text, node);
+  }
+
+  /**
+   * `std::integral_constant<T, v>` and its names `std::bool_constant<v>`, `std::true_type`, `std::false_type` (also in
+   * `cuda::std`), where the file does not declare them: an empty class (1 byte) per type and value, whose `value` is v
+   * (`Stride::value`) and whose type tells overloads apart (tag dispatch: `f(x, std::true_type)` and `f(x,
+   * std::false_type)`). Was: a type not known, so `Stride::value` was unknown and the first overload was always taken.
+   * Null for any other type, or a value not known here.
+   */
+  private integralConstant(node: Node): CType | null {
+    let q: Node | null = node;
+    while (q?.type === 'qualified_identifier' && /^(?:::)?(?:cuda::)?std$/.test(q.childForFieldName('scope')?.text ?? '')) q = q.childForFieldName('name');
+    // `std::true_type::value` names the type as a scope (a namespace identifier to the grammar)
+    const name = q?.type === 'template_type' ? q.childForFieldName('name')?.text : q?.type === 'type_identifier' || q?.type === 'namespace_identifier' ? q.text : undefined;
+    if (!name || !/^(integral_constant|bool_constant|true_type|false_type)$/.test(name) || this.cfg.facts.typeDecls.has(name)) return null;
+    let t: CType = BUILTINS.bool ?? INT;
+    let v: number | null;
+    if (name === 'true_type' || name === 'false_type') v = name === 'true_type' ? 1 : 0;
+    else {
+      const args = argumentNodes(q!);
+      if (args.length !== (name === 'bool_constant' ? 1 : 2)) return null;
+      if (name === 'integral_constant') {
+        if (args[0].type !== 'type_descriptor') return null;
+        t = this.typeDescriptor(args[0]);
+        if (t.kind !== 'int') return null;
+      }
+      const val = this.withHost(() => this.rvalue(args[args.length - 1]));
+      v = uniformValue(val);
+      if (v === null || !Number.isInteger(v)) return null;
+      if (typeName(t) === 'bool') v = v ? 1 : 0;
+    }
+    const key = `std::integral_constant<${typeName(t)}, ${typeName(t) === 'bool' ? (v ? 'true' : 'false') : v}>`;
+    const known = INTEGRAL_TYPES.get(key);
+    if (known) return known;
+    const out: CType = { kind: 'struct', name: key, bytes: 1, align: 1, fields: [] };
+    INTEGRAL_TYPES.set(key, out);
+    INTEGRAL_VALUES.set(out, num(v, t));
+    return out;
   }
 
   /**
@@ -2781,6 +2858,19 @@ export class Interp {
     const types = new Map(this.cfg.types);
     for (const [params, targs] of pairs)
       params.forEach((tp, i) => {
+        // a pack of values takes the arguments from here on, a pack expansion among them (`sumOf<Pads...>()`) spliced
+        if (tp.isPack && !tp.isType) {
+          const items: Value[] = [];
+          for (const a of targs.slice(i)) {
+            const inner = a.type === 'parameter_pack_expansion' ? named(a)[0] : null;
+            const given = inner ? values.get(`${inner.text.trim()}...`) : undefined;
+            if (given?.k === 'other' && given.items) items.push(...given.items);
+            else items.push(inner ? unk(`\`${a.text}\` is not a pack known here`) : this.rvalue(a));
+          }
+          values.set(`${tp.name}...`, valuePack(items));
+          values.set(tp.name, unk(`\`${tp.name}\` is a parameter pack, named outside a pack expansion`));
+          return;
+        }
         const a = targs[i];
         if (!a && tp.defaultNode) {
           // a default argument (`typename Op = ScanOpAdd`, `bool More = (X > 1)`): evaluated with the parameters
@@ -2807,12 +2897,20 @@ export class Interp {
     const name = node.childForFieldName('name')?.text;
     const decl = name ? this.cfg.facts.typeDecls.get(name) : undefined;
     const tdecl = decl?.parent;
+    // an alias template (`template <typename T> using Pack4 = Packed<T, 4>;`): its type with the parameters bound.
+    // Was: a type not known, each access of a `Pack4<float>` array unknown
+    if (decl?.type === 'alias_declaration' && tdecl?.type === 'template_declaration') {
+      const bound = this.templateBindings([readTemplateParams(tdecl.childForFieldName('parameters')), argumentNodes(node)]);
+      return this.withBindings(bound, () => this.typeFromDecl(name!, decl));
+    }
     if (!decl || !/^(struct|class)_specifier$/.test(decl.type) || tdecl?.type !== 'template_declaration') return null;
     const params = readTemplateParams(tdecl.childForFieldName('parameters'));
     const targs = argumentNodes(node);
     const bound = this.templateBindings([params, targs]);
     // the instance is named by its arguments' values (`Tile<N>` is two types where N is 4 in one call and 8 in another)
     const key = `${name}<${params.map((tp, i) => {
+      const pack = tp.isPack ? bound.values.get(`${tp.name}...`) : undefined;
+      if (pack?.k === 'other' && pack.items) return pack.items.map((v, j) => uniformValue(v) ?? targs[i + j]?.text ?? '?').join(', ');
       const v = bound.values.get(tp.name);
       const u = v ? uniformValue(v) : null;
       return !targs[i] && !tp.defaultNode ? '' : tp.isType ? typeName(bound.types.get(tp.name)!) : u !== null ? String(u) : targs[i]?.text ?? tp.defaultNode!.text;
@@ -2851,6 +2949,7 @@ export class Interp {
     for (const tp of use.params) {
       if (tp.isType && use.bound.types.has(tp.name)) own.types.set(tp.name, use.bound.types.get(tp.name)!);
       if (!tp.isType && use.bound.values.has(tp.name)) own.values.set(tp.name, use.bound.values.get(tp.name)!);
+      if (tp.isPack && use.bound.values.has(`${tp.name}...`)) own.values.set(`${tp.name}...`, use.bound.values.get(`${tp.name}...`)!);
     }
     this.templateBound.set(t, own);
     return t;
@@ -3191,6 +3290,12 @@ export class Interp {
         return tn ? this.cast(v, this.typeDescriptor(tn), node) : v;
       }
       case 'sizeof_expression': {
+        // `sizeof...(Pads)`: how many values the pack holds
+        if (kids(node).some((c) => c.type === '...')) {
+          const inner = named(node).find((c) => c.type === 'identifier' || c.type === 'type_identifier');
+          const pack = inner ? this.cfg.values.get(`${inner.text}...`) : undefined;
+          return pack?.k === 'other' && pack.items ? num(pack.items.length, { kind: 'int', bytes: 8, signed: false, name: 'size_t' }) : unk(`\`${node.text}\` is not evaluated`);
+        }
         const tn = node.childForFieldName('type');
         if (tn) {
           const s = sizeOf(this.typeDescriptor(tn));
@@ -3255,6 +3360,8 @@ export class Interp {
         for (const c of named(node.childForFieldName('value'))) this.rvalue(c);
         return unk(`\`${node.text}\` is not evaluated`);
       }
+      case 'fold_expression':
+        return this.fold(node);
       case 'template_function': {
         // `std::is_same_v<T, double>` (its scopes are read by the case below)
         const trait = this.typeTrait(node.childForFieldName('name')?.text ?? '', argumentNodes(node));
@@ -3273,12 +3380,54 @@ export class Interp {
         if (trait) return trait;
         const ofClass = scope && name?.type === 'identifier' ? this.classConstant(scope, name.text) : null;
         if (ofClass) return ofClass;
+        // `Stride::value`, `Tag::value` of a `std::integral_constant` (a type parameter or an alias bound to one)
+        const constant = scope && name?.text === 'value' && /^(type_identifier|template_type|qualified_identifier|namespace_identifier)$/.test(scope.type)
+          ? INTEGRAL_VALUES.get(this.resolveType(scope)) : undefined;
+        if (constant) return constant;
         return this.scopedConstant(node.text.replace(/\s+/g, '').replace(/^::/, '')) ?? unk(`\`${node.text}\` is not known here`);
       }
       default:
         for (const c of named(node)) this.rvalue(c); // still find accesses inside
         return unk(`\`${node.type.replace(/_/g, ' ')}\` is not evaluated`);
     }
+  }
+
+  /**
+   * A fold over a pack of values (`(0 + ... + Pads)`, `(Dims * ... * 1)`, `(Pads + ...)`): the expression that names
+   * the pack evaluated once per value, in order, the results combined from the left (`... op E`, `I op ... op E`) or
+   * the right (`E op ...`, `E op ... op I`); an empty pack is the initial value (`&&` true, `||` false). Was: not
+   * evaluated, and an extent or a stride made of one unknown.
+   */
+  private fold(node: Node): Value {
+    const parts = kids(node).filter((c) => c.type !== '(' && c.type !== ')' && c.type !== 'comment');
+    const dots = parts.findIndex((c) => c.type === '...');
+    const op = parts[dots - 1]?.type === '...' ? '' : (dots > 0 ? parts[dots - 1] : parts[dots + 1])?.text ?? '';
+    const packOf = (e: Node | undefined): { name: string; items: Value[] }[] =>
+      e ? identifiersIn(e).flatMap((n) => { const v = this.cfg.values.get(`${n}...`); return v?.k === 'other' && v.items ? [{ name: n, items: v.items }] : []; }) : [];
+    const before = dots >= 2 ? parts[dots - 2] : undefined;
+    const after = parts[dots + 2];
+    // the side that names a pack is the pattern; the other, where there is one, the initial value
+    const leftIsPattern = packOf(before).length > 0;
+    const pattern = leftIsPattern ? before : after;
+    const init = leftIsPattern ? after : before;
+    const packs = packOf(pattern);
+    if (!pattern || !packs.length || !op) return unk(`\`${node.text}\` is not evaluated`);
+    const n = packs[0].items.length;
+    if (packs.some((p) => p.items.length !== n)) return unk(`\`${node.text}\` expands packs of different lengths`);
+    const terms: Value[] = [];
+    for (let i = 0; i < n; i++) {
+      const bound = { values: new Map(packs.map((p) => [p.name, p.items[i]] as [string, Value])), types: new Map<string, CType>() };
+      terms.push(this.withBindings(bound, () => this.rvalue(pattern)));
+    }
+    const initial = init ? this.rvalue(init) : null;
+    // a left fold (`... op E`, `I op ... op E`) starts at the left; a right one (`E op ...`, `E op ... op I`) at the right
+    const left = !leftIsPattern;
+    const all = initial ? (left ? [initial, ...terms] : [...terms, initial]) : terms;
+    if (!all.length) return op === '&&' ? num(1, BUILTINS.bool ?? INT) : op === '||' ? num(0, BUILTINS.bool ?? INT) : op === ',' ? { k: 'other', what: 'void' } : unk(`\`${node.text}\` folds an empty pack with \`${op}\``);
+    const label = () => node.text;
+    if (op === ',') return all[all.length - 1];
+    if (left) return all.slice(1).reduce((acc, v) => binary(op, acc, v, label, this.active()), all[0]);
+    return all.slice(0, -1).reduceRight((acc, v) => binary(op, v, acc, label, this.active()), all[all.length - 1]);
   }
 
   private literal(text: string): Value {
@@ -4654,7 +4803,7 @@ export class Interp {
     // `operator()`, run as a member function of that object
     const functor = !method && !lambda && local && !isBase(local) ? this.callOperator(name, argNodes.length) : null;
     if (functor) {
-      const given = argNodes.map((a, i) => (functor.def.params[i] && isReferenceDecl(functor.def.params[i].node) ? this.place(a) : { value: this.rvalue(a) }));
+      const given = argNodes.map((a, i) => (paramAt(functor.def, i) && isReferenceDecl(paramAt(functor.def, i)!.node) ? this.place(a) : { value: this.rvalue(a) }));
       const scope = [this.memberScope(functor.self)];
       return this.returned(functor.def, node, this.inline(functor.def, given, fnNode, node, this.templateBound.get(functor.self.t) ?? this.templateArgs.get(functor.self.t) ?? null, scope));
     }
@@ -4698,7 +4847,7 @@ export class Interp {
     // returns a reference) is not known to read its arguments by value: what it does with a shared place is unknown
     const undefinedCall = !def && !method && fnNode.type === 'identifier' && !mac;
     const bound = argNodes.map((a, i) => (undefinedCall ? this.opaqueArgument(a, name, node)
-      : def && def.params[i] && isReferenceDecl(def.params[i].node) ? this.place(a) : { value: this.rvalue(a) }));
+      : def && paramAt(def, i) && isReferenceDecl(paramAt(def, i)!.node) ? this.place(a) : { value: this.rvalue(a) }));
     const args = bound.map((b) => b.value);
     if (name === 'dim3') return this.dim3(args);
     const holder = this.sharedHolder(name);
@@ -5733,9 +5882,13 @@ export class Interp {
     return { k: 'other', what: name };
   }
 
-  private inline(def: FunctionFact, bound: { value: Value; alias?: Var }[], fnNode: Node, node: Node, classArgs: Node[] | ClassBinding | null = null,
+  private inline(def: FunctionFact, given: { value: Value; alias?: Var }[], fnNode: Node, node: Node, classArgs: Node[] | ClassBinding | null = null,
     captured?: Map<string, Var | SharedBase>[]): Value {
-    const args = bound.map((b) => b.value);
+    // each named parameter takes the argument at its own position: an unnamed one before it (a tag, `f(int r,
+    // std::true_type, int c)`) takes one too. Was: `c` given the tag
+    const at = paramPositions(def);
+    const bound = at ? def.params.map((_, i) => given[at[i]]) : given;
+    const args = bound.map((b) => b?.value);
     if (this.frames.length >= this.cfg.caps.callDepth) return unk(`calls nest deeper than ${this.cfg.caps.callDepth} levels at \`${def.name}\``);
     const act = this.active();
     const frame = this.newFrame(def);

@@ -82,6 +82,8 @@ export interface Ref {
 export interface Other {
   k: 'other';
   what: string;
+  /** a template parameter pack of values (`int... Pads` given `<1, 1>`), bound as `Pads...`: its values in order. */
+  items?: Value[];
 }
 export interface Dim3 {
   k: 'dim3';
@@ -1034,3 +1036,6 @@ export function select(mask: Uint8Array | null, a: Value, b: Value | undefined, 
 }
 
 export { INT, UINT, LONG, ULONG, FLOAT, DOUBLE };
+
+/** The pack of values `items` (see Other.items), bound under the name `${name}...`. */
+export const valuePack = (items: Value[]): Other => ({ k: 'other', what: 'parameter pack', items });

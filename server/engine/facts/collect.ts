@@ -8,6 +8,8 @@ export interface TemplateParam {
   isType: boolean;
   /** a template template parameter (`template <typename> class B`): it takes the name of a template. */
   isTemplate?: boolean;
+  /** a parameter pack (`int... Pads`, `typename... Ts`): it takes every argument from its place on. */
+  isPack?: boolean;
   defaultNode: Node | null;
 }
 
@@ -252,9 +254,34 @@ export function readTemplateParams(list: Node | null): TemplateParam[] {
     else nameNode = declaratorName(p.childForFieldName('declarator'));
     if (!nameNode) continue;
     const isTemplate = p.type === 'template_template_parameter_declaration';
-    out.push({ name: nameNode.text, isType, ...(isTemplate ? { isTemplate } : {}), defaultNode: p.childForFieldName('default_value') ?? p.childForFieldName('default_type') });
+    const isPack = p.type.startsWith('variadic_');
+    out.push({ name: nameNode.text, isType, ...(isTemplate ? { isTemplate } : {}), ...(isPack ? { isPack } : {}), defaultNode: p.childForFieldName('default_value') ?? p.childForFieldName('default_type') });
   }
   return out;
+}
+
+/**
+ * Where a function declares an unnamed parameter (`std::true_type`), the position among all its parameters of each
+ * named one (`params` holds the named ones only); null where every parameter is named.
+ */
+export function paramPositions(def: FunctionFact): number[] | null {
+  if (positionMemo.has(def)) return positionMemo.get(def)!;
+  let out: number[] | null = null;
+  const list = def.params[0]?.node.parent ?? null;
+  let fd: Node | null = def.node.childForFieldName('declarator');
+  for (let i = 0; fd && fd.type !== 'function_declarator' && i < 16; i++) fd = fd.childForFieldName('declarator') ?? named(fd).find((c) => c.type.endsWith('declarator')) ?? null;
+  const all = named((list?.type === 'parameter_list' ? list : fd?.childForFieldName('parameters')) ?? null).filter((c) => /^(optional_|variadic_)?parameter_declaration$/.test(c.type));
+  if (all.length > def.params.length) out = def.params.map((p) => all.findIndex((c) => c.id === p.node.id));
+  if (out?.some((k) => k < 0)) out = null;
+  positionMemo.set(def, out);
+  return out;
+}
+const positionMemo = new WeakMap<FunctionFact, number[] | null>();
+
+/** The named parameter declared at position `i` among all of a function's parameters (see paramPositions). */
+export function paramAt(def: FunctionFact, i: number): { name: string; node: Node } | undefined {
+  const at = paramPositions(def);
+  return at ? def.params[at.indexOf(i)] : def.params[i];
 }
 
 /** Reads a top-level function (plain or template) the way collectFacts does, for reusing the rest of the facts. */
