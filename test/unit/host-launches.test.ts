@@ -339,3 +339,19 @@ int main(int argc, char **argv) {
   assert.deepEqual([load.block, load.status, load.degree, load.wavefronts, load.worst!.distinctWords, load.worst!.banksUsed], [[32, 16, 1], 'conflict', 16, 16, 32, 2]);
   assert.ok(load.assumptions.includes('block 32x16x1 from the launch at line 27 where `argc > 2` (line 20) does not hold (where it holds, `dimx`, `dimy` are set to values not known)'), load.assumptions.join('\n'));
 });
+
+test('a host launcher with an unnamed parameter (`void run(float *, int n, int ld)`) binds its callers\' arguments by declared position (was: the call skipped, block not evaluated, `ld` not known: unknown)', () => {
+  const src = (ld: number) => `__global__ void k(float *o, int ld) {
+  __shared__ float s[32 * 33];
+  s[threadIdx.x * ld] = 1.0f;
+}
+void run(float *, int n, int ld) { k<<<1, n>>>(0, ld); }
+int main() { run(0, 64, ${ld}); return 0; }
+`;
+  const [a33] = analyzeText(src(33), { budgetMs: 60_000 }).accesses;
+  assert.deepEqual([a33.block, a33.status, a33.degree], [[64, 1, 1], 'conflict-free', 1]);
+  assert.ok(a33.assumptions.includes('block 64x1x1 from the launch at line 5 in `run` (the call at line 6)'), a33.assumptions.join('\n'));
+  assert.ok(a33.assumptions.includes('`ld` = 33 from the launch at line 5'), a33.assumptions.join('\n'));
+  const [a32] = analyzeText(src(32), { budgetMs: 60_000 }).accesses;
+  assert.deepEqual([a32.block, a32.status, a32.degree], [[64, 1, 1], 'conflict', 32]);
+});

@@ -3,7 +3,7 @@
 import { parseExpression, parseStatements } from '../syntax/parser';
 import type { Node } from '../syntax/parser';
 import { substitute } from '../syntax/preprocess';
-import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, operatorOf, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot, paramPositions } from '../facts/collect';
+import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, operatorOf, declaratorName, hasToken, LaunchFact, kernelRef, identifiersIn, subscriptIndex, fileRoot, paramPositions, paramAt, paramCount } from '../facts/collect';
 import { CType, typeName, INT, BUILTINS, LIBRARY_TYPES } from '../facts/ctypes';
 import { Interp, DEFAULT_CAPS, Caps, warpSizeNote, factsFor, BudgetExceeded } from './interpreter';
 import { Value, uniformValue, convert, num, binary, andList, valuePack, unk } from './values';
@@ -2292,10 +2292,12 @@ function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, ca
     const named = f?.type === 'template_function' && fn.templateParams.length > 0 && f.childForFieldName('name')?.text === fn.name;
     if (!named && (f?.type !== 'identifier' || f.text !== fn.name)) continue;
     const args = argumentNodes(n);
-    if (args.length > fn.params.length) continue;
+    // positions count every declared parameter: an unnamed one (`void run(float *, int n)`) takes its argument
+    if (args.length > paramCount(fn)) continue;
     // the parameters a call leaves out take their default arguments (`run(o)` of `void run(float *o, int threads = 128)`;
     // one written in a header this file does not hold is not known)
-    const defaults = fn.params.slice(args.length).map((_, j) => defaultArgument(fn, args.length + j));
+    const left = fn.params.filter((_, k) => (paramPositions(fn)?.[k] ?? k) >= args.length);
+    const defaults = left.map((p) => ({ p, d: defaultArgument(fn, fn.params.indexOf(p)) }));
     const ups: (CallerBinding | null)[] & { truncated?: boolean } = depth > 0 ? callerBindings(site, facts, deadline, caps, depth - 1) : [];
     if (ups.truncated) out.truncated = true;
     for (const up of ups.length ? ups : [null]) {
@@ -2309,13 +2311,14 @@ function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, ca
         const params = new Map<string, Value>();
         const vals = new Map<string, number | null>();
         args.forEach((a, i) => {
+          const p = paramAt(fn, i);
+          if (!p) return;
           const v = localArrayElement(site, a, it) ?? it.rvalue(a);
-          if (known(v)) params.set(fn.params[i].name, v);
-          vals.set(fn.params[i].name, known(v) ? uniformValue(v) ?? -1 : null);
+          if (known(v)) params.set(p.name, v);
+          vals.set(p.name, known(v) ? uniformValue(v) ?? -1 : null);
         });
-        defaults.forEach((d, j) => {
+        defaults.forEach(({ p, d }) => {
           if (!d) return;
-          const p = fn.params[args.length + j];
           const v = hostInterp(facts, fn, fn.body.startIndex, deadline, caps).rvalue(d);
           if (known(v)) params.set(p.name, v);
           vals.set(p.name, known(v) ? uniformValue(v) ?? -1 : null);

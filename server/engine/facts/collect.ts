@@ -274,9 +274,17 @@ export function paramPositions(def: FunctionFact): number[] | null {
   if (all.length > def.params.length) out = def.params.map((p) => all.findIndex((c) => c.id === p.node.id));
   if (out?.some((k) => k < 0)) out = null;
   positionMemo.set(def, out);
+  countMemo.set(def, out ? all.length : def.params.length);
   return out;
 }
 const positionMemo = new WeakMap<FunctionFact, number[] | null>();
+const countMemo = new WeakMap<FunctionFact, number>();
+
+/** How many parameters a function declares, named or not (see paramPositions). */
+export function paramCount(def: FunctionFact): number {
+  paramPositions(def);
+  return countMemo.get(def)!;
+}
 
 /** The named parameter declared at position `i` among all of a function's parameters (see paramPositions). */
 export function paramAt(def: FunctionFact, i: number): { name: string; node: Node } | undefined {
