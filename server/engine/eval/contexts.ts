@@ -300,8 +300,7 @@ function writesTo(body: Node, name: string, after: number, before: number, anyNa
 
 /** Where each name is written in `body` (see writesTo: assignments, `++`/`--`, `b.x = ...`), walked once per body. */
 const writePositions = new WeakMap<Node, Map<string, number[]>>();
-/** Whether `body` writes `name` anywhere before `before` (writesTo's question for a whole body, from one walk). */
-function writtenBefore(body: Node, name: string, before: number): boolean {
+function writesByName(body: Node): Map<string, number[]> {
   let all = writePositions.get(body);
   if (!all) {
     all = new Map();
@@ -312,13 +311,13 @@ function writtenBefore(body: Node, name: string, before: number): boolean {
     }
     writePositions.set(body, all);
   }
-  return (all.get(name) ?? []).some((at) => at < before);
+  return all;
 }
-
-/** Whether `body` writes `name` at a position from `after` to before `before` (from writtenBefore's one walk). */
+/** Whether `body` writes `name` anywhere before `before` (writesTo's question for a whole body, from one walk). */
+const writtenBefore = (body: Node, name: string, before: number): boolean => writtenBetween(body, name, -Infinity, before);
+/** Whether `body` writes `name` at a position from `after` to before `before` (from the same walk). */
 function writtenBetween(body: Node, name: string, after: number, before: number): boolean {
-  if (!writtenBefore(body, name, before)) return false;
-  return writePositions.get(body)!.get(name)!.some((at) => at >= after && at < before);
+  return (writesByName(body).get(name) ?? []).some((at) => at >= after && at < before);
 }
 
 /**
@@ -1800,8 +1799,7 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
     const holds = !lost[0].length;
     fixed.set(x.node.id, holds);
     const set = [...new Set([...lost[holds ? 1 : 0]].sort((a, b) => a.node.startIndex - b.node.startIndex).map((a) => a.name))];
-    const raw = x.node.childForFieldName('condition')!.text.trim();
-    const text = raw.startsWith('(') && raw.endsWith(')') && balanced(raw.slice(1, -1)) ? raw.slice(1, -1).trim() : raw;
+    const text = conditionText(x.node.childForFieldName('condition')!);
     dropped.push(`\`${text}\` (line ${x.node.startPosition.row + 1}) ${holds ? 'holds' : 'does not hold'} (where it ${holds ? 'does not' : 'holds'}, ${set.length > 1 ? `\`${set.join('`, `')}\` are` : `\`${set[0]}\` is`} set to ${set.length > 1 ? 'values' : 'a value'} not known)`);
     return false;
   });
@@ -1865,9 +1863,7 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
     // a condition of a called function reads its parameters: not the caller's names, nothing bounds it here
     const k = !foreign.has(node.id) && unchanged(cond) ? conditionKey(cond) : null;
     const given = k && known.get(k.key);
-    const raw = cond.text.trim();
-    // the parentheses of an `if`'s condition, not the last one of `n >= (1 << 20)`, a `?:`'s
-    const text = raw.startsWith('(') && raw.endsWith(')') && balanced(raw.slice(1, -1)) ? raw.slice(1, -1).trim() : raw;
+    const text = conditionText(cond);
     if (k && given !== undefined) {
       // said where the launch's own `if` decides it; an earlier `if` of the same condition has said it already
       const as = around.has(k.key) ? [`\`${text}\` (line ${node.startPosition.row + 1}) ${given === k.holds ? 'holds' : 'does not hold'}, as ${chosen.has(k.key) ? `where the kernel is picked (line ${chosen.get(k.key)})` : 'at the launch'}`] : [];
@@ -1881,6 +1877,12 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
   };
   walk(0, fixed, [], around, start);
   return paths.some((x) => x.decide.size) ? paths : null;
+}
+
+/** A condition as a message quotes it: the parentheses of an `if`'s, not the last one of `n >= (1 << 20)`, a `?:`'s. */
+function conditionText(cond: Node): string {
+  const raw = cond.text.trim();
+  return raw.startsWith('(') && raw.endsWith(')') && balanced(raw.slice(1, -1)) ? raw.slice(1, -1).trim() : raw;
 }
 
 /** Each binding of `combos` once per way, at most MAX_CALLER_BINDINGS in all (marked truncated past them, or where `more` is). */
@@ -2296,7 +2298,8 @@ function callerBindings(fn: FunctionFact, facts: FileFacts, deadline: number, ca
     if (args.length > paramCount(fn)) continue;
     // the parameters a call leaves out take their default arguments (`run(o)` of `void run(float *o, int threads = 128)`;
     // one written in a header this file does not hold is not known)
-    const left = fn.params.filter((_, k) => (paramPositions(fn)?.[k] ?? k) >= args.length);
+    const at = paramPositions(fn);
+    const left = fn.params.filter((_, k) => (at ? at[k] : k) >= args.length);
     const defaults = left.map((p) => ({ p, d: defaultArgument(fn, fn.params.indexOf(p)) }));
     const ups: (CallerBinding | null)[] & { truncated?: boolean } = depth > 0 ? callerBindings(site, facts, deadline, caps, depth - 1) : [];
     if (ups.truncated) out.truncated = true;

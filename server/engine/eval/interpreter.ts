@@ -4,7 +4,7 @@
 import type { Node } from '../syntax/parser';
 import { parseExpression, parseStatements } from '../syntax/parser';
 import { substitute, callArguments, rescanMacros, bracesBalance, MACRO_SHARED_MARK, type Macro } from '../syntax/preprocess';
-import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex, macrosFor, namespacePath, paramPositions, paramAt } from '../facts/collect';
+import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex, macrosFor, namespacePath, paramPositions, paramAt, paramCount, declaredParams } from '../facts/collect';
 import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, DOUBLE, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, isNonNegative, gcd, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
@@ -2364,13 +2364,7 @@ export class Interp {
    */
   private overload(defs: FunctionFact[], argNodes: Node[]): FunctionFact | undefined {
     // a parameter left unnamed counts (a tag: `f(int r, int c, std::true_type)`), though `params` holds the named ones
-    const declared = (d: FunctionFact): Node[] => {
-      let fd: Node | null = d.node.childForFieldName('declarator');
-      for (let i = 0; fd && fd.type !== 'function_declarator' && i < 16; i++) fd = fd.childForFieldName('declarator') ?? named(fd).find((c) => c.type.endsWith('declarator')) ?? null;
-      const all = named(fd?.childForFieldName('parameters') ?? null).filter((c) => /^(optional_)?parameter_declaration$/.test(c.type));
-      return all.length > d.params.length ? all : d.params.map((p) => p.node);
-    };
-    const fits = defs.filter((d) => declared(d).length === argNodes.length && !d.isKernel);
+    const fits = defs.filter((d) => paramCount(d) === argNodes.length && !d.isKernel);
     if (fits.length < 2) return fits[0];
     const argTypes = argNodes.map((a) => this.staticType(a));
     // a `std::integral_constant` is a class of its own per value (tag dispatch on `std::true_type`)
@@ -2380,7 +2374,7 @@ export class Interp {
       if (isClass(a) && isClass(p)) return typeName(a) !== typeName(p);
       return (a.kind === 'pointer' && isClass(p)) || (isClass(a) && p.kind === 'pointer');
     };
-    return fits.find((d) => declared(d).every((prm, i) => !argTypes[i] || !clash(argTypes[i]!, this.declType(prm)))) ?? fits[0];
+    return fits.find((d) => declaredParams(d).every((prm, i) => !argTypes[i] || !clash(argTypes[i]!, this.declType(prm)))) ?? fits[0];
   }
 
   /** The declared type of an expression that names a variable, an element or what a pointer points to; null otherwise. */

@@ -261,30 +261,37 @@ export function readTemplateParams(list: Node | null): TemplateParam[] {
 }
 
 /**
- * Where a function declares an unnamed parameter (`std::true_type`), the position among all its parameters of each
- * named one (`params` holds the named ones only); null where every parameter is named.
+ * Every parameter a function declares, named or not (`params` holds the named ones only: a tag `std::true_type`, an
+ * `int` left without a name, are left out there), in order.
  */
-export function paramPositions(def: FunctionFact): number[] | null {
-  if (positionMemo.has(def)) return positionMemo.get(def)!;
-  let out: number[] | null = null;
+export function declaredParams(def: FunctionFact): Node[] {
+  let out = declaredMemo.get(def);
+  if (out) return out;
   const list = def.params[0]?.node.parent ?? null;
   let fd: Node | null = def.node.childForFieldName('declarator');
   for (let i = 0; fd && fd.type !== 'function_declarator' && i < 16; i++) fd = fd.childForFieldName('declarator') ?? named(fd).find((c) => c.type.endsWith('declarator')) ?? null;
   const all = named((list?.type === 'parameter_list' ? list : fd?.childForFieldName('parameters')) ?? null).filter((c) => /^(optional_|variadic_)?parameter_declaration$/.test(c.type));
-  if (all.length > def.params.length) out = def.params.map((p) => all.findIndex((c) => c.id === p.node.id));
+  declaredMemo.set(def, (out = all.length > def.params.length ? all : def.params.map((p) => p.node)));
+  return out;
+}
+const declaredMemo = new WeakMap<FunctionFact, Node[]>();
+
+/** How many parameters a function declares, named or not (see declaredParams). */
+export const paramCount = (def: FunctionFact): number => declaredParams(def).length;
+
+/**
+ * Where a function declares an unnamed parameter, the position among all its parameters of each named one (see
+ * declaredParams); null where every parameter is named.
+ */
+export function paramPositions(def: FunctionFact): number[] | null {
+  if (positionMemo.has(def)) return positionMemo.get(def)!;
+  const all = declaredParams(def);
+  let out: number[] | null = all.length > def.params.length ? def.params.map((p) => all.findIndex((c) => c.id === p.node.id)) : null;
   if (out?.some((k) => k < 0)) out = null;
   positionMemo.set(def, out);
-  countMemo.set(def, out ? all.length : def.params.length);
   return out;
 }
 const positionMemo = new WeakMap<FunctionFact, number[] | null>();
-const countMemo = new WeakMap<FunctionFact, number>();
-
-/** How many parameters a function declares, named or not (see paramPositions). */
-export function paramCount(def: FunctionFact): number {
-  paramPositions(def);
-  return countMemo.get(def)!;
-}
 
 /** The named parameter declared at position `i` among all of a function's parameters (see paramPositions). */
 export function paramAt(def: FunctionFact, i: number): { name: string; node: Node } | undefined {
