@@ -2,6 +2,7 @@
 // masks for guards and divergent loops), enumerating loop iterations, and records every shared-memory access with
 // the byte address of each active thread. No bank arithmetic here: `model/` turns addresses into wavefronts.
 import type { Node } from '../syntax/parser';
+import { AccessRecord, collapsibleBody, substituteRecord, sameData, unchanged, MATH_CALLS } from './collapse';
 import { parseExpression, parseStatements } from '../syntax/parser';
 import { substitute, callArguments, rescanMacros, bracesBalance, MACRO_SHARED_MARK, type Macro } from '../syntax/preprocess';
 import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, kids, operatorOf, isSharedDecl, declaratorName, readTemplateParams, identifiersIn, hasToken, subscriptIndex, macrosFor, namespacePath, paramPositions, paramAt, paramCount, declaredParams } from '../facts/collect';
@@ -23,8 +24,10 @@ export interface Caps {
   exprDepth: number;
   macroDepth: number;
   visitsPerAccess: number;
+  /** evaluate the body of a simple counted loop once and put each iteration's counter into its places (collapse.ts). */
+  collapseLoops: boolean;
 }
-export const DEFAULT_CAPS: Caps = { loopIterations: 1024, callDepth: 16, exprDepth: 400, macroDepth: 32, visitsPerAccess: 4096 };
+export const DEFAULT_CAPS: Caps = { loopIterations: 1024, callDepth: 16, exprDepth: 400, macroDepth: 32, visitsPerAccess: 4096, collapseLoops: true };
 
 export type AccessKind = 'load' | 'store' | 'atomic';
 
@@ -103,6 +106,13 @@ export class LongLoop extends Error {
   constructor(line: number, readonly nest = false) {
     super(`the loop at line ${line} is long`);
   }
+}
+
+/** A loop whose body runs as one pass (Interp.tryCollapse): its counter, the counter's unknown, the pass's accesses. */
+interface Collapse {
+  counter: Var;
+  key: string;
+  records: AccessRecord[];
 }
 
 interface Var {
@@ -301,6 +311,10 @@ export class Interp {
   private symbolicPass: { reads: Set<string>; conflict: { name: string; at: number } | null } | null = null;
   private bases = new Map<string, SharedBase>();
   private globals = new Map<string, Var | SharedBase>();
+  /** a collapse pass (tryCollapse): the accesses the body makes, recorded instead of run. */
+  private collapseRecords: AccessRecord[] | null = null;
+  /** the iteration a collapse pass is checked against: its accesses, recorded as they run. */
+  private collapseWatch: AccessRecord[] | null = null;
 
   /**
    * Warp mode: the block's x extent is a multiple of 32 and it has more than one warp, so every warp holds the same
@@ -1320,6 +1334,8 @@ export class Interp {
       let alive = this.active().slice();
       const lp: LoopState = { brk: new Uint8Array(this.n), cont: new Uint8Array(this.n) };
       let ran = false;
+      // the loop's body as one pass (tryCollapse): undefined until its second iteration decides, null where it is not
+      let collapse: Collapse | null | undefined;
       // a condition nothing in the loop changes (`for (int t = blockIdx.x;; t += gridDim.x)`, `while (true)`): only a
       // break or a return ends the loop
       const endless = !condNode || !identifiersIn(condNode).some((id) => assigned.has(id));
@@ -1385,8 +1401,26 @@ export class Interp {
         this.touch();
         const exitsBefore = this.exits;
         ran = true;
+        // the second iteration of a loop that may collapse is watched: the pass is checked against it
+        // (only while the condition is the same on every lane: the lanes that run stay the same)
+        if (typeof cv !== 'number') collapse = null;
+        const counter = collapse === undefined && iter === 1 && body ? this.collapsible(body, induction, update) : null;
+        const watch: AccessRecord[] | null = counter ? [] : null;
         try {
-          if (body) this.withMask(alive, () => this.exec(body));
+          if (collapse) {
+            const k = uniformValue(collapse.counter.value, alive)!;
+            if (!this.replay(collapse, k)) {
+              collapse = null;
+              if (body) this.withMask(alive, () => this.exec(body));
+            }
+          } else if (body) {
+            this.collapseWatch = watch;
+            try {
+              this.withMask(alive, () => this.exec(body));
+            } finally {
+              this.collapseWatch = null;
+            }
+          }
         } finally {
           this.loops.pop();
           this.touch();
@@ -1395,7 +1429,11 @@ export class Interp {
           const exited = this.frame().exited;
           for (let i = 0; i < this.n; i++) alive[i] &= (1 - lp.brk[i]) & (1 - exited[i]);
         }
+        const k1 = counter ? uniformValue(counter.value, alive) : null;
         if (update) this.withMask(alive, () => this.rvalue(update));
+        if (counter && watch && k1 !== null && !lp.touched && this.exits === exitsBefore)
+          collapse = this.withMask(alive, () => this.tryCollapse(body!, counter, watch, k1, line));
+        else if (iter >= 1) collapse ??= null;
       }
       if (!ran) {
         this.skipped(body);
@@ -1512,6 +1550,75 @@ export class Interp {
     } finally {
       this.endLoop(savedMask, savedCtx, exitNotes);
     }
+  }
+
+  /**
+   * The counter of a loop whose body may run as one pass (collapse.ts): a `for` with one counter, a known integer the
+   * same on every lane, that only the update changes, and a body of plain assignments (collapsibleBody). Null
+   * otherwise.
+   */
+  private collapsible(body: Node, induction: string[], update: Node | null): Var | null {
+    if (!this.cfg.caps.collapseLoops || this.cfg.host || this.symbolicPass || this.macroSites.length || !update || induction.length !== 1) return null;
+    const v = this.lookupVar(induction[0]);
+    if (!v || v.ref || v.cells || v.value.k !== 'num' || typeof v.value.v !== 'number' || v.value.sym || v.type.kind !== 'int') return null;
+    const mathCall = (name: string) => MATH_CALLS.has(name) && !this.cfg.facts.functions.has(name) && !this.cfg.facts.macros.has(name) && !this.binding(name);
+    if (!collapsibleBody(body, mathCall) || this.assignedNames([body]).has(induction[0])) return null;
+    return v;
+  }
+
+  /**
+   * Runs a loop's body once with its counter as a warp-uniform unknown, its accesses recorded instead of made. The
+   * pass stands for every later iteration where it changes nothing but what they access (each variable the body
+   * assigns ends as it started, nothing else of the run moves) and, with the counter's value of the iteration just
+   * run (`k1`) put in, its accesses are that iteration's (`watch`), one for one. Null where it does not hold: the
+   * state is as before the pass, and the loop goes on one iteration at a time.
+   */
+  private tryCollapse(body: Node, counter: Var, watch: AccessRecord[], k1: number, line: number): Collapse | null {
+    const snap = this.snapshot();
+    const firstVisit = this.visits.length;
+    const reads = new Map(this.reads);
+    const sig = () => [this.notes.size, this.capped.length, this.truncated, this.exitNotes.length, this.exits, this.unreached.size,
+      this.guardedSets.length, this.uncertain, this.laneUncertain, this.visits.length, this.assumptions.length].join(',');
+    const before = sig();
+    const start = counter.value;
+    const key = `pass of the loop at line ${line}`;
+    const records: AccessRecord[] = [];
+    let ok = true;
+    counter.value = { ...(start as Num), v: 0, sym: { [key]: 1 } };
+    this.collapseRecords = records;
+    try {
+      this.exec(body);
+    } catch (e) {
+      if (e instanceof BudgetExceeded) throw e;
+      ok = false;
+    } finally {
+      this.collapseRecords = null;
+      counter.value = start;
+    }
+    ok &&= sig() === before && this.stored.size === snap.stored.size && [...this.stored].every(([k, v]) => snap.stored.get(k) === v);
+    ok &&= this.reads.size === reads.size && [...this.reads].every(([k, n]) => reads.get(k) === n);
+    if (ok) for (const [v, [value, unset, unsetWhy]] of snap.vars) if (v !== counter && !(v.unset === unset && v.unsetWhy === unsetWhy && unchanged(v.value, value))) { ok = false; break; }
+    ok &&= records.length === watch.length && records.length > 0 && records.every((a, i) => {
+      const b = watch[i];
+      const at = substituteRecord(a, key, k1);
+      return !!at && a.kind === b.kind && a.asyncCopy === b.asyncCopy && a.exprNode.id === b.exprNode.id && sameData(at.r, b.r);
+    });
+    this.restore(snap, firstVisit);
+    this.reads = reads;
+    return ok ? { counter, key, records } : null;
+  }
+
+  /** One iteration of a collapsed loop: the pass's accesses with the counter's value `k`; false where one cannot be. */
+  private replay(c: Collapse, k: number): boolean {
+    const at: AccessRecord[] = [];
+    for (const a of c.records) {
+      const r = substituteRecord(a, c.key, k);
+      // (a pointer's flat-layout note depends on whether its index is 0: see deref)
+      if (!r || (k === 0 && a.r.flat !== null)) return false;
+      at.push(r);
+    }
+    for (const a of at) this.access(a.r as unknown as Ref, a.kind as AccessKind, a.exprNode, a.asyncCopy);
+    return true;
   }
 
   /** A loop whose trip count cannot be computed: run the body once with the changed variables as uniform unknowns. */
@@ -5982,6 +6089,24 @@ export class Interp {
   }
 
   private access(r: Ref, kind: AccessKind, exprNode: Node, asyncCopy = false): void {
+    const records = this.collapseRecords;
+    if (records) {
+      records.push({ r: r as unknown as AccessRecord['r'], kind, exprNode, asyncCopy });
+      return;
+    }
+    const watch = this.collapseWatch;
+    if (!watch) return this.accessNow(r, kind, exprNode, asyncCopy);
+    // (only the body's own accesses: those this one makes of its pieces follow from it)
+    watch.push({ r: r as unknown as AccessRecord['r'], kind, exprNode, asyncCopy });
+    this.collapseWatch = null;
+    try {
+      this.accessNow(r, kind, exprNode, asyncCopy);
+    } finally {
+      this.collapseWatch = watch;
+    }
+  }
+
+  private accessNow(r: Ref, kind: AccessKind, exprNode: Node, asyncCopy = false): void {
     // an access in a statement macro's expansion is reported at the use; each access of the expansion is a site
     let inMacro = '';
     if (this.macroSites.length) {
