@@ -489,6 +489,7 @@ describe('(e) every cap says what it did (docs/robustness.md)', () => {
 
   test('the budget: a padding search it stops goes on in the next analysis of the same text, to the fix a search without a budget finds (was: started again from the first padding, and in the editor never finished)', async () => {
     const { EngineDocument } = await import('../../server/engine');
+    // (the guard in the inner loop keeps it enumerated, not collapsed: the search must take longer than the budget)
     const src = `#define W 24
 __global__ void stencil(float *out, const float *in)
 {
@@ -498,7 +499,8 @@ __global__ void stencil(float *out, const float *in)
     tile[threadIdx.y][threadIdx.x] = in[z * 256 + threadIdx.y * 16 + threadIdx.x];
     __syncthreads();
     for (int i = 1; i <= 4; i++)
-      acc += tile[threadIdx.x][threadIdx.y + i] + tile[threadIdx.x + i][threadIdx.y];
+      if (threadIdx.x + i < W)
+        acc += tile[threadIdx.x][threadIdx.y + i] + tile[threadIdx.x + i][threadIdx.y];
     __syncthreads();
   }
   out[threadIdx.y * 16 + threadIdx.x] = acc;
