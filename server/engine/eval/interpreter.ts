@@ -1404,7 +1404,7 @@ export class Interp {
         // the second iteration of a loop that may collapse is watched: the pass is checked against it
         // (only while the condition is the same on every lane: the lanes that run stay the same)
         if (typeof cv !== 'number') collapse = null;
-        const counter = collapse === undefined && iter === 1 && body ? this.collapsible(body, induction, update) : null;
+        const counter = collapse === undefined && iter === 1 && body ? this.collapsible(body, induction, condNode, update) : null;
         const watch: AccessRecord[] | null = counter ? [] : null;
         try {
           if (collapse) {
@@ -1557,13 +1557,45 @@ export class Interp {
    * same on every lane, that only the update changes, and a body of plain assignments (collapsibleBody). Null
    * otherwise.
    */
-  private collapsible(body: Node, induction: string[], update: Node | null): Var | null {
+  private collapsible(body: Node, induction: string[], cond: Node | null, update: Node | null): Var | null {
     if (!this.cfg.caps.collapseLoops || this.cfg.host || this.symbolicPass || this.macroSites.length || !update || induction.length !== 1) return null;
     const v = this.lookupVar(induction[0]);
     if (!v || v.ref || v.cells || v.value.k !== 'num' || typeof v.value.v !== 'number' || v.value.sym || v.type.kind !== 'int') return null;
+    // worth a pass only where at least 3 iterations are left after the second (the pass costs about one)
+    if (!(this.tripsLeft(induction[0], v.value.v, cond, update) >= 4)) return null;
     const mathCall = (name: string) => MATH_CALLS.has(name) && !this.cfg.facts.functions.has(name) && !this.cfg.facts.macros.has(name) && !this.binding(name);
     if (!collapsibleBody(body, mathCall) || this.assignedNames([body]).has(induction[0])) return null;
     return v;
+  }
+
+  /**
+   * How many more times a counted loop's body runs once its counter is `k` (`k < n`, `k <= n`, `k > n`, `k >= n`, `k != n`
+   * against a known number the loop does not change, `++k`, `k--`, `k += c`, `k -= c`); NaN where not that shape.
+   */
+  private tripsLeft(name: string, k: number, cond: Node | null, update: Node | null): number {
+    const c = unparenthesized(cond);
+    if (c?.type !== 'binary_expression' || c.childForFieldName('left')?.text !== name || !update) return NaN;
+    const op = operatorOf(c);
+    const right = c.childForFieldName('right');
+    const plain = (n: Node): boolean => STEP_NODE.test(n.type) && named(n).every(plain);
+    if (!right || !plain(right) || identifiersIn(right).includes(name)) return NaN;
+    let step = NaN;
+    const u = unparenthesized(update);
+    if (u?.type === 'update_expression' && u.childForFieldName('argument')?.text === name) step = /\+\+/.test(u.text) ? 1 : -1;
+    else if (u?.type === 'assignment_expression' && u.childForFieldName('left')?.text === name) {
+      const by = u.childForFieldName('right');
+      const o = operatorOf(u);
+      const bv = by && plain(by) && (o === '+=' || o === '-=') ? this.rvalue(by) : null;
+      if (bv?.k === 'num' && typeof bv.v === 'number' && !bv.sym && Number.isInteger(bv.v)) step = o === '+=' ? bv.v : -bv.v;
+    }
+    const nv = this.rvalue(right);
+    if (!step || Number.isNaN(step) || nv.k !== 'num' || typeof nv.v !== 'number' || nv.sym) return NaN;
+    const n = nv.v;
+    const left = op === '<' ? n - k : op === '<=' ? n - k + 1 : op === '>' ? k - n : op === '>=' ? k - n + 1 : op === '!=' ? Math.abs(n - k) : NaN;
+    if (Number.isNaN(left) || left <= 0) return 0;
+    // (`!=` ends only where the steps land on the bound)
+    const s = op === '>' || op === '>=' ? -step : op === '!=' ? (Math.sign(n - k) === Math.sign(step) && (n - k) % step === 0 ? Math.abs(step) : NaN) : step;
+    return s > 0 ? Math.ceil(left / s) : NaN;
   }
 
   /**
@@ -1574,7 +1606,7 @@ export class Interp {
    * state is as before the pass, and the loop goes on one iteration at a time.
    */
   private tryCollapse(body: Node, counter: Var, watch: AccessRecord[], k1: number, line: number): Collapse | null {
-    const snap = this.snapshot();
+    const snap = this.snapshot(true);
     const firstVisit = this.visits.length;
     const reads = new Map(this.reads);
     const sig = () => [this.notes.size, this.capped.length, this.truncated, this.exitNotes.length, this.exits, this.unreached.size,
@@ -1894,13 +1926,14 @@ export class Interp {
   }
 
   /** What a pass of a symbolic loop changes outside its own scopes, to run it again from the same state. */
-  private snapshot() {
+  /** `light`: without what only an access changes (visit counts, the visit cap), for a pass that records accesses instead (tryCollapse). */
+  private snapshot(light = false) {
     const vars = new Map<Var, [Value, Uint8Array | undefined, string | undefined]>();
     for (const f of this.frames) for (const sc of f.scopes) for (const v of sc.values()) if (!isBase(v)) vars.set(v, [v.value, v.unset, v.unsetWhy]);
     const frames = this.frames.map((f) => ({ f, exited: f.exited.slice(), anyExited: f.anyExited, ret: f.ret, retGuard: f.retGuard }));
     return {
       vars, frames, exits: this.exits, exitNotes: this.exitNotes.length, capped: this.capped.length, truncated: this.truncated,
-      visitCount: new Map(this.visitCount), overCap: new Map([...this.overCap].map(([k, e]) => [k, { ...e }])),
+      visitCount: light ? null : new Map(this.visitCount), overCap: light ? null : new Map([...this.overCap].map(([k, e]) => [k, { ...e }])),
       notes: new Set(this.notes), demoted: new Set<string>(), passes: vars.size + 1,
       stored: new Map(this.stored),
     };
@@ -1925,11 +1958,13 @@ export class Interp {
     }
     this.capped.length = s.capped;
     this.truncated = s.truncated;
-    this.visitCount = s.visitCount;
-    s.visitCount = new Map(s.visitCount);
-    this.overCap = s.overCap;
-    s.overCap = new Map([...s.overCap].map(([k, e]) => [k, { ...e }]));
-    for (const e of this.overCap.values()) e.visit.more = e.more;
+    if (s.visitCount && s.overCap) {
+      this.visitCount = s.visitCount;
+      s.visitCount = new Map(s.visitCount);
+      this.overCap = s.overCap;
+      s.overCap = new Map([...s.overCap].map(([k, e]) => [k, { ...e }]));
+      for (const e of this.overCap.values()) e.visit.more = e.more;
+    }
     this.stored = new Map(s.stored);
     this.notes = new Set(s.notes);
     this.touch();
