@@ -4,6 +4,7 @@
 // of the bank model (scratch/launch-shapes/oracle.py, not shipped).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { analyzeText } from '../../server/engine';
 import { ready, analyzeFile, accessAt, figures } from './helpers/engine';
 
 before(() => ready);
@@ -59,4 +60,39 @@ test('template parameters deduced from tag arguments (was: not bound by any laun
   figures(accessAt(result, text, 'h[threadIdx.x * V] = d[threadIdx.x];', 'store', 'h'), 'conflict', 8, 8, 32, 32);
   for (const a of result.accesses.filter((x) => x.kernel.startsWith('tag_')))
     assert.ok(!a.assumptions.some((s) => /not bound/.test(s)), a.assumptions.join('\n'));
+});
+
+// a launch's braced block or grid: dim3 from an initializer list, which the grammar reads as a compound literal whose
+// type is missing
+const bracedLaunch = (config: string) => [
+  '#define TILE 16',
+  '__global__ void transposeRead(float *out)',
+  '{',
+  '  __shared__ float tile[32][32];',
+  '  __shared__ float strided[1024];',
+  '  int x = threadIdx.x, y = threadIdx.y;',
+  '  out[y * 32 + x] = tile[x][y] + strided[(y * blockDim.x + x) * gridDim.y];',
+  '}',
+  `int main() { float *o = 0; transposeRead<<<${config}>>>(o); return 0; }`,
+  '',
+].join('\n');
+
+test('a braced block `k<<<g, {16, 16}>>>` is the block it lists: the column read 16-way (was: not evaluated, 32x1x1 assumed, 32-way)', () => {
+  for (const config of ['1, {16, 16}', '1, {16, 16, 1}', 'dim3{1, 1}, {TILE, TILE}']) {
+    const text = bracedLaunch(config);
+    const r = analyzeText(text, { budgetMs: 60_000 });
+    // word 32 x + y: a warp holds x 0..15 at two rows y, y + 1: banks y and y + 1, 16 words each
+    const a = accessAt(r, text, 'tile[x][y]', 'load', 'tile');
+    figures(a, 'conflict', 16, 16, 32, 32);
+    assert.deepEqual(a.block, [16, 16, 1]);
+    assert.ok(a.assumptions.includes('block 16x16x1 from the launch at line 9'), a.assumptions.join('\n'));
+  }
+});
+
+test('a braced grid `k<<<{4, 2}, 32>>>` gives gridDim: a stride of gridDim.y words is 2 words, 2-way (was: unknown)', () => {
+  const text = bracedLaunch('{4, 2}, 32');
+  const r = analyzeText(text, { budgetMs: 60_000 });
+  const a = accessAt(r, text, 'strided[(y', 'load', 'strided');
+  // word 2 x for x 0..31: banks 0, 2, ..., 30, two words each
+  figures(a, 'conflict', 2, 2, 32, 32);
 });

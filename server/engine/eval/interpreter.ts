@@ -3480,6 +3480,13 @@ export class Interp {
         for (const c of named(node)) this.rvalue(c);
         return { k: 'other', what: 'initializer list' };
       case 'compound_literal_expression': {
+        // a launch's braced block or grid (`k<<<1, {32, 8, 1}>>>`, a dim3 from its initializer list): the grammar reads
+        // it as a compound literal whose type is missing. Was: not evaluated, 32 threads assumed
+        const litType = node.childForFieldName('type');
+        if ((!litType || litType.isMissing) && node.parent?.type === 'kernel_call_syntax') {
+          const items = named(node.childForFieldName('value')).filter((c) => c.type !== 'comment');
+          if (items.length >= 1 && items.length <= 3) return this.dim3(items.map((c) => this.rvalue(c)));
+        }
         // `RowCol{r, c}`: an object of that struct, its members from the braces
         const obj = this.bracedObject(node.childForFieldName('type'), node.childForFieldName('value'), node.childForFieldName('type')?.text ?? 'literal');
         if (obj) return obj;
