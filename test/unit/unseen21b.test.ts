@@ -232,3 +232,36 @@ int main() {
   assert.equal(at('s2[t + blockDim.x] = t;', 'store').outOfBounds, undefined);
   assert.equal(at('out[t] = s2[2 * t];', 'load').outOfBounds, undefined);
 });
+
+test('an access through a member call returning a row (`sm->row(ty)[tx]`) is marked on the object, not on the call\'s first argument (was: the range of `ty`)', () => {
+  const text = [
+    'struct Smem {',
+    '  float v[32][33];',
+    '  float w[32][32];',
+    '  __device__ float *row(int r) { return &v[r][0]; }',
+    '  __device__ float *wrow(int r) { return &w[r][0]; }',
+    '};',
+    '__global__ void k(float *out)',
+    '{',
+    '  __shared__ Smem sm_storage;',
+    '  Smem *sm = &sm_storage;',
+    '  int tx = threadIdx.x, ty = threadIdx.y;',
+    '  sm->row(ty)[tx] = out[tx];',
+    '  __syncthreads();',
+    '  out[tx] = sm->row(tx)[ty] + sm->wrow(tx)[ty];',
+    '}',
+    'int main() { k<<<1, dim3(32, 8)>>>(0); }',
+    '',
+  ].join('\n');
+  const r = analyzeText(text, { budgetMs: 60_000 });
+  const at = (a: { range: { start: { line: number; character: number }; end: { line: number; character: number } } }) => [a.range.start.line, a.range.start.character, a.range.end.character];
+  const st = r.accesses.find((a) => a.kind === 'store')!;
+  assert.deepEqual(at(st), [11, 2, 4]);
+  figures(st, 'conflict-free', 1, 1, 32, 32);
+  const loads = r.accesses.filter((a) => a.kind === 'load').sort((a, b) => a.range.start.character - b.range.start.character);
+  assert.deepEqual(loads.map(at), [[13, 12, 14], [13, 30, 32]]);
+  // word 33 tx + ty: 32 banks; word 32 tx + ty: one bank, 32 words
+  figures(loads[0], 'conflict-free', 1, 1, 32, 32);
+  figures(loads[1], 'conflict', 32, 32, 32, 32);
+  assert.equal(loads[1].array, 'w');
+});

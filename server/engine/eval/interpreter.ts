@@ -4245,6 +4245,12 @@ export class Interp {
     let cur: Node | null = n;
     for (let i = 0; cur && i < 32; i++) {
       if (cur.type === 'identifier') return cur;
+      // a member call (`sm->row(ty)[tx]`): named by its object, not by its first argument
+      const member = cur.type === 'call_expression' ? cur.childForFieldName('function') : null;
+      if (member?.type === 'field_expression') {
+        cur = member;
+        continue;
+      }
       cur = cur.childForFieldName('argument') ?? cur.childForFieldName('value') ?? cur.childForFieldName('arguments') ?? named(cur).find((c) => c.type !== 'type_descriptor' && c.type !== 'template_argument_list') ?? null;
       if (cur?.type === 'argument_list') cur = named(cur)[0] ?? null;
     }
