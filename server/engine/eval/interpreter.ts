@@ -4246,7 +4246,7 @@ export class Interp {
     for (let i = 0; cur && i < 32; i++) {
       if (cur.type === 'identifier') return cur;
       // a member call (`sm->row(ty)[tx]`): named by its object, not by its first argument
-      const member = cur.type === 'call_expression' ? cur.childForFieldName('function') : null;
+      const member: Node | null = cur.type === 'call_expression' ? cur.childForFieldName('function') : null;
       if (member?.type === 'field_expression') {
         cur = member;
         continue;
