@@ -3,7 +3,7 @@
 // distinct words any one bank holds).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { ready, analyzeFile, accessAt, lineOf } from './helpers/engine';
+import { ready, analyzeFile, accessAt, lineOf, figures } from './helpers/engine';
 import { analyzeText } from '../../server/engine';
 
 before(() => ready);
@@ -354,4 +354,55 @@ int main() { run(0, 64, ${ld}); return 0; }
   assert.ok(a33.assumptions.includes('`ld` = 33 from the launch at line 5'), a33.assumptions.join('\n'));
   const [a32] = analyzeText(src(32), { budgetMs: 60_000 }).accesses;
   assert.deepEqual([a32.block, a32.status, a32.degree], [[64, 1, 1], 'conflict', 32]);
+});
+
+// parameters by declared position where a function leaves one unnamed (`int /* flags */`): four places of the
+// host-code reading that counted named parameters only
+const byPosition = (host: string) => [
+  'typedef void (*Kernel)(float *);',
+  '__global__ void k(float *o)',
+  '{',
+  '  __shared__ float s[1024];',
+  '  s[threadIdx.x * (blockDim.x / 32)] = o[threadIdx.x];',
+  '}',
+  host,
+  '',
+].join('\n');
+const strideStore = (text: string) => analyzeText(text, { budgetMs: 60_000 }).accesses.find((a) => a.kind === 'store')!;
+
+test('a default argument written in a prototype reaches a definition that leaves a parameter unnamed: 128 threads, 4-way (was: the prototype not matched, 32 threads assumed, conflict-free)', () => {
+  const a = strideStore(byPosition('void run(float *o, int /* flags */, int threads = 128);\nvoid run(float *o, int, int threads) { k<<<1, threads>>>(o); }\nint main() { run(0, 0); return 0; }'));
+  // stride blockDim.x / 32 = 4 words: 4-way
+  figures(a, 'conflict', 4, 4, 32, 32);
+  assert.deepEqual(a.block, [128, 1, 1]);
+});
+
+test('a call that passes a variable by value to a function with an unnamed parameter before it keeps the variable: 64 threads, 2-way (was: taken as passed by reference, 32 threads assumed)', () => {
+  const a = strideStore(byPosition('void setup(int /* device */, int threads, int &blocks) { blocks = 1024 / threads; }\nint main()\n{\n  int threads = 64, blocks = 0;\n  setup(0, threads, blocks);\n  k<<<blocks, threads>>>(0);\n  return 0;\n}'));
+  figures(a, 'conflict', 2, 2, 32, 32);
+  assert.deepEqual(a.block, [64, 1, 1]);
+});
+
+test('a kernel passed to a launcher after an unnamed parameter is launched with the block the call gives: 128 threads, 4-way (was: the kernel not found among the arguments, 32 threads assumed)', () => {
+  const a = strideStore(byPosition('void bench(const char * /* label */, Kernel kern, int threads) { kern<<<1, threads>>>(0); }\nint main() { bench("k", k, 128); return 0; }'));
+  figures(a, 'conflict', 4, 4, 32, 32);
+  assert.deepEqual(a.block, [128, 1, 1]);
+});
+
+test('an explicit instantiation deduces a type parameter declared after an unnamed parameter: double, 2-way in each half-warp phase (was: not deduced, unknown)', () => {
+  const text = [
+    'template <typename T>',
+    '__global__ void k(int /* n */, T *dst, const int *idx)',
+    '{',
+    '  __shared__ T s[1024];',
+    '  s[threadIdx.x * 2] = dst[idx[threadIdx.x]];',
+    '  dst[threadIdx.x] = s[threadIdx.x];',
+    '}',
+    'template __global__ void k(int n, double *dst, const int *idx);',
+    '',
+  ].join('\n');
+  const a = analyzeText(text, { budgetMs: 60_000 }).accesses.find((x) => x.kind === 'store')!;
+  // 8-byte elements 16 bytes apart: in a phase of 16 lanes, lanes l and l + 8 share banks: 2-way, 2 phases
+  figures(a, 'conflict', 2, 4, 64, 32);
+  assert.equal(a.elementBytes, 8);
 });

@@ -788,9 +788,15 @@ function escapeSites(body: Node, facts: FileFacts, from: number, name: string, f
       const args = argumentNodes(n);
       const i = args.findIndex((a) => a.type === 'identifier' && a.text === name);
       if (i >= 0 && !BY_VALUE_CALLS.test(callee) && !named(n).some((c) => c.type === 'kernel_call_syntax')) {
-        // a function of the file: by value unless that parameter is a reference (every overload)
+        // a function of the file: by value unless that parameter is a reference (every overload), by declared
+        // position (an unnamed parameter, which the body cannot change, takes its argument too)
         const defs = facts.functions.get(callee) ?? [];
-        if ((!defs.length || defs.some((d) => !d.params[i] || /&/.test(d.params[i].node.text)))) out.push(n.endIndex);
+        const escapes = (d: FunctionFact) => {
+          if (i >= paramCount(d)) return true;
+          const p = paramAt(d, i);
+          return p ? /&/.test(p.node.text) : false;
+        };
+        if (!defs.length || defs.some(escapes)) out.push(n.endIndex);
       }
     }
     for (const c of named(n)) stack.push(c);
@@ -911,10 +917,12 @@ function abstractPointerDepth(d: Node | null): number | null {
 function deducedFromInstantiation(fn: FunctionFact, params: Node, it: Interp): Map<string, Deduced> {
   const out = new Map<string, Deduced>();
   const given = named(params).filter((n) => n.type === 'parameter_declaration');
+  // by declared position: an unnamed parameter before (`T *dst, int /*n*/, T *src`) has its place in the instantiation
+  const at = paramPositions(fn);
   fn.params.forEach((p, i) => {
     const tp = fn.templateParams.find((t) => t.isType && t.name === p.node.childForFieldName('type')?.text.trim());
     const depth = pointerDepth(p.node.childForFieldName('declarator'));
-    const g = given[i];
+    const g = given[at ? at[i] : i];
     if (!tp || depth === null || !g || out.has(tp.name)) return;
     const gd = g.childForFieldName('declarator');
     const argDepth = gd ? pointerDepth(gd) ?? abstractPointerDepth(gd) : 0;
@@ -945,11 +953,13 @@ function launchesOverload(kernel: FunctionFact, l: LaunchFact, facts: FileFacts)
     return typeNode && depth !== null ? { base: bare(typeNode.text), depth } : null;
   };
   const fits = (k: FunctionFact) => {
-    if (k.params.length !== args.length) return false;
+    // arguments by declared position (an unnamed parameter takes one too)
+    if (paramCount(k) !== args.length) return false;
+    const at = paramPositions(k);
     return k.params.every((p, i) => {
       const typeNode = p.node.childForFieldName('type');
       const depth = pointerDepth(p.node.childForFieldName('declarator'));
-      const given = argType(args[i]);
+      const given = argType(args[at ? at[i] : i]);
       if (!typeNode || depth === null || !given) return true;
       // a template parameter takes any type
       if (k.templateParams.some((tp) => tp.isType && new RegExp(`\\b${tp.name}\\b`).test(typeNode.text))) return true;
@@ -1276,7 +1286,9 @@ function launchesOfParameters(facts: FileFacts): { l: LaunchFact; host: Function
     list = [];
     for (const l of facts.launches) {
       const host = l.caller;
-      const index = host && !host.isKernel ? host.params.findIndex((p) => p.name === l.kernel) : -1;
+      const k = host && !host.isKernel ? host.params.findIndex((p) => p.name === l.kernel) : -1;
+      // (by declared position: the argument an unnamed parameter before it takes counts)
+      const index = host && k >= 0 ? paramPositions(host)?.[k] ?? k : -1;
       if (host && index >= 0) list.push({ l, host, index });
     }
     parameterLaunches.set(facts, list);
@@ -2393,10 +2405,12 @@ function prototypes(root: Node): Map<string, Node[]> {
 function defaultArgument(fn: FunctionFact, i: number): Node | null {
   const own = fn.params[i]?.node.childForFieldName('default_value');
   if (own) return own;
+  // a prototype's parameters by declared position: an unnamed one (`void run(float *, int, int threads)`) counts
+  const at = paramPositions(fn)?.[i] ?? i;
   for (const d of prototypes(fileRoot(fn.node)).get(fn.name) ?? []) {
     const ps = named(d.childForFieldName('parameters')).filter((p) => /parameter_declaration$/.test(p.type));
-    if (ps.length !== fn.params.length) continue;
-    const v = ps[i]?.childForFieldName('default_value');
+    if (ps.length !== paramCount(fn)) continue;
+    const v = ps[at]?.childForFieldName('default_value');
     if (v) return v;
   }
   return null;
@@ -2685,8 +2699,10 @@ export function instancesOf(
     const at = hostInterp(facts, x.site, x.call.startIndex, deadline, caps);
     const values = new Map<string, Value>();
     const callArgs = argumentNodes(x.call);
+    const positions = paramPositions(x.l.caller!);
     x.l.caller!.params.forEach((p, j) => {
-      if (j !== x.index && callArgs[j]) values.set(p.name, at.rvalue(callArgs[j]));
+      const pos = positions ? positions[j] : j;
+      if (pos !== x.index && callArgs[pos]) values.set(p.name, at.rvalue(callArgs[pos]));
     });
     const it = hostInterp(facts, x.l.caller, x.l.node.startIndex, deadline, caps, { values, types: new Map(), label: {} });
     const b = bindTemplate(kernel, x.targs, at);
