@@ -54,9 +54,10 @@ test('a cast inside a macro names the line of the macro call in the padding fix 
   const text = [
     '#define V4(x) (reinterpret_cast<float4 *>(&(x))[0])',
     '__global__ void k(float *o) {',
-    '  __shared__ float s[32][8];',
-    '  V4(s[threadIdx.x][0]) = make_float4(0.f, 0.f, 0.f, 0.f);',
-    '  o[threadIdx.x] = s[threadIdx.x][1];',
+    // columns 4..7 of a 6-wide row: past its end (a float4 inside its row reads the same with the rows padded)
+    '  __shared__ float s[64][6];',
+    '  V4(s[2 * threadIdx.x][4]) = make_float4(0.f, 0.f, 0.f, 0.f);',
+    '  o[threadIdx.x] = s[2 * threadIdx.x][1];',
     '}',
   ].join('\n');
   const r = analyzeText(text);

@@ -4266,7 +4266,9 @@ export class Interp {
     if (es === null) return this.unknownRef({ k: 'ref', base: p.base, off: p.off, t: p.to, name: p.name, nameNode, bounds: [], flat: p.flat, alt: p.alt }, p.to, `the size of \`${typeName(p.to)}\` is not known`);
     const off = binary('+', p.off, binary('*', idx, num(es, LONGT), () => node.text, null), () => node.text, null);
     if (off.k !== 'num') return this.unknownRef({ k: 'ref', base: p.base, off: p.off, t: p.to, name: p.name, nameNode, bounds: [], flat: p.flat, alt: p.alt }, p.to, off.k === 'unk' ? off.reason : '');
-    const flat = p.flat ?? (p.base.dims.length > 1 && !(typeof idx.v === 'number' && idx.v === 0 && !idx.sym) && p.to.kind !== 'array'
+    // indexing that stays in the row the pointer points into (`As4[tx]` with `float4 *As4 = (float4 *)As[k]`) reads
+    // the same elements with the rows padded
+    const flat = p.flat ?? (p.base.dims.length > 1 && !(typeof idx.v === 'number' && idx.v === 0 && !idx.sym) && p.to.kind !== 'array' && !sameRow(p, off)
       ? `\`${this.realNode(node).text}\` at line ${this.realNode(node).startPosition.row + 1} indexes \`${p.base.name}\` through a pointer` : null);
     return { k: 'ref', base: p.base, off, t: p.to, name: p.name, nameNode, bounds: [], flat, alt: p.alt };
   }
@@ -4823,7 +4825,10 @@ export class Interp {
 
   private castPtr(p: Ptr, to: CType, node: Node): Ptr {
     const same = typeName(to) === typeName(p.to);
-    const flat = p.flat ?? (!same && p.base.dims.length > 1 ? `a cast of \`${p.base.name}\` to \`${typeName(to)}*\` at line ${this.realNode(node).startPosition.row + 1}` : null);
+    // a cast of an element's address whose new type stays inside the element's row on every lane
+    // (`*reinterpret_cast<float4 *>(&As[k][ty * 4])`) reads the same elements with the rows padded: it assumes no row
+    // length (indexing or arithmetic on the cast pointer still does: see deref and the pointer arithmetic)
+    const flat = p.flat ?? (!same && p.base.dims.length > 1 && !withinRow(p, to) ? `a cast of \`${p.base.name}\` to \`${typeName(to)}*\` at line ${this.realNode(node).startPosition.row + 1}` : null);
     return { ...p, to, flat };
   }
 
@@ -6939,6 +6944,72 @@ function enclosingClass(n: Node): Node | null {
 }
 
 /** The members of an anonymous struct or union member are the enclosing one's, at its offset plus their own. */
+/**
+ * The byte offsets `offs` take on every lane of every warp, one list per warp (the same lane order in each): a
+ * warp-mode run's higher thread coordinates (see threadKey) are each of their values, as the whole block gives them.
+ * Null where another unknown moves an offset within a row (its coefficient not a multiple of `row`), or two of the
+ * offsets by different rows.
+ */
+function offsetsPerWarp(offs: Num[], row: number): Float64Array[] | null {
+  const keys = new Map<string, number>();
+  for (const o of offs) {
+    for (const k in o.sym ?? {}) {
+      const c = o.sym![k];
+      if (k.charCodeAt(0) !== 2) {
+        if (c % row !== 0 || offs.some((q) => (q.sym?.[k] ?? 0) !== c)) return null;
+        continue;
+      }
+      const max = Number(k.slice(k.lastIndexOf('<=') + 2));
+      if (!Number.isInteger(max) || max < 0) return null;
+      keys.set(k, max);
+    }
+  }
+  let combos: Record<string, number>[] = [{}];
+  for (const [k, max] of keys) {
+    if (combos.length * (max + 1) > 1024) return null;
+    combos = combos.flatMap((c) => Array.from({ length: max + 1 }, (_, w) => ({ ...c, [k]: w })));
+  }
+  const n = offs.reduce((m, o) => Math.max(m, typeof o.v === 'number' ? 1 : o.v.length), 1);
+  const out: Float64Array[] = [];
+  for (const combo of combos) {
+    for (const o of offs) {
+      let shift = 0;
+      for (const k in combo) shift += (o.sym?.[k] ?? 0) * combo[k];
+      const lanes = new Float64Array(n);
+      for (let i = 0; i < n; i++) lanes[i] = (typeof o.v === 'number' ? o.v : o.v[i]) + shift;
+      out.push(lanes);
+    }
+  }
+  return out;
+}
+
+/**
+ * Every lane's place `p`, read as a `to`, lies inside one row (innermost extent) of the array: the offset within the
+ * row plus the size of `to` is at most the row's bytes, on every warp. Not so where `to` is an array (a row pointer
+ * of its own length).
+ */
+function withinRow(p: Ptr, to: CType): boolean {
+  return sameRow(p, p.off, to);
+}
+
+/** Every lane's place `off`, read as a `to`, lies inside the row that `p` points into on that lane (see withinRow). */
+function sameRow(p: Ptr, off: Num, to: CType = p.to): boolean {
+  const size = to.kind === 'array' ? null : sizeOf(to);
+  const row = p.base.dims[p.base.dims.length - 1] * (sizeOf(p.base.elem) ?? 0);
+  if (!size || !row || p.base.external) return false;
+  const lists = offsetsPerWarp([p.off, off], row);
+  if (!lists) return false;
+  for (let w = 0; w < lists.length; w += 2) {
+    const from = lists[w], to2 = lists[w + 1];
+    for (let i = 0; i < from.length; i++) {
+      const a = from[i], b = to2[i];
+      if (!Number.isInteger(a) || !Number.isInteger(b) || a < 0 || b < 0) return false;
+      if (Math.floor(a / row) !== Math.floor(b / row) || (a % row) + size > row || (b % row) + size > row) return false;
+    }
+  }
+  return true;
+}
+
 function flattenAnonymous(fields: { name: string; offset: number; type: CType }[]): { name: string; offset: number; type: CType }[] {
   return fields.flatMap((f) => (f.name === '' && (f.type.kind === 'struct' || f.type.kind === 'unknown') && f.type.fields ? f.type.fields.map((g) => ({ ...g, offset: f.offset + g.offset })) : [f]));
 }
