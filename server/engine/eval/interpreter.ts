@@ -9,7 +9,7 @@ import { FileFacts, FunctionFact, named, argumentNodes, unparenthesized, kids, o
 import { CType, BUILTINS, LIBRARY_TYPES, INT, UINT, FLOAT, DOUBLE, sizeOf, alignOf, member, layoutStruct, typeName } from '../facts/ctypes';
 import {
   Value, Num, Ptr, Ref, SharedBase, Lanes, unk, num, atom, passCount, isNonNegative, gcd, binary, fastBinary, unary, convert, select, uniformValue, laneAt,
-  isUniform, isWarpUniform, symText, symKey, wrap, THREAD, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
+  isUniform, isWarpUniform, symText, symKey, wrap, THREAD, maxOf, NeedsFullBlock, threadKey, hasThread, isTainted, boxRange, NEEDS_FULL_BLOCK, Obj, copyObj,
   UNKNOWN, unknownPointer, eitherPointer, promote, wrapKey, wrapOf, Wrap, valuePack,
 } from './values';
 
@@ -6943,44 +6943,29 @@ function enclosingClass(n: Node): Node | null {
   return null;
 }
 
-/** The members of an anonymous struct or union member are the enclosing one's, at its offset plus their own. */
 /**
- * The byte offsets `offs` take on every lane of every warp, one list per warp (the same lane order in each): a
- * warp-mode run's higher thread coordinates (see threadKey) are each of their values, as the whole block gives them.
- * Null where another unknown moves an offset within a row (its coefficient not a multiple of `row`), or two of the
- * offsets by different rows.
+ * Each value of a warp-mode run's higher thread coordinates (see threadKey) in the offsets `offs`, as the whole block
+ * gives them: one assignment per warp. Null where another unknown moves an offset within a row (its coefficient not a
+ * multiple of `row`), or moves two of the offsets by different rows.
  */
-function offsetsPerWarp(offs: Num[], row: number): Float64Array[] | null {
-  const keys = new Map<string, number>();
+function warpCoordinates(offs: Num[], row: number): Record<string, number>[] | null {
+  let combos: Record<string, number>[] = [{}];
+  const seen = new Set<string>();
   for (const o of offs) {
     for (const k in o.sym ?? {}) {
       const c = o.sym![k];
-      if (k.charCodeAt(0) !== 2) {
+      if (!k.startsWith(THREAD)) {
         if (c % row !== 0 || offs.some((q) => (q.sym?.[k] ?? 0) !== c)) return null;
         continue;
       }
-      const max = Number(k.slice(k.lastIndexOf('<=') + 2));
-      if (!Number.isInteger(max) || max < 0) return null;
-      keys.set(k, max);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      const max = maxOf(k);
+      if (!Number.isInteger(max) || max < 0 || combos.length * (max + 1) > 1024) return null;
+      combos = combos.flatMap((combo) => Array.from({ length: max + 1 }, (_, w) => ({ ...combo, [k]: w })));
     }
   }
-  let combos: Record<string, number>[] = [{}];
-  for (const [k, max] of keys) {
-    if (combos.length * (max + 1) > 1024) return null;
-    combos = combos.flatMap((c) => Array.from({ length: max + 1 }, (_, w) => ({ ...c, [k]: w })));
-  }
-  const n = offs.reduce((m, o) => Math.max(m, typeof o.v === 'number' ? 1 : o.v.length), 1);
-  const out: Float64Array[] = [];
-  for (const combo of combos) {
-    for (const o of offs) {
-      let shift = 0;
-      for (const k in combo) shift += (o.sym?.[k] ?? 0) * combo[k];
-      const lanes = new Float64Array(n);
-      for (let i = 0; i < n; i++) lanes[i] = (typeof o.v === 'number' ? o.v : o.v[i]) + shift;
-      out.push(lanes);
-    }
-  }
-  return out;
+  return combos;
 }
 
 /**
@@ -6997,12 +6982,18 @@ function sameRow(p: Ptr, off: Num, to: CType = p.to): boolean {
   const size = to.kind === 'array' ? null : sizeOf(to);
   const row = p.base.dims[p.base.dims.length - 1] * (sizeOf(p.base.elem) ?? 0);
   if (!size || !row || p.base.external) return false;
-  const lists = offsetsPerWarp([p.off, off], row);
-  if (!lists) return false;
-  for (let w = 0; w < lists.length; w += 2) {
-    const from = lists[w], to2 = lists[w + 1];
-    for (let i = 0; i < from.length; i++) {
-      const a = from[i], b = to2[i];
+  const combos = warpCoordinates([p.off, off], row);
+  if (!combos) return false;
+  const lanes = Math.max(typeof p.off.v === 'number' ? 1 : p.off.v.length, typeof off.v === 'number' ? 1 : off.v.length);
+  const shiftOf = (o: Num, combo: Record<string, number>) => {
+    let shift = 0;
+    for (const k in combo) shift += (o.sym?.[k] ?? 0) * combo[k];
+    return shift;
+  };
+  for (const combo of combos) {
+    const sa = shiftOf(p.off, combo), sb = shiftOf(off, combo);
+    for (let i = 0; i < lanes; i++) {
+      const a = (typeof p.off.v === 'number' ? p.off.v : p.off.v[i]) + sa, b = (typeof off.v === 'number' ? off.v : off.v[i]) + sb;
       if (!Number.isInteger(a) || !Number.isInteger(b) || a < 0 || b < 0) return false;
       if (Math.floor(a / row) !== Math.floor(b / row) || (a % row) + size > row || (b % row) + size > row) return false;
     }
@@ -7010,6 +7001,7 @@ function sameRow(p: Ptr, off: Num, to: CType = p.to): boolean {
   return true;
 }
 
+/** The members of an anonymous struct or union member are the enclosing one's, at its offset plus their own. */
 function flattenAnonymous(fields: { name: string; offset: number; type: CType }[]): { name: string; offset: number; type: CType }[] {
   return fields.flatMap((f) => (f.name === '' && (f.type.kind === 'struct' || f.type.kind === 'unknown') && f.type.fields ? f.type.fields.map((g) => ({ ...g, offset: f.offset + g.offset })) : [f]));
 }

@@ -298,7 +298,8 @@ export const NEEDS_FULL_BLOCK = (() => {
 })();
 export const threadKey = (name: string, max: number): string => `${THREAD}${name}<=${max}`;
 const keyMax = new Map<string, number>();
-function maxOf(key: string): number {
+/** The largest value of the thread coordinate a threadKey names. */
+export function maxOf(key: string): number {
   let m = keyMax.get(key);
   if (m === undefined) keyMax.set(key, (m = Number(key.slice(key.lastIndexOf('<=') + 2))));
   return m;
