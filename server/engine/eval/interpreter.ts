@@ -4828,7 +4828,7 @@ export class Interp {
     // a cast of an element's address whose new type stays inside the element's row on every lane
     // (`*reinterpret_cast<float4 *>(&As[k][ty * 4])`) reads the same elements with the rows padded: it assumes no row
     // length (indexing or arithmetic on the cast pointer still does: see deref and the pointer arithmetic)
-    const flat = p.flat ?? (!same && p.base.dims.length > 1 && !withinRow(p, to) ? `a cast of \`${p.base.name}\` to \`${typeName(to)}*\` at line ${this.realNode(node).startPosition.row + 1}` : null);
+    const flat = p.flat ?? (!same && p.base.dims.length > 1 && !sameRow(p, p.off, to) ? `a cast of \`${p.base.name}\` to \`${typeName(to)}*\` at line ${this.realNode(node).startPosition.row + 1}` : null);
     return { ...p, to, flat };
   }
 
@@ -6969,15 +6969,10 @@ function warpCoordinates(offs: Num[], row: number): Record<string, number>[] | n
 }
 
 /**
- * Every lane's place `p`, read as a `to`, lies inside one row (innermost extent) of the array: the offset within the
- * row plus the size of `to` is at most the row's bytes, on every warp. Not so where `to` is an array (a row pointer
- * of its own length).
+ * Every lane's place `off`, read as a `to`, lies inside the row (innermost extent) of the array that `p` points into
+ * on that lane: the offset within the row plus the size of `to` is at most the row's bytes, on every warp. Not so
+ * where `to` is an array (a row pointer of its own length).
  */
-function withinRow(p: Ptr, to: CType): boolean {
-  return sameRow(p, p.off, to);
-}
-
-/** Every lane's place `off`, read as a `to`, lies inside the row that `p` points into on that lane (see withinRow). */
 function sameRow(p: Ptr, off: Num, to: CType = p.to): boolean {
   const size = to.kind === 'array' ? null : sizeOf(to);
   const row = p.base.dims[p.base.dims.length - 1] * (sizeOf(p.base.elem) ?? 0);
