@@ -1972,7 +1972,12 @@ function lambdaCalls(fn: FunctionFact, lambda: Node, facts: FileFacts, deadline:
         const v = localArrayElement(fn, a, it) ?? it.rvalue(a);
         if (known(v)) values.set(params[i]!, v);
       });
-      out.push({ values, types: loop.types, where: ` with ${params.map((p) => (values.has(p!) && uniformValue(values.get(p!)!) !== null ? `\`${p}\` = ${uniformValue(values.get(p!)!)}` : `\`${p}\``)).join(', ')} from the call \`${site.text.length > 40 ? `${name}(...)` : site.text}\` at line ${site.startPosition.row + 1}${loop.where}` });
+      // (a `bool` said as `true` / `false`: `std::bool_constant<true>{}`, `std::false_type{}`)
+      const said = (v: Value) => {
+        const u = uniformValue(v);
+        return v.k === 'num' && typeName(v.t) === 'bool' ? (u ? 'true' : 'false') : String(u);
+      };
+      out.push({ values, types: loop.types, where: ` with ${params.map((p) => (values.has(p!) && uniformValue(values.get(p!)!) !== null ? `\`${p}\` = ${said(values.get(p!)!)}` : `\`${p}\``)).join(', ')} from the call \`${site.text.length > 40 ? `${name}(...)` : site.text}\` at line ${site.startPosition.row + 1}${loop.where}` });
     }
   }
   return out.length ? out : null;

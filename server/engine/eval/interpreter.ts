@@ -3487,6 +3487,12 @@ export class Interp {
           const items = named(node.childForFieldName('value')).filter((c) => c.type !== 'comment');
           if (items.length >= 1 && items.length <= 3) return this.dim3(items.map((c) => this.rvalue(c)));
         }
+        // `std::integral_constant<int, 3>{}` (a tag a generic lambda launcher is called with): its value, as the object
+        // converts to it (`decltype(NC)::value` then reads it back, see qualified_identifier)
+        if (litType && !litType.isMissing && !named(node.childForFieldName('value')).length) {
+          const c = INTEGRAL_VALUES.get(litType.type === 'type_descriptor' ? this.typeDescriptor(litType) : this.resolveType(litType));
+          if (c) return c;
+        }
         // `RowCol{r, c}`: an object of that struct, its members from the braces
         const obj = this.bracedObject(node.childForFieldName('type'), node.childForFieldName('value'), node.childForFieldName('type')?.text ?? 'literal');
         if (obj) return obj;
@@ -3527,6 +3533,17 @@ export class Interp {
         const constant = scope && name?.text === 'value' && /^(type_identifier|template_type|qualified_identifier|namespace_identifier)$/.test(scope.type)
           ? INTEGRAL_VALUES.get(this.resolveType(scope)) : undefined;
         if (constant) return constant;
+        // `decltype(NC)::value`, NC a `std::integral_constant` (a generic lambda's `auto NC` parameter given
+        // `std::integral_constant<int, 3>{}`, bound to its value): in code that compiles, an integer whose type has a
+        // `::value` is such a constant, and its value is the number
+        if (scope?.type === 'decltype' && name?.text === 'value') {
+          const e = named(scope).find((c) => c.type !== 'comment');
+          const t = e ? this.staticType(e) : null;
+          const typed = t ? INTEGRAL_VALUES.get(t) : undefined;
+          if (typed) return typed;
+          const v = e ? this.rvalue(e) : null;
+          if (v?.k === 'num' && !v.sym && v.t.kind === 'int' && uniformValue(v) !== null) return v;
+        }
         return this.scopedConstant(node.text.replace(/\s+/g, '').replace(/^::/, '')) ?? unk(`\`${node.text}\` is not known here`);
       }
       default:
