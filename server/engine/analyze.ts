@@ -519,7 +519,15 @@ export function unreachedReason(instances: Instance[]): string {
     const { shape, detail } = instanceText(instances[0]);
     return `no lane of ${shape} reaches this access ${detail}`;
   }
-  const parts = [...new Set(instances.map((i) => (contextText(i.label) ? `${contextText(i.label)}: ` : '') + i.blockSource))];
+  // instances of one block shape said once, with the instances it is said of (`T = int; T = float: ...`)
+  const bySource = new Map<string, string[]>();
+  for (const i of instances) {
+    const labels = bySource.get(i.blockSource) ?? [];
+    const label = contextText(i.label);
+    if (label && !labels.includes(label)) labels.push(label);
+    bySource.set(i.blockSource, labels);
+  }
+  const parts = [...bySource].map(([source, labels]) => (labels.length ? `${labels.join(labels.some((l) => l.includes(', ')) ? ' | ' : ', ')}: ` : '') + source);
   return `no lane reaches this access in any of the ${instances.length} instances evaluated (${parts.join('; ')})`;
 }
 

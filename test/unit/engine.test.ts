@@ -355,6 +355,28 @@ int main() { k<<<1, 32>>>(0); }
   assert.equal(clean.message, 's: conflict-free: 32 lanes need 32 distinct words from 32 banks; served in 1 wavefront (ideal 1)');
 });
 
+test('an access no instance reaches names the block source once for the instances that share it (was: said once per instance)', () => {
+  const text = [
+    'template <class T>',
+    '__global__ void tail(T *o) {',
+    '  __shared__ T s[1024];',
+    '  s[threadIdx.x] = o[threadIdx.x];',
+    '  for (unsigned d = blockDim.x / 2; d >= 32; d >>= 1) s[threadIdx.x] += s[threadIdx.x + d];',
+    '}',
+    'void run(float *f, int *i, int threads) {',
+    '  dim3 block(threads);',
+    '  tail<float><<<1, block>>>(f);',
+    '  tail<int><<<1, block>>>(i);',
+    '}',
+  ].join('\n');
+  const result = analyzeText(text, { budgetMs: 60_000 });
+  const source = 'the block shape `block` of the launch at line 9 could not be evaluated; the block shape `block` of the launch at line 10 could not be evaluated: assumed a one-dimensional block of 32 threads (one full warp)';
+  const dead = result.accesses.filter((a) => a.range.start.line === 4);
+  assert.equal(dead.length, 3);
+  // with 32 threads `d` starts at 16 < 32: the loop never runs, in either instance
+  for (const a of dead) assert.equal(a.reason, `no lane reaches this access in any of the 2 instances evaluated (T = float, T = int: ${source})`);
+});
+
 test('an access no lane of the block reaches gets one unknown entry that says so, with the shape and its source', () => {
   const { text, result } = analyzeFile('test/fixtures/unreached.cu');
   const lines = text.split('\n');
