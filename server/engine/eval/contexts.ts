@@ -1671,6 +1671,25 @@ function namesReadBy(declarator: Node): string[] {
   return out;
 }
 
+/**
+ * The names the conditions of the `if`s and `switch`es around the launches of `fn`'s body read (`kernel_number` of
+ * `switch (kernel_number) { case A: k1<<<...>>>(...); ... }`), once per function.
+ */
+const steeringMemo = new WeakMap<FunctionFact, Set<string>>();
+function launchSteering(fn: FunctionFact, facts: FileFacts): Set<string> {
+  let out = steeringMemo.get(fn);
+  if (out) return out;
+  steeringMemo.set(fn, (out = new Set()));
+  for (const l of facts.launches) {
+    if (l.caller !== fn) continue;
+    for (let p = l.node.parent; p && p.id !== fn.body.id; p = p.parent) {
+      const cond = p.type === 'if_statement' || p.type === 'switch_statement' ? p.childForFieldName('condition') : null;
+      if (cond) for (const id of identifiersIn(cond)) out.add(id);
+    }
+  }
+  return out;
+}
+
 /** The `return`s with a value in `n` (not in a lambda it holds). */
 function returnsIn(n: Node): Node[] {
   const out: Node[] = [];
@@ -1784,6 +1803,21 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
     }
     return atCall;
   };
+  // the names the call passes to parameters of its callee that the branches around the callee's launches read
+  let steered: Set<string> | null = null;
+  const steeredByCall = () => {
+    if (steered) return steered;
+    steered = new Set();
+    const f = call.type === 'call_expression' ? call.childForFieldName('function') : null;
+    const callee = f?.type === 'identifier' ? facts.functions.get(f.text)?.find((d) => !d.isKernel && paramCount(d) >= argumentNodes(call).length) : undefined;
+    if (!callee) return steered;
+    const read = launchSteering(callee, facts);
+    argumentNodes(call).forEach((a, i) => {
+      const p = paramAt(callee, i);
+      if (p && read.has(p.name)) for (const id of identifiersIn(a)) steered!.add(id);
+    });
+    return steered;
+  };
   const open = ifs.filter((x) => {
     const callee = foreign.get(x.node.id);
     if (callee) {
@@ -1807,7 +1841,10 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
     if (lost[0].length && lost[1].length) return false;
     // a launch inside a branch on what that way sets (`switch (blocksize) { case 1024: ... }`) is on that way: its
     // branch's fact gives the value (see the branch facts of hostInterp)
-    if (lost.flat().some((a) => decidedAtCall().has(a.name))) return false;
+    // so is a call that passes what that way sets to a function whose launches stand in branches on it (`run(d,
+    // selected_kernel)` into `switch (kernel_number) { case A: k1<<<...>>>; case B: k2<<<...>>>; }`): taking one way
+    // would leave the other launches with no call that reaches them
+    if (lost.flat().some((a) => decidedAtCall().has(a.name) || steeredByCall().has(a.name))) return false;
     const holds = !lost[0].length;
     fixed.set(x.node.id, holds);
     const set = [...new Set([...lost[holds ? 1 : 0]].sort((a, b) => a.node.startIndex - b.node.startIndex).map((a) => a.name))];
