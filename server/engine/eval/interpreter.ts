@@ -2758,7 +2758,9 @@ export class Interp {
     let q: Node | null = node;
     while (q?.type === 'qualified_identifier' && /^(?:::)?(?:cuda::)?std$/.test(q.childForFieldName('scope')?.text ?? '')) q = q.childForFieldName('name');
     // `std::true_type::value` names the type as a scope (a namespace identifier to the grammar)
-    const name = q?.type === 'template_type' ? q.childForFieldName('name')?.text : q?.type === 'type_identifier' || q?.type === 'namespace_identifier' ? q.text : undefined;
+    // (`std::integral_constant<int, 3>()` and `std::true_type()` name it as a function: a template_function, an identifier)
+    const name = q?.type === 'template_type' || q?.type === 'template_function' ? q.childForFieldName('name')?.text
+      : q?.type === 'type_identifier' || q?.type === 'namespace_identifier' || q?.type === 'identifier' ? q.text : undefined;
     if (!name || !/^(integral_constant|bool_constant|true_type|false_type)$/.test(name) || this.cfg.facts.typeDecls.has(name)) return null;
     let t: CType = BUILTINS.bool ?? INT;
     let v: number | null;
@@ -3468,8 +3470,16 @@ export class Interp {
         const t = tn ? this.typeDescriptor(tn) : null;
         return t && sizeOf(t) !== null ? num(alignOf(t), { kind: 'int', bytes: 8, signed: false, name: 'size_t' }) : unk(`alignment of \`${tn?.text ?? node.text}\` is not known`);
       }
-      case 'call_expression':
+      case 'call_expression': {
+        // `std::integral_constant<int, 3>()`: a value-initialized tag, its value (as the braced one above)
+        const f = node.childForFieldName('function');
+        if (f?.type === 'qualified_identifier' && !argumentNodes(node).length && /\b(?:integral_constant|bool_constant|true_type|false_type)\b/.test(f.text) && !this.cfg.facts.functions.has(f.text)) {
+          const t = this.integralConstant(f);
+          const c = t ? INTEGRAL_VALUES.get(t) : undefined;
+          if (c) return c;
+        }
         return this.call(node);
+      }
       case 'gnu_asm_expression':
         return this.inlineAsm(node);
       case 'comma_expression': {
