@@ -9,7 +9,7 @@ import { headerDeclarations, HeaderDecls } from './syntax/header-decls';
 import { recover, closingCandidates, Blanked, Closed } from './syntax/recover';
 import { expandFileScopeKernelMacros, type FileMacroExpansion, type ExpansionSegment } from './syntax/file-macros';
 import { collectFacts, FileFacts, FunctionFact, isSharedDecl, named, kids, operatorOf, declaratorName, readTopLevelFunction } from './facts/collect';
-import { typeName } from './facts/ctypes';
+import { typeName, sizeOf } from './facts/ctypes';
 import { runBlock, blockAddrs, BudgetExceeded, DEFAULT_CAPS, Visit, ATOMICS, Interp, LongLoop } from './eval/interpreter';
 import { instancesOf, directiveOf, Instance, evalConstant } from './eval/contexts';
 import { andList, type Value } from './eval/values';
@@ -138,20 +138,7 @@ function runInstance(
   kernel: FunctionFact, inst: Instance, facts: FileFacts, profile: BankProfile, deadline: number, warp: boolean,
   dimOverrides?: Map<string, number>, constOverrides?: Map<number, number>,
 ): { results: SiteResult[]; arrays: ArrayInfo[]; notes: string[]; capped: { line: number; message: string }[]; unreached: Unreached } {
-  const run = (args: Map<string, Value>, longLoop?: number) =>
-    runBlock({ facts, block: inst.block, grid: inst.grid, values: inst.values, types: inst.types, args, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides, warp, longLoop, dynamicShared: inst.dynamicShared }, kernel);
-  let given = givenArgs.get(inst);
-  let it: Interp | null = null;
-  if (!given) {
-    const r = argsNeeded(inst, run);
-    givenArgs.set(inst, (given = r.given));
-    it = r.it;
-  }
-  it ??= run(given.args);
-  const common = [inst.blockSource, ...given.sources, ...it.notes, ...[...it.headerMacros].map(headerMacroNote)];
-  if (inst.unbound) common.push(inst.unbound);
-  const flat = assumedFlatBlockNote(inst, it.readAxes);
-  if (flat) common.push(flat);
+  const { it, common } = interpOf(kernel, inst, facts, deadline, warp, dimOverrides, constOverrides);
   const memo: SummaryMemo = new Map();
   const lists: AssumptionCache = new Map();
   const results = it.visits.map((v) => siteResult(v, kernel, inst, profile, common, memo, lists));
@@ -169,6 +156,88 @@ function runInstance(
   }));
   const why = [...it.unreachedWhy].map(([id, reason]) => ({ node: it.unreached.get(id)!, reason, ...(it.notKnown.has(id) ? { open: true } : {}) }));
   return { results, arrays, notes: [...it.notes], capped: it.capped, unreached: { nodes: [...it.unreached.values()], why, pointers: it.sharedPointers } };
+}
+
+/** One run of an instance, and the assumptions every visit of it shares. */
+function interpOf(
+  kernel: FunctionFact, inst: Instance, facts: FileFacts, deadline: number, warp: boolean,
+  dimOverrides?: Map<string, number>, constOverrides?: Map<number, number>,
+): { it: Interp; common: string[] } {
+  const run = (args: Map<string, Value>, longLoop?: number) =>
+    runBlock({ facts, block: inst.block, grid: inst.grid, values: inst.values, types: inst.types, args, deadline, caps: DEFAULT_CAPS, dimOverrides, constOverrides, warp, longLoop, dynamicShared: inst.dynamicShared }, kernel);
+  let given = givenArgs.get(inst);
+  let it: Interp | null = null;
+  if (!given) {
+    const r = argsNeeded(inst, run);
+    givenArgs.set(inst, (given = r.given));
+    it = r.it;
+  }
+  it ??= run(given.args);
+  const common = [inst.blockSource, ...given.sources, ...it.notes, ...[...it.headerMacros].map(headerMacroNote)];
+  if (inst.unbound) common.push(inst.unbound);
+  const flat = assumedFlatBlockNote(inst, it.readAxes);
+  if (flat) common.push(flat);
+  return { it, common };
+}
+
+/** The visits of some arrays in one run of an instance, kept for the padding search to move (see movedVisit). */
+interface HeldRun { kernel: FunctionFact; inst: Instance; common: string[]; visits: Visit[] }
+
+/**
+ * The padding search's shortcut: one run of each instance, its visits of those of the arrays `ids` that can be moved
+ * exactly kept (`movable`). Not an array with a visit of pointer arithmetic over the flat layout, an index past an
+ * extent, a subscript that is not one per extent (a vector view through a cast), or no element size known.
+ */
+function heldRuns(involved: { kernel: FunctionFact; run: KernelRun }[], ids: string[], facts: FileFacts, deadline: number, warp: boolean): { runs: HeldRun[]; movable: Set<string> } {
+  const runs: { kernel: FunctionFact; inst: Instance; common: string[]; visits: Visit[] }[] = [];
+  const movable = new Set(ids);
+  for (const { kernel, run } of involved)
+    for (const inst of run.instances) {
+      const { it, common } = interpOf(kernel, inst, facts, deadline, warp);
+      const visits = it.visits.filter((v) => ids.includes(v.base.id));
+      for (const v of visits) {
+        const es = sizeOf(v.base.elem);
+        const inner = v.base.dims[v.base.dims.length - 1];
+        if (v.addrs && (v.flat || v.oob || !v.inRow || v.base.external || v.base.dims.length < 2 || !es || !(inner > 0))) movable.delete(v.base.id);
+      }
+      runs.push({ kernel, inst, common, visits });
+    }
+  for (const r of runs) r.visits = r.visits.filter((v) => movable.has(v.base.id));
+  return { runs, movable };
+}
+
+/**
+ * A visit with `pad` more elements in each row of its array: a byte address `(row * E + col) * size + member` (col < E,
+ * every visit in bounds, see heldRuns) becomes that plus `row * pad * size`. Null where the padding could misalign the
+ * access (wider than the element, the rows moved by a number of bytes it does not divide): the kernels run again.
+ */
+function movedVisit(v: Visit, pad: number): Visit | null {
+  if (!v.addrs) return v;
+  const es = sizeOf(v.base.elem)!;
+  if (v.width > es && (pad * es) % v.width !== 0) return null;
+  const rowBytes = v.base.dims[v.base.dims.length - 1] * es;
+  const addrs = v.spread ? blockAddrs(v)! : v.addrs;
+  const out = new Float64Array(addrs.length);
+  for (let i = 0; i < addrs.length; i++) {
+    const a = addrs[i];
+    out[i] = a !== a ? NaN : a + Math.floor(a / rowBytes) * pad * es;
+  }
+  return { ...v, addrs: out, spread: undefined, shift: undefined };
+}
+
+/** The results of held runs with `pad` more elements per row of the arrays they hold; null where one cannot be moved. */
+function movedResults(held: HeldRun[], pad: number, profile: BankProfile): SiteResult[] | null {
+  const out: SiteResult[] = [];
+  for (const h of held) {
+    const memo: SummaryMemo = new Map();
+    const lists: AssumptionCache = new Map();
+    for (const v of h.visits) {
+      const m = movedVisit(v, pad);
+      if (!m) return null;
+      out.push(siteResult(m, h.kernel, h.inst, profile, h.common, memo, lists));
+    }
+  }
+  return out;
 }
 
 /** What an assumption says of a macro read from a header the file includes. */
@@ -1345,7 +1414,7 @@ export class EngineDocument {
     const runsKey = (id: string) => (runsOfArray.get(id) ?? []).map((r) => r.run.id).join(' ');
     const searched = (info: ArrayInfo) => !info.external && !info.macro && info.dims.length >= 2 &&
       (accessesOfArray.get(info.id) ?? []).some((i) => accesses[i].status === 'conflict');
-    const together = new Map<string, { ids: string[]; byPad: Map<number, SiteResult[]> }>();
+    const together = new Map<string, { ids: string[]; byPad: Map<number, SiteResult[]>; held?: { runs: HeldRun[]; movable: Set<string> }; moved: Map<number, SiteResult[] | null> }>();
     for (const info of arrayInfos.values()) {
       if (options.fixes === false || !searched(info)) continue;
       const involved = runsOfArray.get(info.id) ?? [];
@@ -1353,7 +1422,7 @@ export class EngineDocument {
       const key = runsKey(info.id);
       const group = together.get(key);
       if (group) group.ids.push(info.id);
-      else together.set(key, { ids: [info.id], byPad: new Map() });
+      else together.set(key, { ids: [info.id], byPad: new Map(), moved: new Map() });
     }
     for (const info of arrayInfos.values()) {
       const idx = accessesOfArray.get(info.id) ?? [];
@@ -1385,6 +1454,20 @@ export class EngineDocument {
           const group = together.get(runsKey(info.id));
           const padded = (pad: number): SiteResult[] => {
             if (!group || !group.ids.includes(info.id)) return rerun(new Map([[info.id, pad]]));
+            // one run, its addresses moved per padding (where that is exact), rather than a run per padding
+            if (!options.rerunPadding) {
+              if (!group.held) {
+                if (first) fixDeadline = Math.max(fixDeadline, Date.now() + budget);
+                group.held = heldRuns(involved, group.ids, facts!, fixDeadline, !options.wholeBlock);
+                if (first) fixDeadline = Math.max(deadline, Date.now() + 200);
+                first = false;
+              }
+              if (group.held.movable.has(info.id)) {
+                let moved = group.moved.get(pad);
+                if (moved === undefined) group.moved.set(pad, (moved = movedResults(group.held.runs, pad, profile)));
+                if (moved) return moved.filter((x) => x.arrayId === info.id);
+              }
+            }
             let all = group.byPad.get(pad);
             if (!all) group.byPad.set(pad, (all = runAll(new Map(group.ids.map((id) => [id, pad])))));
             return all.filter((x) => x.arrayId === info.id);

@@ -190,4 +190,10 @@ export interface AnalyzeOptions {
    * warp where that is exact; the results are the same, which the tests check with this).
    */
   wholeBlock?: boolean;
+  /**
+   * search padding fixes by running the kernels again for every candidate padding (default false: one more run, its
+   * addresses moved to where each padding puts them, where that is exact; the results are the same, which the tests
+   * check with this).
+   */
+  rerunPadding?: boolean;
 }

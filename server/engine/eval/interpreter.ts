@@ -62,6 +62,12 @@ export interface Visit {
   via?: Node;
   /** a cp.async write (`__pipeline_memcpy_async`): counted as a store, its figure uncertain. */
   asyncCopy?: boolean;
+  /**
+   * the access subscripts every extent of its array, and every active lane's innermost index is within its extent
+   * (also where a guard that could not be evaluated keeps that from being an out-of-bounds finding): the padding
+   * search may move its addresses rather than run the kernel again (analyze.ts movedVisit).
+   */
+  inRow?: boolean;
 }
 
 export interface RunConfig {
@@ -6241,7 +6247,7 @@ export class Interp {
     const visit: Visit = {
       site, kind, name: r.name, nameNode, exprNode: r.at ?? exprNode, base: r.base, width: width ?? 0,
       context: r.ctx ?? this.ctx, addrs: null, assumptions: this.assumptionCopy.list, flat: r.flat, via: r.at ? exprNode : undefined,
-      asyncCopy, reason: undefined, oob: undefined, shift: undefined, spread: undefined,
+      asyncCopy, reason: undefined, oob: undefined, shift: undefined, spread: undefined, inRow: false,
     };
     if (count > this.cfg.caps.visitsPerAccess) {
       // one visit stands for all the contexts past the cap: a visit each (a loop nest of 32 x 32 x 32 passes over
@@ -6388,6 +6394,7 @@ export class Interp {
       }
       if (visit.oob) break;
     }
+    visit.inRow = !visit.oob && inRow(r, act, this.n);
     // an `extern __shared__` array holds the bytes the launch gives (`k<<<g, b, 128 * sizeof(float)>>>`); past them is
     // out of bounds, where the offset is known on every lane (a warp-uniform unknown in it could move it either way)
     const dyn = this.cfg.dynamicShared;
@@ -6652,6 +6659,24 @@ function accessType(bytes: number): CType | null {
 
 const laneRanges = new WeakMap<Float64Array, { min: number; max: number }>();
 /** The smallest and largest value of a per-thread vector (NaN anywhere makes both NaN). */
+/** Whether `r` subscripts every extent of its array and each active lane's innermost index is within its extent (Visit.inRow). */
+function inRow(r: Ref, act: Uint8Array, n: number): boolean {
+  const dims = r.base.dims;
+  const b = r.bounds[r.bounds.length - 1];
+  if (dims.length < 2 || r.bounds.length !== dims.length || !b || b.extent !== dims[dims.length - 1]) return false;
+  const ix = b.index;
+  if (ix.sym) {
+    // warp mode: an index in the warp's coordinates, its range over the active lanes of every warp
+    if (!Object.keys(ix.sym).every((k) => k.charCodeAt(0) === 2)) return false;
+    const box = boxRange(ix.v, ix.sym, act);
+    return !!box && box.lo >= 0 && box.hi < b.extent;
+  }
+  const v = ix.v;
+  if (typeof v === 'number') return v >= 0 && v < b.extent;
+  for (let i = 0; i < n && i < v.length; i++) if (act[i] && !(v[i] >= 0 && v[i] < b.extent)) return false;
+  return true;
+}
+
 function rangeOfLanes(v: Float64Array): { min: number; max: number } {
   let r = laneRanges.get(v);
   if (!r) {

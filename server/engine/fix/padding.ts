@@ -1,6 +1,7 @@
 // The padding quick-fix: the smallest padding of the innermost extent that minimises the total wavefronts over
 // every access of the array in every analysed context (all kernels, instances, loop iterations, warps), found by
-// re-evaluating those accesses with each candidate extent. Edits only the extent's text in the declaration.
+// re-evaluating those accesses with each candidate extent (`evaluate`: analyze.ts moves the addresses of one run
+// where that is exact, else runs the kernels again). Edits only the extent's text in the declaration.
 import { PaddingFix, Range } from '../types';
 import { parseExpression } from '../syntax/parser';
 import { SiteResult } from '../findings/findings';
