@@ -3212,18 +3212,23 @@ export class Interp {
           let t = base;
           let cur: Node | null = d;
           const dims: number[] = [];
-          while (cur && (cur.type === 'array_declarator' || cur.type === 'pointer_declarator')) {
-            if (cur.type === 'pointer_declarator') t = { kind: 'pointer', to: t };
+          while (cur && (cur.type === 'array_declarator' || cur.type === 'pointer_declarator' || cur.type === 'reference_declarator')) {
+            // (a reference member is held as an address; `T &operator[](int);` is a member function, below)
+            if (cur.type === 'pointer_declarator' || cur.type === 'reference_declarator') t = { kind: 'pointer', to: t };
             else {
               // `float tail[];` (a flexible array member, or half-typed): no extent, nothing of the struct's size
               const size = cur.childForFieldName('size');
               const u = size ? uniformValue(this.rvalue(size)) : 0;
               dims.unshift(u ?? 0);
             }
-            cur = cur.childForFieldName('declarator');
+            cur = cur.type === 'reference_declarator' ? named(cur)[0] ?? null : cur.childForFieldName('declarator');
           }
           if (dims.length) t = { kind: 'array', elem: t, dims };
-          const n = cur?.type === 'function_declarator' ? null : declaratorName(d);
+          // a member function declared (`float get() const;`, `T &operator[](int i);`, was: a member of the returned
+          // type, so Packed128 of llm.c was 32 bytes, not 16) takes no room; a pointer to a function (`float (*fp)(int);`) does
+          const fnPtr = cur?.type === 'function_declarator' && cur.childForFieldName('declarator')?.type === 'parenthesized_declarator';
+          if (fnPtr) t = { kind: 'pointer', to: t };
+          const n = cur?.type === 'function_declarator' && !fnPtr ? null : declaratorName(d);
           if (n) members.push({ name: n.text, type: t, align });
         }
       }

@@ -19,7 +19,8 @@ const MEMO_MAX = 256;
 /**
  * `text`'s declarations (see above), its `#if`s decided with `defines` as the file's are. A member function keeps
  * its declaration and loses its body (`void score(float *bins) const;`): a call of it is one the file does not see,
- * as before, not one whose accesses would fall in the header. Nothing in an undecided `#if` branch is taken.
+ * as before, not one whose accesses would fall in the header. The branches of an undecided `#if` are read one after
+ * the other (the last declaration of a name stands, as in the file's own text).
  */
 export function headerDeclarations(path: string, text: string, arch: Range, defines: Record<string, string>): HeaderDecls {
   const key = JSON.stringify(defines) + `${arch.lo}:${arch.hi}`;
@@ -54,6 +55,13 @@ function read(text: string, arch: Range, defines: Record<string, string>): Heade
           if (body) visit(body, depth + 1, (s) => wrap(name ? `namespace ${name} { ${s} }` : `namespace { ${s} }`));
           continue;
         }
+        // an `#if` the file cannot decide (`#if defined(ENABLE_BF16)` / `typedef __nv_bfloat16 floatX;` / `#else` /
+        // `typedef float floatX;`): every branch's declarations, in order, so the last one stands, as in the file's own
+        // text (was: none, and `floatX` was not known)
+        if (/^preproc_(?:if|ifdef|elif|elifdef|else)$/.test(n.type)) {
+          visit(n, depth + 1, wrap);
+          continue;
+        }
         if (n.type === 'linkage_specification') {
           const body = n.childForFieldName('body');
           if (body?.type === 'declaration_list') visit(body, depth + 1, wrap);
@@ -70,7 +78,7 @@ function read(text: string, arch: Range, defines: Record<string, string>): Heade
   return { text: out.join('\n'), lines };
 }
 
-/** A type, a constant or a class template: not a function, nor anything of a `#if` the file cannot decide. */
+/** A type, a constant or a class template: not a function. */
 function wanted(n: Node): boolean {
   if (TYPES.has(n.type)) return !!n.childForFieldName('body');
   if (n.type === 'type_definition' || n.type === 'alias_declaration') return true;
