@@ -507,14 +507,15 @@ __global__ void stencil(float *out, const float *in)
 }
 int main() { float *a; stencil<<<1, dim3(16, 16)>>>(a, a); }
 `;
-    const full = analyzeText(src, { budgetMs: 60_000 });
+    // (the search that runs the kernel again per padding: moving the addresses of one run is too quick to be stopped)
+    const full = analyzeText(src, { budgetMs: 60_000, rerunPadding: true });
     assert.ok(full.arrays[0].fix, JSON.stringify(full.arrays[0]));
     const doc = new EngineDocument(src);
     const reasons: (string | undefined)[] = [];
-    let r = doc.analyze({ budgetMs: 30 });
+    let r = doc.analyze({ budgetMs: 30, rerunPadding: true });
     for (let pass = 0; r.incomplete && pass < 60; pass++) {
       reasons.push(r.arrays[0]?.noFixReason);
-      r = doc.analyze({ budgetMs: 30 });
+      r = doc.analyze({ budgetMs: 30, rerunPadding: true });
     }
     doc.dispose();
     assert.ok(reasons.includes('the padding search was stopped by the analysis budget'), `the search was never stopped: ${JSON.stringify(reasons)}`);
