@@ -240,6 +240,31 @@ function movedResults(held: HeldRun[], pad: number, profile: BankProfile): SiteR
   return out;
 }
 
+/**
+ * A header's name declared differently in the branches of an `#if` the file cannot decide (HeaderDecls.undecided): the
+ * last declaration is read, said at the file's `#include` of that header (its first line where another header
+ * includes it), as the file's own such `#define`s are.
+ */
+function undecidedDeclarations(text: string, decls: { path: string; decls: HeaderDecls }[]): Notice[] {
+  const out: Notice[] = [];
+  const lines = text.split('\n');
+  for (const { path, decls: d } of decls) {
+    if (!d.undecided?.length) continue;
+    const file = baseName(path);
+    const at = Math.max(0, lines.findIndex((l) => /^\s*#\s*include\b/.test(l) && l.includes(file)));
+    for (const u of d.undecided) {
+      // only a name that matters here: the file's text or another of the header's declarations names it
+      if (!u.read && !new RegExp(`\\b${u.name}\\b`).test(text)) continue;
+      out.push({
+        range: { start: { line: at, character: 0 }, end: { line: at, character: 0 } },
+        severity: 'information',
+        message: `\`${u.name}\` is declared differently in the branches of the \`#if\` at line ${u.line + 1} of ${file}, which is not decided here: the last, \`${u.last}\`, is the one analysed (give the macros its condition reads with -D, or the defines setting, to analyse another)`,
+      });
+    }
+  }
+  return out;
+}
+
 /** What an assumption says of a macro read from a header the file includes. */
 function headerMacroNote(m: Macro): string {
   const file = baseName(m.from!);
@@ -1042,7 +1067,8 @@ export class EngineDocument {
       const decls = files.map((f) => ({ path: f.path, decls: headerDeclarations(f.path, f.text, arch, options.defines ?? {}) })).filter((d) => d.decls.text);
       if (includers.length || decls.length) {
         const r = this.asAppended(options, decls, includers, headers ?? []);
-        return leftOut.length ? { ...r, notices: [...leftOut, ...r.notices] } : r;
+        const said = [...leftOut, ...undecidedDeclarations(this.text, decls)];
+        return said.length ? { ...r, notices: [...said, ...r.notices] } : r;
       }
     }
     this.host?.dispose();

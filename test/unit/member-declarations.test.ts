@@ -34,7 +34,7 @@ test('member functions declared in a struct take no room; a pointer-to-function 
   figures(accessAt(result, text, 'o[1] = f[threadIdx.x].v', 'load'), 'conflict', 4, 4, 32, 32);
 });
 
-test('a header typedef in an #if the file cannot decide: the last branch stands, as in the file itself (was: not known)', () => {
+test('a header typedef in an #if the file cannot decide: the last branch stands, as in the file itself, and a notice says so (was: not known)', () => {
   const files: Record<string, string> = {
     '/src/common.h': [
       '#pragma once',
@@ -75,6 +75,9 @@ test('a header typedef in an #if the file cannot decide: the last branch stands,
   const a = accessAt(result, text, 's_in[c / x128::size] = d', 'store');
   figures(a, 'conflict-free', 1, 4, 128, 32);
   assert.equal(a.elementBytes, 16);
+  // said at the include; `floatX` matters here (x128 names it)
+  assert.deepEqual(result.notices.map((n) => [n.range.start.line, n.message]), [[0,
+    '`floatX` is declared differently in the branches of the `#if` at line 7 of common.h, which is not decided here: the last, `typedef float floatX;`, is the one analysed (give the macros its condition reads with -D, or the defines setting, to analyse another)']]);
   // with ENABLE_FP16 given, `half` (x128 of 8 halves, still 16 bytes, size 8)
   const fp16 = analyzeText(text, { budgetMs: 60_000, includes, path: '/src/k.cu', defines: { ENABLE_FP16: '1' } });
   figures(accessAt(fp16, text, 's_in[c / x128::size] = d', 'store'), 'conflict-free', 1, 4, 128, 32);

@@ -10,6 +10,12 @@ export interface HeaderDecls {
   text: string;
   /** for each line of `text` that starts a declaration (0-based): the header's line it came from (0-based). */
   lines: { at: number; line: number }[];
+  /**
+   * names declared differently in two branches of an `#if` the file cannot decide: the last declaration stands, said
+   * so (`line`: the header's line of that `#if`, 0-based; `last`: the declaration read; `read`: another of the
+   * header's declarations names it).
+   */
+  undecided?: { name: string; line: number; last: string; read: boolean }[];
 }
 
 const TYPES = new Set(['struct_specifier', 'class_specifier', 'union_specifier', 'enum_specifier']);
@@ -40,10 +46,18 @@ function read(text: string, arch: Range, defines: Record<string, string>): Heade
   const src = blankInactive(text, arch, undefined, defines);
   const tree = parse(src);
   try {
-    const emit = (piece: string, line: number) => {
+    // the declarations each undecided chain's branches make, by name: the chain's `#if` node, the branch, the text
+    const inChains = new Map<string, { chain: Node; branch: number; text: string }[]>();
+    let chain: { root: Node; branch: number } | null = null;
+    const emit = (piece: string, line: number, n?: Node) => {
       lines.push({ at, line });
       out.push(piece);
       at += piece.split('\n').length;
+      if (chain && n) for (const name of declaredNames(n)) {
+        const list = inChains.get(name) ?? [];
+        list.push({ chain: chain.root, branch: chain.branch, text: n.text.replace(/\s+/g, ' ').trim() });
+        inChains.set(name, list);
+      }
     };
     const visit = (parent: Node, depth: number, wrap: (s: string) => string) => {
       if (depth > 8) return;
@@ -59,7 +73,11 @@ function read(text: string, arch: Range, defines: Record<string, string>): Heade
         // `typedef float floatX;`): every branch's declarations, in order, so the last one stands, as in the file's own
         // text (was: none, and `floatX` was not known)
         if (/^preproc_(?:if|ifdef|elif|elifdef|else)$/.test(n.type)) {
+          const outer = chain;
+          // a chain's `#elif` / `#else` is a child of the branch before it: the next branch of the same chain
+          chain = /^preproc_(?:if|ifdef)$/.test(n.type) || !outer ? { root: n, branch: 0 } : { root: outer.root, branch: outer.branch + 1 };
           visit(n, depth + 1, wrap);
+          chain = outer;
           continue;
         }
         if (n.type === 'linkage_specification') {
@@ -68,14 +86,42 @@ function read(text: string, arch: Range, defines: Record<string, string>): Heade
           else if (body && wanted(body)) emit(wrap(withoutBodies(body, src)), body.startPosition.row);
           continue;
         }
-        if (wanted(n)) emit(wrap(withoutBodies(n, src) + (TYPES.has(n.type) ? ';' : '')), n.startPosition.row);
+        if (wanted(n)) emit(wrap(withoutBodies(n, src) + (TYPES.has(n.type) ? ';' : '')), n.startPosition.row, n);
       }
     };
     visit(tree.rootNode, 0, (s) => s);
+    const undecided: NonNullable<HeaderDecls['undecided']> = [];
+    for (const [name, list] of inChains) {
+      const last = list[list.length - 1];
+      const rivals = list.filter((x) => x.chain.id === last.chain.id && x.branch !== last.branch && x.text !== last.text);
+      if (!rivals.length) continue;
+      // read by another of the header's declarations (`typedef Packed128<floatX> x128;`), not only declared
+      const re = new RegExp(`\\b${name}\\b`, 'g');
+      const uses = (t: string) => t.match(re)?.length ?? 0;
+      const read = uses(out.join('\n')) > list.reduce((k, x) => k + uses(x.text), 0);
+      undecided.push({ name, line: last.chain.startPosition.row, last: last.text, read });
+    }
+    return { text: out.join('\n'), lines, ...(undecided.length ? { undecided } : {}) };
   } finally {
     tree.delete();
   }
-  return { text: out.join('\n'), lines };
+}
+
+/** The names a declaration of wanted() declares: a typedef's, a `using`'s, a type's, a constant's. */
+function declaredNames(n: Node): string[] {
+  if (n.type === 'template_declaration') {
+    const inner = n.namedChildren.find((c) => c && c.type !== 'template_parameter_list');
+    return inner ? declaredNames(inner) : [];
+  }
+  if (TYPES.has(n.type)) return [n.childForFieldName('name')?.text].filter((x): x is string => !!x);
+  if (n.type === 'alias_declaration') return [n.childForFieldName('name')?.text].filter((x): x is string => !!x);
+  const out: string[] = [];
+  for (const d of n.childrenForFieldName('declarator')) {
+    let cur: Node | null = d;
+    while (cur && cur.type !== 'identifier' && cur.type !== 'type_identifier' && cur.type !== 'field_identifier') cur = cur.childForFieldName('declarator') ?? cur.namedChildren.find((c) => !!c) ?? null;
+    if (cur) out.push(cur.text);
+  }
+  return out;
 }
 
 /** A type, a constant or a class template: not a function. */
