@@ -186,7 +186,8 @@ interface HeldRun { kernel: FunctionFact; inst: Instance; common: string[]; visi
 /**
  * The padding search's shortcut: one run of each instance, its visits of those of the arrays `ids` that can be moved
  * exactly kept (`movable`). Not an array with a visit of pointer arithmetic over the flat layout, an index past an
- * extent, a subscript that is not one per extent (a vector view through a cast), or no element size known.
+ * extent, a subscript that is not one per extent (but `*(float4 *)&s[i][j]` of an in-row `&s[i][j]`, Ptr.rowAt), or
+ * no element size known.
  */
 function heldRuns(involved: { kernel: FunctionFact; run: KernelRun }[], ids: string[], facts: FileFacts, deadline: number, warp: boolean): { runs: HeldRun[]; movable: Set<string> } {
   const runs: { kernel: FunctionFact; inst: Instance; common: string[]; visits: Visit[] }[] = [];
@@ -214,13 +215,19 @@ function heldRuns(involved: { kernel: FunctionFact; run: KernelRun }[], ids: str
 function movedVisit(v: Visit, pad: number): Visit | null {
   if (!v.addrs) return v;
   const es = sizeOf(v.base.elem)!;
-  if (v.width > es && (pad * es) % v.width !== 0) return null;
+  const shifts = v.width > es && (pad * es) % v.width !== 0;
+  // a vector wider than the element whose rows the padding moves by a number of bytes it does not divide: where a
+  // lane's place is then not a multiple of its width the access faults, and is no figure (the search rejects the
+  // padding); any other width runs the kernels again
+  if (shifts && !(v.width <= 16 && (v.width & (v.width - 1)) === 0)) return null;
   const rowBytes = v.base.dims[v.base.dims.length - 1] * es;
   const addrs = v.spread ? blockAddrs(v)! : v.addrs;
   const out = new Float64Array(addrs.length);
   for (let i = 0; i < addrs.length; i++) {
     const a = addrs[i];
     out[i] = a !== a ? NaN : a + Math.floor(a / rowBytes) * pad * es;
+    if (shifts && out[i] === out[i] && out[i] % v.width !== 0)
+      return { ...v, addrs: null, spread: undefined, shift: undefined, reason: `misaligned: a padding of ${pad} moves a ${v.width}-byte access of \`${v.base.name}\` off a multiple of ${v.width}` };
   }
   return { ...v, addrs: out, spread: undefined, shift: undefined };
 }

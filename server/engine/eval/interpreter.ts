@@ -3405,7 +3405,10 @@ export class Interp {
         const arg = node.childForFieldName('argument')!;
         if (op === '&') {
           const r = this.eval(arg);
-          if (r.k === 'ref') return { k: 'ptr', base: r.base, off: r.off, to: r.t, name: r.name, flat: r.flat, alt: r.alt };
+          if (r.k === 'ref') {
+            const rowAt = !r.flat && inRow(r, this.active(), this.n) ? { rowAt: r.off } : {};
+            return { k: 'ptr', base: r.base, off: r.off, to: r.t, name: r.name, flat: r.flat, alt: r.alt, ...rowAt };
+          }
           // `&helper`: a function's address is the function
           return r.k === 'unk' || r.k === 'other' && r.what.startsWith('function ') ? r : { k: 'other', what: 'address' };
         }
@@ -4308,7 +4311,9 @@ export class Interp {
     // the same elements with the rows padded
     const flat = p.flat ?? (p.base.dims.length > 1 && !(typeof idx.v === 'number' && idx.v === 0 && !idx.sym) && p.to.kind !== 'array' && !sameRow(p, off)
       ? `\`${this.realNode(node).text}\` at line ${this.realNode(node).startPosition.row + 1} indexes \`${p.base.name}\` through a pointer` : null);
-    return { k: 'ref', base: p.base, off, t: p.to, name: p.name, nameNode, bounds: [], flat, alt: p.alt };
+    // `*p`, `p[0]` of `p = &s[i][j]` (cast or not) in its row: an access in that row (Visit.inRow)
+    const row = p.rowAt && p.rowAt === p.off && !flat && typeof idx.v === 'number' && idx.v === 0 && !idx.sym ? { inRow: true } : {};
+    return { k: 'ref', base: p.base, off, t: p.to, name: p.name, nameNode, bounds: [], flat, alt: p.alt, ...row };
   }
 
   /**
@@ -6399,7 +6404,7 @@ export class Interp {
       }
       if (visit.oob) break;
     }
-    visit.inRow = !visit.oob && inRow(r, act, this.n);
+    visit.inRow = !visit.oob && (inRow(r, act, this.n) || (!!r.inRow && !r.flat && r.base.dims.length >= 2));
     // an `extern __shared__` array holds the bytes the launch gives (`k<<<g, b, 128 * sizeof(float)>>>`); past them is
     // out of bounds, where the offset is known on every lane (a warp-uniform unknown in it could move it either way)
     const dyn = this.cfg.dynamicShared;

@@ -56,6 +56,11 @@ export interface Ptr {
   flat: string | null;
   /** it may point to another place instead, picked the same way on every lane of a warp: said where it is indexed */
   alt?: string;
+  /**
+   * the offset of `&s[i][j]` where every active lane's innermost index was within its extent (Visit.inRow): while
+   * `off` is that same object (casts keep it, arithmetic makes another), `*p` and `p[0]` are accesses in that row
+   */
+  rowAt?: Num;
 }
 /** An lvalue in shared memory: the place an access reads or writes. */
 export interface Ref {
@@ -78,6 +83,8 @@ export interface Ref {
   packed?: { struct: string; member: string; align: number };
   /** a bit-field member: a store to it is a read-modify-write of the unit that holds it (a load and a store). */
   bitfield?: boolean;
+  /** reached as `*p` or `p[0]` of a pointer made by `&s[i][j]` in its row (Ptr.rowAt): an access in that row. */
+  inRow?: boolean;
 }
 export interface Other {
   k: 'other';
