@@ -190,7 +190,7 @@ interface HeldRun { kernel: FunctionFact; inst: Instance; common: string[]; visi
  * no element size known.
  */
 function heldRuns(involved: { kernel: FunctionFact; run: KernelRun }[], ids: string[], facts: FileFacts, deadline: number, warp: boolean): { runs: HeldRun[]; movable: Set<string> } {
-  const runs: { kernel: FunctionFact; inst: Instance; common: string[]; visits: Visit[] }[] = [];
+  const runs: HeldRun[] = [];
   const movable = new Set(ids);
   for (const { kernel, run } of involved)
     for (const inst of run.instances) {
@@ -209,8 +209,9 @@ function heldRuns(involved: { kernel: FunctionFact; run: KernelRun }[], ids: str
 
 /**
  * A visit with `pad` more elements in each row of its array: a byte address `(row * E + col) * size + member` (col < E,
- * every visit in bounds, see heldRuns) becomes that plus `row * pad * size`. Null where the padding could misalign the
- * access (wider than the element, the rows moved by a number of bytes it does not divide): the kernels run again.
+ * every visit in bounds, see heldRuns) becomes that plus `row * pad * size`. A vector the padding misaligns is no
+ * figure (below); null for a width that is not a power of two up to 16 the padding moves off its multiple: the kernels
+ * run again.
  */
 function movedVisit(v: Visit, pad: number): Visit | null {
   if (!v.addrs) return v;
@@ -620,7 +621,7 @@ export function unreachedReason(instances: Instance[]): string {
     const { shape, detail } = instanceText(instances[0]);
     return `no lane of ${shape} reaches this access ${detail}`;
   }
-  // instances of one block shape said once, with the instances it is said of (`T = int; T = float: ...`)
+  // instances of one block shape said once, with the instances it is said of (`T = int, T = float: ...`)
   const bySource = new Map<string, string[]>();
   for (const i of instances) {
     const labels = bySource.get(i.blockSource) ?? [];
@@ -1474,27 +1475,27 @@ export class EngineDocument {
           // a search the budget stopped before goes on with at least one padding (the whole budget for it), so the
           // idle passes that finish it always get further
           let first = !!resumed;
-          const runAll = (dims?: Map<string, number>, consts?: Map<number, number>) => {
-            const out: SiteResult[] = [];
+          // the first run of a resumed search has the whole budget
+          const budgeted = <T>(work: () => T): T => {
             if (first) fixDeadline = Math.max(fixDeadline, Date.now() + budget);
-            for (const { kernel, run } of involved)
-              for (const inst of run.instances) for (const x of runInstance(kernel, inst, facts!, profile, fixDeadline, !options.wholeBlock, dims, consts).results) out.push(x);
+            const out = work();
             if (first) fixDeadline = Math.max(deadline, Date.now() + 200);
             first = false;
             return out;
           };
+          const runAll = (dims?: Map<string, number>, consts?: Map<number, number>) => budgeted(() => {
+            const out: SiteResult[] = [];
+            for (const { kernel, run } of involved)
+              for (const inst of run.instances) for (const x of runInstance(kernel, inst, facts!, profile, fixDeadline, !options.wholeBlock, dims, consts).results) out.push(x);
+            return out;
+          });
           const rerun = (dims?: Map<string, number>, consts?: Map<number, number>) => runAll(dims, consts).filter((x) => x.arrayId === info.id);
           const group = together.get(runsKey(info.id));
           const padded = (pad: number): SiteResult[] => {
             if (!group || !group.ids.includes(info.id)) return rerun(new Map([[info.id, pad]]));
             // one run, its addresses moved per padding (where that is exact), rather than a run per padding
             if (!options.rerunPadding) {
-              if (!group.held) {
-                if (first) fixDeadline = Math.max(fixDeadline, Date.now() + budget);
-                group.held = heldRuns(involved, group.ids, facts!, fixDeadline, !options.wholeBlock);
-                if (first) fixDeadline = Math.max(deadline, Date.now() + 200);
-                first = false;
-              }
+              group.held ??= budgeted(() => heldRuns(involved, group.ids, facts!, fixDeadline, !options.wholeBlock));
               if (group.held.movable.has(info.id)) {
                 let moved = group.moved.get(pad);
                 if (moved === undefined) group.moved.set(pad, (moved = movedResults(group.held.runs, pad, profile)));
