@@ -1680,14 +1680,16 @@ function launchSteering(fn: FunctionFact, facts: FileFacts): Set<string> {
   let out = steeringMemo.get(fn);
   if (out) return out;
   steeringMemo.set(fn, (out = new Set()));
-  for (const l of facts.launches) {
-    if (l.caller !== fn) continue;
-    for (let p = l.node.parent; p && p.id !== fn.body.id; p = p.parent) {
-      const cond = p.type === 'if_statement' || p.type === 'switch_statement' ? p.childForFieldName('condition') : null;
-      if (cond) for (const id of identifiersIn(cond)) out.add(id);
-    }
-  }
+  for (const l of facts.launches) if (l.caller === fn) branchNames(l.node, fn.body, out);
   return out;
+}
+
+/** Adds to `into` the names the conditions of the `if`s and `switch`es around `node` read, up to `top`. */
+function branchNames(node: Node, top: Node, into: Set<string>): void {
+  for (let p = node.parent; p && p.id !== top.id; p = p.parent) {
+    const cond = p.type === 'if_statement' || p.type === 'switch_statement' ? p.childForFieldName('condition') : null;
+    if (cond) for (const id of identifiersIn(cond)) into.add(id);
+  }
 }
 
 /** The `return`s with a value in `n` (not in a lambda it holds). */
@@ -1797,10 +1799,7 @@ function branchChoices(fn: FunctionFact, call: Node, facts: FileFacts, deadline:
   const decidedAtCall = () => {
     if (atCall) return atCall;
     atCall = new Set();
-    for (let p = call.parent; p && p.id !== fn.body.id; p = p.parent) {
-      const cond = p.type === 'if_statement' || p.type === 'switch_statement' ? p.childForFieldName('condition') : null;
-      if (cond) for (const id of identifiersIn(cond)) atCall.add(id);
-    }
+    branchNames(call, fn.body, atCall);
     return atCall;
   };
   // the names the call passes to parameters of its callee that the branches around the callee's launches read
