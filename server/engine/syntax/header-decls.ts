@@ -90,6 +90,7 @@ function read(text: string, arch: Range, defines: Record<string, string>): Heade
       }
     };
     visit(tree.rootNode, 0, (s) => s);
+    const all = out.join('\n');
     const undecided: NonNullable<HeaderDecls['undecided']> = [];
     for (const [name, list] of inChains) {
       const last = list[list.length - 1];
@@ -98,10 +99,10 @@ function read(text: string, arch: Range, defines: Record<string, string>): Heade
       // read by another of the header's declarations (`typedef Packed128<floatX> x128;`), not only declared
       const re = new RegExp(`\\b${name}\\b`, 'g');
       const uses = (t: string) => t.match(re)?.length ?? 0;
-      const read = uses(out.join('\n')) > list.reduce((k, x) => k + uses(x.text), 0);
+      const read = uses(all) > list.reduce((k, x) => k + uses(x.text), 0);
       undecided.push({ name, line: last.chain.startPosition.row, last: last.text, read });
     }
-    return { text: out.join('\n'), lines, ...(undecided.length ? { undecided } : {}) };
+    return { text: all, lines, ...(undecided.length ? { undecided } : {}) };
   } finally {
     tree.delete();
   }
