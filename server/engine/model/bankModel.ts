@@ -155,55 +155,62 @@ export function request(addrs: (number | null)[], width: number, profile: BankPr
   const partWidth = width / split;
   const per = profile.phaseLanes(width);
   const nPhases = Math.ceil(32 / per);
+  // a lane's units in a phase: at most one per 4-byte word it touches (Kepler's 8-byte mode needs fewer)
+  const cap = per * (Math.ceil(Math.max(partWidth, 1) / 4) + 1);
+  const { counts, keys, units, unitKeys, banksSeen } = requestScratch(profile.banks, cap);
+  banksSeen.fill(0);
   let wavefronts = 0;
   let ideal = 0;
   let degree = 0;
-  let worst: { index: number; lanes: number[]; banks: BankColumn[]; bank: number; count: number } | null = null;
+  // the worst phase (the first of the highest count) and its bank: its bank map is built once, at the end
+  let worstAt = -1, worstPart = 0, worstBank = 0;
+  let banksUsed = 0;
   const allWords = new Set<number>();
-  const allBanks = new Set<number>();
   const addrSet = new Set<number>();
   let active = 0;
   for (const a of addrs) {
     if (a === null) continue;
     active++;
     addrSet.add(a);
-    for (const w of words(a, width)) allWords.add(w);
+    const last = Math.floor((a + Math.max(width, 1) - 1) / 4);
+    for (let w = Math.floor(a / 4); w <= last; w++) allWords.add(w);
   }
   for (let part = 0; part < split; part++) {
     for (let p = 0; p < nPhases; p++) {
-      const byBank = new Map<number, Map<number, number[]>>();
-      const lanes: number[] = [];
+      counts.fill(0);
+      let any = false;
+      let phaseWf = 0, phaseBank = 0;
       for (let l = p * per; l < Math.min(32, (p + 1) * per); l++) {
         const a = addrs[l];
         if (a === null || a === undefined) continue;
-        lanes.push(l);
-        for (const u of profile.units(a + part * partWidth, partWidth)) {
-          allBanks.add(u.bank);
-          let m = byBank.get(u.bank);
-          if (!m) byBank.set(u.bank, (m = new Map()));
-          const ls = m.get(u.key);
-          if (ls) {
-            if (ls[ls.length - 1] !== l) ls.push(l);
-          } else m.set(u.key, [l]);
+        any = true;
+        const n = profile.unitsInto(a + part * partWidth, partWidth, units, unitKeys);
+        for (let u = 0; u < n; u++) {
+          const b = units[u], k = unitKeys[u];
+          if (!banksSeen[b]) {
+            banksSeen[b] = 1;
+            banksUsed++;
+          }
+          const c = counts[b];
+          let seen = false;
+          for (let j = 0; j < c; j++) if (keys[b * cap + j] === k) { seen = true; break; }
+          if (seen) continue;
+          keys[b * cap + c] = k;
+          counts[b] = c + 1;
+          if (c + 1 > phaseWf || (c + 1 === phaseWf && b < phaseBank)) {
+            phaseWf = c + 1;
+            phaseBank = b;
+          }
         }
       }
-      if (lanes.length === 0) continue;
+      if (!any) continue;
       ideal++;
-      let phaseWf = 0;
-      let phaseBank = 0;
-      for (const [b, m] of byBank) {
-        if (m.size > phaseWf || (m.size === phaseWf && b < phaseBank)) {
-          phaseWf = m.size;
-          phaseBank = b;
-        }
-      }
       wavefronts += phaseWf;
-      if (phaseWf > degree || worst === null) {
+      if (phaseWf > degree || worstAt < 0) {
         degree = Math.max(degree, phaseWf);
-        const banks: BankColumn[] = [...byBank.entries()]
-          .sort((x, y) => x[0] - y[0])
-          .map(([bank, m]) => ({ bank, words: [...m.entries()].map(([word, ls]) => ({ word, lanes: ls })) }));
-        worst = { index: p + part * nPhases, lanes, banks, bank: phaseBank, count: phaseWf };
+        worstAt = p;
+        worstPart = part;
+        worstBank = phaseBank;
       }
     }
   }
@@ -221,16 +228,49 @@ export function request(addrs: (number | null)[], width: number, profile: BankPr
     distinctWords: allWords.size,
     requestedBytes: allWords.size * 4,
     resultBytes: active * width,
-    banksUsed: allBanks.size,
+    banksUsed,
     wavefronts,
     idealWavefronts: Math.max(ideal, 1),
     degree: Math.max(degree, active ? 1 : 0),
     broadcast,
     phases: nPhases * split,
     lanesPerPhase: per,
-    worstPhase: worst ? { index: worst.index, lanes: worst.lanes, banks: worst.banks } : { index: 0, lanes: [], banks: [] },
-    worstBank: worst ? worst.bank : 0,
+    worstPhase: worstAt < 0 ? { index: 0, lanes: [], banks: [] } : phaseMap(addrs, worstAt, worstPart, per, partWidth, nPhases, profile),
+    worstBank,
   };
+}
+
+/** One phase's lanes and bank map: per bank (in bank order), its distinct units in lane order, each with its lanes. */
+function phaseMap(addrs: (number | null)[], p: number, part: number, per: number, partWidth: number, nPhases: number, profile: BankProfile): RequestFigures['worstPhase'] {
+  const columns: (BankColumn | undefined)[] = new Array(profile.banks);
+  const lanes: number[] = [];
+  const { units, unitKeys } = reqScratch;
+  for (let l = p * per; l < Math.min(32, (p + 1) * per); l++) {
+    const a = addrs[l];
+    if (a === null || a === undefined) continue;
+    lanes.push(l);
+    const n = profile.unitsInto(a + part * partWidth, partWidth, units, unitKeys);
+    for (let u = 0; u < n; u++) {
+      const b = units[u], k = unitKeys[u];
+      const col = (columns[b] ??= { bank: b, words: [] });
+      const word = col.words.find((w) => w.word === k);
+      if (!word) col.words.push({ word: k, lanes: [l] });
+      else if (word.lanes[word.lanes.length - 1] !== l) word.lanes.push(l);
+    }
+  }
+  const banks: BankColumn[] = [];
+  for (const c of columns) if (c) banks.push(c);
+  return { index: p + part * nPhases, lanes, banks };
+}
+
+// request()'s scratch space (it never re-enters itself), grown when a wider access needs more
+let reqScratch = { banks: 0, cap: 0, counts: new Int32Array(0), keys: new Float64Array(0), units: new Int32Array(64), unitKeys: new Float64Array(64), banksSeen: new Uint8Array(0) };
+function requestScratch(banks: number, cap: number): typeof reqScratch {
+  if (reqScratch.banks !== banks || reqScratch.cap < cap) {
+    const units = Math.max(64, cap);
+    reqScratch = { banks, cap, counts: new Int32Array(banks), keys: new Float64Array(banks * cap), units: new Int32Array(units), unitKeys: new Float64Array(units), banksSeen: new Uint8Array(banks) };
+  }
+  return reqScratch;
 }
 
 // scratch space of warpSummaries (it never re-enters itself): allocating it per call cost more than the work
