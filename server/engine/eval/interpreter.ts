@@ -632,9 +632,10 @@ export class Interp {
         this.touch();
         return;
       }
-      case 'labeled_statement':
       case 'preproc_if':
       case 'preproc_ifdef':
+        return this.execPreprocChain(node);
+      case 'labeled_statement':
       case 'preproc_else':
       case 'preproc_elif':
         for (const c of named(node)) if (c.type !== 'preproc_arg' && c.type !== 'identifier' && !c.type.startsWith('preproc_defined')) this.exec(c);
@@ -972,6 +973,157 @@ export class Interp {
     else this.skipped(cons, decided(false));
     if (altStmt && this.anyActive(f)) this.withMask(this.and(f), () => this.exec(altStmt));
     else this.skipped(altStmt, decided(true));
+  }
+
+  /**
+   * An `#if` chain the file does not decide (a macro it does not define, `__CUDA_ARCH__` over a range of
+   * architectures), between statements: each branch is the code of some build, so each runs from the state before the
+   * chain, as the one branch that build compiles (before, they ran one after another: `st *= 2` in one and `st *= 16`
+   * in the other made a stride of 32 no build has, and a `return` in one hid the code of every other). After it, a
+   * variable the branches leave different is not known: an unknown warp-uniform value where each leaves it the same on
+   * every thread, as a macro is. A lane leaves at a `return`, `break` or `continue` only where every branch sends it.
+   * A branch decided false (blankInactive writes `#if 0` in its place) is no build; without an `#else`, the code with
+   * none of the branches is one.
+   */
+  private execPreprocChain(node: Node): void {
+    const branches: Node[][] = [];
+    let none = true; // whether some build takes no branch (no `#else`, no branch decided true)
+    for (let b: Node | null = node; b; ) {
+      const cond = b.childForFieldName('condition');
+      const name = b.childForFieldName('name');
+      const alt = b.childForFieldName('alternative');
+      const literal = cond?.type === 'number_literal' ? Number(cond.text.replace(/[uUlL]+$/, '')) : NaN;
+      if (literal !== 0) branches.push(named(b).filter((c) => c.id !== cond?.id && c.id !== name?.id && c.id !== alt?.id && c.type !== 'preproc_arg' && !c.type.startsWith('preproc_defined')));
+      if (b.type === 'preproc_else' || (literal === literal && literal !== 0)) {
+        none = false;
+        break;
+      }
+      b = alt;
+    }
+    if (none) branches.push([]);
+    if (branches.length < 2) {
+      for (const st of branches[0] ?? []) this.exec(st);
+      return;
+    }
+    const line = node.startPosition.row + 1;
+    const f = this.frame();
+    const lp = this.loops[this.loops.length - 1];
+    const scope = this.scope();
+    const cellValues = (v: Var) => (v.cells ? new Map([...v.cells.elems].map(([k, c]) => [k, c.value])) : null);
+    const vars: { name: string; v: Var; value: Value; unset?: Uint8Array; unsetWhy?: string; cells: Map<number, Value> | null }[] = [];
+    for (const name of this.assignedNames(branches.flat()).keys()) {
+      const v = this.lookupVar(name);
+      if (v && !v.ref) vars.push({ name, v, value: v.value, unset: v.unset, unsetWhy: v.unsetWhy, cells: cellValues(v) });
+    }
+    const own = new Set(scope.keys());
+    const exited = f.exited.slice(), anyExited = f.anyExited, ret = f.ret;
+    const brk = lp?.brk.slice(), cont = lp?.cont.slice(), touched = lp?.touched ?? false;
+    const outs: { values: Value[]; cells: (Map<number, Value> | null)[]; declared: Map<string, Var | SharedBase>; exited: Uint8Array; brk?: Uint8Array; cont?: Uint8Array; ret: Value | undefined }[] = [];
+    for (const stmts of branches) {
+      for (const e of vars) {
+        e.v.value = e.value;
+        e.v.unset = e.unset;
+        e.v.unsetWhy = e.unsetWhy;
+        if (e.v.cells && e.cells) {
+          for (const k of [...e.v.cells.elems.keys()]) if (!e.cells.has(k)) e.v.cells.elems.delete(k);
+          for (const [k, c] of e.v.cells.elems) c.value = e.cells.get(k)!;
+        }
+      }
+      for (const k of [...scope.keys()]) if (!own.has(k)) scope.delete(k);
+      f.exited.set(exited);
+      f.anyExited = anyExited;
+      f.ret = ret;
+      if (lp) {
+        lp.brk.set(brk!);
+        lp.cont.set(cont!);
+        lp.touched = touched;
+      }
+      this.touch();
+      for (const st of stmts) this.exec(st);
+      outs.push({
+        values: vars.map((e) => e.v.value), cells: vars.map((e) => cellValues(e.v)), declared: new Map([...scope].filter(([k]) => !own.has(k))),
+        exited: f.exited.slice(), brk: lp?.brk.slice(), cont: lp?.cont.slice(), ret: f.ret,
+      });
+    }
+    const act = this.mask ?? this.ones;
+    const why = (name: string, values: Value[]) =>
+      `\`${name}\` is set differently in the branches of the \`#if\` at line ${line}, which this file does not decide` +
+      (values.some((x) => x.k === 'num' && hasThread(x.sym)) ? THREAD : '');
+    const even = (x: Value) => x.k === 'num' && x.t.kind === 'int' && !hasThread(x.sym) && isUniform(x.v, act);
+    const merged = (name: string, type: CType, values: Value[]): Value => {
+      if (values.every((x) => sameValue(x, values[0], act))) return values[values.length - 1];
+      if (type.kind === 'int' && values.every(even)) return atom(`${name}@${line}`, type);
+      const ptrs = values.filter((x): x is Ptr => x.k === 'ptr');
+      const either = ptrs.length === 2 && values.length === 2 ? eitherPointer(ptrs[0], ptrs[1], `\`${name}\`, set in the branches of the \`#if\` at line ${line},`, act) : null;
+      if (either) return { ...either, name };
+      return ptrs.length ? unknownPointer(ptrs[0], why(name, values)) : unk(why(name, values));
+    };
+    vars.forEach((e, i) => {
+      const values = outs.map((o) => o.values[i]);
+      const last = values[values.length - 1];
+      if (e.v.cells) {
+        const cells = e.v.cells;
+        const keys = new Set(outs.flatMap((o) => [...(o.cells[i]?.keys() ?? [])]));
+        for (const k of keys) {
+          const each = outs.map((o) => o.cells[i]?.get(k)).filter((x): x is Value => !!x);
+          const cell = cells.elems.get(k);
+          const value = each.length === outs.length ? merged(`${e.name}[${k}]`, cell?.type ?? e.v.type, each) : unk(why(`${e.name}[${k}]`, each));
+          if (cell) cell.value = value;
+          else cells.elems.set(k, { value, type: e.v.type });
+        }
+      }
+      const value = merged(e.name, e.v.type, values);
+      if (value !== last) {
+        e.v.unset = undefined;
+        e.v.unsetWhy = undefined;
+      }
+      e.v.value = value;
+    });
+    // a name declared in branches: as the builds that declare it leave it (a __shared__ array: the last declaration,
+    // as the facts read it)
+    for (const k of [...scope.keys()]) if (!own.has(k)) scope.delete(k);
+    for (const name of new Set(outs.flatMap((o) => [...o.declared.keys()]))) {
+      const decls = outs.map((o) => o.declared.get(name)).filter((d): d is Var | SharedBase => !!d);
+      const last = decls[decls.length - 1];
+      if (!isBase(last)) {
+        const values = decls.filter((d): d is Var => !isBase(d)).map((d) => d.value);
+        const value = merged(name, last.type, values);
+        if (value !== last.value) last.unset = last.unsetWhy = undefined;
+        last.value = value;
+      }
+      scope.set(name, last);
+    }
+    // a lane leaves only where every build sends it: elsewhere the code after the chain is that of the other builds
+    const every = (xs: Uint8Array[], into: Uint8Array) => {
+      for (let t = 0; t < into.length; t++) into[t] = xs.every((x) => x[t]) ? 1 : 0;
+    };
+    every(outs.map((o) => o.exited), f.exited);
+    f.anyExited = anyExited || f.exited.includes(1);
+    const left: string[] = [];
+    if (outs.some((o) => o.exited.some((x, t) => x && !f.exited[t]))) left.push('return');
+    if (lp) {
+      every(outs.map((o) => o.brk!), lp.brk);
+      every(outs.map((o) => o.cont!), lp.cont);
+      if (outs.some((o) => o.brk!.some((x, t) => x && !lp.brk[t]))) left.push('break');
+      if (outs.some((o) => o.cont!.some((x, t) => x && !lp.cont[t]))) left.push('continue');
+      lp.touched = touched || lp.brk.includes(1) || lp.cont.includes(1);
+    }
+    const rets = outs.map((o) => o.ret);
+    if (rets.some((r) => r !== rets[0])) {
+      const set = rets.filter((r): r is Value => r !== undefined);
+      f.ret = set.length === rets.length && set.every((r) => sameValue(r, set[0], act)) ? set[0] : unk(`the value returned depends on the \`#if\` at line ${line}, which this file does not decide`);
+    }
+    if (left.length) {
+      const note = `the \`#if\` at line ${line} is not decided here: the \`${left.join('`, `')}\` in some of its branches is taken in some builds only; the code after it is analysed for the others`;
+      if (lp && left.includes('break')) lp.uncertainExit ??= note;
+      if (left.includes('return')) for (const l of this.loops) l.uncertainExit ??= note;
+      if (!this.exitNotes.includes(note)) {
+        this.exitNotes.push(note);
+        if (!left.includes('return')) this.loopExitNotes.add(note);
+        this.assumptionEpoch++;
+      }
+    }
+    this.touch();
   }
 
   /**

@@ -94,6 +94,10 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   };
   const stack: Chain[] = [];
   const blankLines = new Uint8Array(lines.length);
+  // the directive lines of branches decided false, and true: where their chain keeps its directives, `#if 0` (`#elif
+  // 1`) in their place tells the interpreter that no build (every build that reaches it) takes that branch (see
+  // Interp.execPreprocChain)
+  const decided: { lines: number[]; yes: boolean }[] = [];
   let blank = false;
   // how many parentheses the code read so far leaves open: a directive inside a parameter or argument list
   const parens = openParens();
@@ -147,6 +151,7 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
           chain.archNoted = first;
         }
         if (yes === null && !guard) note(chain, first, kw === 'if' ? cond : name);
+        if (yes !== null && !guard) decided.push({ lines: [...own], yes });
         open(chain, yes);
       }
     } else if ((kw === 'elif' || kw === 'else') && top) {
@@ -158,6 +163,7 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
           top.archNoted = first;
         }
         if (yes === null) note(top, first, cond);
+        if (yes !== null && kw === 'elif') decided.push({ lines: [...own], yes });
         open(top, yes);
       }
     } else if (kw === 'endif' && top) {
@@ -238,6 +244,14 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
     if (yes === null) chain.unsure = true;
     if (yes === true) chain.taken = true;
     blank = yes === false;
+  }
+  for (const { lines: [head, ...rest], yes } of decided) {
+    if (blankLines[head]) continue;
+    const m = /^([ \t]*#[ \t]*)(if|ifdef|ifndef|elif)\b/.exec(lines[head])!;
+    const spelled = `${m[1]}${m[2] === 'elif' ? 'elif' : 'if'} ${yes ? 1 : 0}`;
+    if (spelled.length > lines[head].length) continue;
+    lines[head] = spelled.padEnd(lines[head].length, ' ');
+    for (const k of rest) blankLines[k] = 1;
   }
   for (let i = 0; i < lines.length; i++) if (blankLines[i]) lines[i] = lines[i].replace(/[^\s]/g, ' ');
   return lines.join('\n');
