@@ -491,7 +491,9 @@ export function binary(op: string, a: Value, b: Value, labelArg: Label, mask: Ui
       const r = unk(`\`${label}\` depends on the unknown warp-uniform value \`${symText(a.sym ?? b.sym!)}\``);
       return aU && bU ? { ...r, uniform: true } : r;
     }
-    const which = symText(a.sym ?? b.sym!);
+    // the unknown that meets the lanes' values: the operand that is one value (`c / groups`: `groups`, not the
+    // uniform part of the per-lane `c`)
+    const which = symText(b.sym && bU && !aU ? b.sym : a.sym && aU && !bU ? a.sym : a.sym ?? b.sym!);
     return unk(`\`${label}\` combines the unknown warp-uniform value \`${which}\` with per-lane values`);
   }
   if (t.kind === 'int' && a.t.kind === 'int' && b.t.kind === 'int') {
