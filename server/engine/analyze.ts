@@ -445,7 +445,7 @@ function siteResult(v: Visit, kernel: FunctionFact, inst: Instance, profile: Ban
   const unknown = (reason: string): SiteResult => ({ ...base, summary: null, figures: null, warp: 0, totalWavefronts: 0, idealTotal: 0, maxByte: -1, reason });
   if (!v.addrs) return v.more ? { ...unknown(v.reason ?? 'the address could not be evaluated'), more: v.more } : unknown(v.reason ?? 'the address could not be evaluated');
   const { sum, top } = summaryOf(v, profile, memo);
-  if (!sum) return unknown(unreachedReason([inst]));
+  if (!sum) return { ...unknown(unreachedReason([inst])), unreached: true };
   const lanes = warpLanes(v.spread && sum.warp > 0 ? blockAddrs(v)! : v.addrs, sum.warp);
   let activeLanes = 0;
   for (const l of lanes) if (l !== null) activeLanes++;

@@ -37,7 +37,10 @@ export interface SiteResult {
   flat: string | null;
   /** a cp.async write: counted as a store, its figure uncertain (the message says so). */
   asyncCopy?: boolean;
-  /** a site of a called __device__ function no thread of this kernel reaches (see analyze.ts unreachedUnknowns). */
+  /**
+   * no thread reaches the access in this context (a site of a called __device__ function no thread of this kernel
+   * reaches, see analyze.ts unreachedUnknowns; a visit with no lane active): no request, not an unknown one.
+   */
   unreached?: boolean;
 }
 
@@ -172,6 +175,22 @@ function finding(list: SiteResult[], modelNote: string): AccessFinding {
   }
   let worst = known[0];
   for (const r of known) if (better(r, worst)) worst = r;
+  // a request not known in some context where it is made (and not merely past the cap on contexts): where the known
+  // ones need no more wavefronts than ideal, that says nothing of the others; a conflict found is one all the same
+  const open = unknown.filter((r) => !r.unreached && !r.more);
+  if (open.length && worst.summary!.degree <= 1) {
+    const reason = open[0].reason ?? 'the address could not be evaluated';
+    for (const r of list) for (const a of r.assumptions) addA(a);
+    let contexts = 0;
+    for (const r of unknown) contexts += r.more ?? 1;
+    const f = worst.figures!;
+    addA(`in ${plural(known.length, 'context')} it is evaluated: ${statusOf(f)}, ${plural(f.wavefronts, 'wavefront')} (ideal ${f.idealWavefronts}); in ${plural(contexts, 'other context')} it is not`);
+    return {
+      ...base, status: 'unknown', degree: null, wavefronts: null, idealWavefronts: null, worst: null,
+      kernel: first.kernel, block: first.block, cases: [], assumptions, message: `${first.name}: unknown: ${reason}`, reason,
+      ...(outOfBounds ? { outOfBounds } : {}),
+    };
+  }
   // cases: one per context (worst warp), listed only when the degree differs between them
   const byCtx = new Map<string, SiteResult>();
   for (const r of known) {
