@@ -4225,10 +4225,13 @@ export class Interp {
     // an expansion that is a statement, not an expression (`asm volatile(...)` of an ldmatrix or cp.async macro), or
     // several (`#define vload(v, a) v = *((float4 *)(a));`, `x.a = s[i]; x.b = s[j];`): each in turn
     // on the use's line, so that a loop of it is named by the user's line (`do { ... } while (0)` was "(line 2)")
-    const stmt = parseExpression(expansion) ? null : parseStatements(`${expansion};`, this.realNode(node).startPosition.row);
+    // a block or a loop or `if` is a statement, though a block in the parentheses of parseExpression is one too (GNU's
+    // statement expression: `{ if ((t) < 16) arr[2 * (t)] = 0; }` lost its guard)
+    const statement = /^\s*(?:\{|(?:for|while|do|if|switch)\b)/.test(expansion);
+    const stmt = !statement && parseExpression(expansion) ? null : parseStatements(`${expansion};`, this.realNode(node).startPosition.row);
     const stmts = stmt?.stmts.filter((st) => st.type !== 'expression_statement' || named(st).length) ?? [];
     const exprs = stmts.length && stmts.every((st) => st.type === 'expression_statement') ? stmts.map((st) => named(st)[0]) : [];
-    const parsed = exprs.length ? { tree: stmt!.tree, expr: exprs[exprs.length - 1] } : parseExpression(expansion);
+    const parsed = exprs.length ? { tree: stmt!.tree, expr: exprs[exprs.length - 1] } : statement ? null : parseExpression(expansion);
     if (!parsed && !stmts.length) return null;
     const scope = new Map<string, Var | SharedBase>();
     for (const b of bound) scope.set(b.name, b.value.k === 'ref' ? { value: b.value, type: b.value.t, ref: true } : { value: b.value, type: { kind: 'unknown' } as CType });
