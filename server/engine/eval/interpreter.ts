@@ -15,6 +15,9 @@ import {
 
 export class BudgetExceeded extends Error {}
 
+/** The mark of a template template parameter's binding (Other.what): the name of the template it is given. */
+const TEMPLATE_NAME = 'template ';
+
 /** The syntax a loop's step may be made of for loopSteps: names, numbers, `blockDim.x`, arithmetic. */
 const STEP_NODE = /^(identifier|number_literal|field_expression|field_identifier|binary_expression|parenthesized_expression|qualified_identifier|namespace_identifier)$/;
 
@@ -3183,14 +3186,21 @@ export class Interp {
           return;
         }
         if (!a) return;
-        if (tp.isType) types.set(tp.name, this.typeDescriptor(a));
+        // a template template parameter (`template <typename> class Data`, given `Strided`): the template it names,
+        // for the types made of it (`Data<T>`, see templateStruct)
+        if (tp.isTemplate) values.set(tp.name, { k: 'other', what: `${TEMPLATE_NAME}${a.text.trim()}` });
+        else if (tp.isType) types.set(tp.name, this.typeDescriptor(a));
         else values.set(tp.name, this.rvalue(a));
       });
     return { values, types };
   }
 
   private templateStruct(node: Node): CType | null {
-    const name = node.childForFieldName('name')?.text;
+    let name = node.childForFieldName('name')?.text;
+    // `Data<T>` with `Data` a template template parameter bound to `Strided`: `Strided<T>` (was: a type not known, and
+    // the member of it read as the pointer it was initialized from: TensorFlow's topk heap over StridedData)
+    const named = name ? this.cfg.values.get(name) : undefined;
+    if (named?.k === 'other' && named.what.startsWith(TEMPLATE_NAME)) name = named.what.slice(TEMPLATE_NAME.length);
     const decl = name ? this.cfg.facts.typeDecls.get(name) : undefined;
     const tdecl = decl?.parent;
     // an alias template (`template <typename T> using Pack4 = Packed<T, 4>;`): its type with the parameters bound.
