@@ -51,6 +51,7 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   // interpreter's UNKNOWN): a source that holds them must not pass for such a mark
   if (/[\u0000-\u0008]/.test(text)) text = text.replace(/[\u0000-\u0008]/g, ' ');
   if (/__launch_bounds__|__cluster_dims__|__maxnreg__/.test(text)) text = spellLaunchBoundsMacros(text);
+  if (/\)\s*__global__\b/.test(text)) text = blankAttributeMacrosBeforeKernels(text);
   if (/^[ \t]*#[ \t]*define\b/m.test(text) || defines) text = spellKeywordMacros(text, defines);
   // a function-like macro that declares shared memory (`#define SMEM(T, name, n) __shared__ T name[n]`)
   if (/^[ \t]*#[ \t]*define[ \t]+\w+\([^)\n]*\)[ \t]*(?:(?:extern|static|volatile)[ \t]+)*__shared__\b/m.test(text) || text.includes('HIP_DYNAMIC_SHARED(')) text = spellSharedDeclarationMacros(text);
@@ -283,6 +284,30 @@ function spellLaunchBoundsMacros(text: string): string {
     defs.set(m[1], { params, body: m[4].replace(/\/\/.*$|\/\*.*?\*\//g, '').trim() });
   }
   return blankKernelAttributes(spellInPlace(text, defs, true));
+}
+
+/**
+ * A use of a function-like macro the file does not define, in capitals, right before `__global__` (PyTorch's
+ * `template <typename T>` / `C10_LAUNCH_BOUNDS_1(1024)` / `__global__ void k(...)`, the macro from a header): a
+ * kernel's attribute, which changes no address. The grammar read it as a declaration's type or name and, inside a
+ * namespace, lost every kernel after it. Blanked, offsets kept.
+ */
+function blankAttributeMacrosBeforeKernels(text: string): string {
+  const defined = new Set([...text.matchAll(/^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)/gm)].map((m) => m[1]));
+  const out = text.split('');
+  let changed = false;
+  const re = /(^|[\s>;{}])([A-Z_][A-Z0-9_]*)[ \t]*\(/gm;
+  for (let m; (m = re.exec(text)); ) {
+    const at = m.index + m[1].length;
+    const lineStart = text.lastIndexOf('\n', at) + 1;
+    if (defined.has(m[2]) || /^[ \t]*#/.test(text.slice(lineStart, at + 1))) continue;
+    const call = callArguments(text, m.index + m[0].length - 1);
+    if (!call || !/^\s*__global__\b/.test(text.slice(call.end + 1, call.end + 400))) continue;
+    for (let k = at; k <= call.end; k++) if (!/\s/.test(text[k])) out[k] = ' ';
+    changed = true;
+    re.lastIndex = call.end + 1;
+  }
+  return changed ? out.join('') : text;
 }
 
 /**
