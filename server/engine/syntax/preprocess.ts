@@ -52,6 +52,7 @@ export function blankInactive(text: string, arch: Range = { lo: 500, hi: Infinit
   if (/[\u0000-\u0008]/.test(text)) text = text.replace(/[\u0000-\u0008]/g, ' ');
   if (/__launch_bounds__|__cluster_dims__|__maxnreg__/.test(text)) text = spellLaunchBoundsMacros(text);
   if (/\)\s*__global__\b/.test(text)) text = blankAttributeMacrosBeforeKernels(text);
+  if (/\]\s*(?:__device__|__host__|[A-Z_][A-Z0-9_]*)\s*\(/.test(text)) text = blankLambdaSpaces(text);
   if (/^[ \t]*#[ \t]*define\b/m.test(text) || defines) text = spellKeywordMacros(text, defines);
   // a function-like macro that declares shared memory (`#define SMEM(T, name, n) __shared__ T name[n]`)
   if (/^[ \t]*#[ \t]*define[ \t]+\w+\([^)\n]*\)[ \t]*(?:(?:extern|static|volatile)[ \t]+)*__shared__\b/m.test(text) || text.includes('HIP_DYNAMIC_SHARED(')) text = spellSharedDeclarationMacros(text);
@@ -308,6 +309,20 @@ function blankAttributeMacrosBeforeKernels(text: string): string {
     re.lastIndex = call.end + 1;
   }
   return changed ? out.join('') : text;
+}
+
+/**
+ * An extended lambda's execution space between its captures and its parameters (`[] __device__ (float x) { ... }`,
+ * `[=] __host__ __device__ (int i)`, PyTorch's `[] GPU_LAMBDA (T a)` with the macro from a header) is no C++ the grammar
+ * knows: the error reached past the host function that holds it and the file's constants after it were lost (an
+ * extent `kTile` not known). It changes no address: blanked, offsets kept. Only after `(`, `,` or `=` (a lambda
+ * passed or assigned) and only those words or a name in capitals the file does not define as anything else.
+ */
+function blankLambdaSpaces(text: string): string {
+  const defined = new Map([...text.matchAll(/^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]*([^\n]*)$/gm)].map((m) => [m[1], m[2]]));
+  const space = (w: string) => w === '__device__' || w === '__host__' || (/^[A-Z_][A-Z0-9_]*$/.test(w) && (!defined.has(w) || /^(?:__host__|__device__|\s)*$/.test(defined.get(w)!)));
+  return text.replace(/([(,=]\s*\[[^\[\]\n]*\])(\s*)((?:[A-Za-z_]\w*\s+)*?[A-Za-z_]\w*)(\s*\()/g, (m, head: string, ws: string, words: string, open: string) =>
+    words.split(/\s+/).every(space) ? `${head}${ws}${words.replace(/[^\s]/g, ' ')}${open}` : m);
 }
 
 /**
