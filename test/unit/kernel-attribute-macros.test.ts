@@ -13,7 +13,7 @@ before(() => ready);
 const FILE = 'test/fixtures/projects/kernel-attributes/columns.cu';
 
 test('a kernel whose attribute macro is not known is analysed, with or without its header', () => {
-  const HEADER = path.join(ROOT, 'test/fixtures/projects/kernel-attributes/include/bounds.h');
+  const HEADER = path.join(ROOT, 'test/fixtures/projects/kernel-attributes/bounds.h');
   const read: string[] = [];
   const includes: IncludeReader = (spec) => (spec === 'bounds.h' ? (read.push(spec), { path: HEADER, text: fs.readFileSync(HEADER, 'utf8') }) : null);
   for (const options of [{}, { includes }]) {
