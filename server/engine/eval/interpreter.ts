@@ -783,8 +783,7 @@ export class Interp {
     const before = f.ret!;
     if (sameValue(before, v, act)) return v;
     const name = f.fn?.name ?? 'the function';
-    const even = (x: Value) => x.k === 'num' && x.t.kind === 'int' && !hasThread(x.sym) && isUniform(x.v, act);
-    if (g.wholeWarp && even(before) && even(v)) return atom(`${name}()#${++this.returnAtoms}`, (v as Num).t);
+    if (g.wholeWarp && uniformInt(before, act) && uniformInt(v, act)) return atom(`${name}()#${++this.returnAtoms}`, (v as Num).t);
     return unk(`what \`${name}\` returns depends on ${g.guard.replace(' could not', ', which could not')}`);
   }
 
@@ -828,8 +827,7 @@ export class Interp {
         if (v && !v.ref) vars.push([name, v, v.value]);
       }
       // the elements of a local array the branches write, each as a variable of its own (see cellsOf)
-      const cellValues = (v: Var) => (v.cells ? new Map([...v.cells.elems].map(([k, c]) => [k, c.value])) : null);
-      const cellsBefore = vars.map(([, v]) => cellValues(v));
+      const cellsBefore = vars.map(([, v]) => cellValuesOf(v));
       const narrow = cons ? this.knownConjuncts(condNode, act) : null;
       // what a branch's `return`, `break` or `continue` did is undone after it (noted in `gone`): the else branch runs
       // for every lane too, and the code after the `if` is reached by every lane that reached it
@@ -883,7 +881,7 @@ export class Interp {
         return now;
       });
       const cellsAfterCons = vars.map(([, v], i) => {
-        const now = cellValues(v);
+        const now = cellValuesOf(v);
         if (v.cells) for (const [k, c] of v.cells.elems) {
           const was = cellsBefore[i]!.get(k);
           if (was) c.value = was;
@@ -903,7 +901,6 @@ export class Interp {
       // a guard the same on every thread (`if (has_next)`, `has_next = next_k < k`) sends all or none: a variable each
       // branch leaves the same on every thread is so after it, an unknown warp-uniform value
       const wholeWarp = (cond.k === 'unk' && !!cond.uniform) || (cond.k === 'num' && !hasThread(cond.sym) && isUniform(cond.v, act));
-      const even = (x: Value) => x.k === 'num' && x.t.kind === 'int' && !hasThread(x.sym) && isUniform(x.v, act);
       vars.forEach(([name, v], i) => {
         const a = afterCons[i];
         const b = v.value;
@@ -918,24 +915,14 @@ export class Interp {
           }
           return;
         }
-        if (sameValue(a, b, act)) return;
-        if (wholeWarp && even(a) && even(b) && v.type.kind === 'int') {
-          v.value = atom(`${name}@${line}`, v.type);
-          return;
-        }
-        // a pointer each branch sets the same way on every thread (`if (flag) p = a; else p = b;`): either one
-        const either = wholeWarp && a.k === 'ptr' && b.k === 'ptr' ? eitherPointer(a, b, `\`${name}\`, set under the guard \`${text}\` at line ${line},`, act) : null;
-        if (either) {
-          v.value = { ...either, name };
-          return;
-        }
-        const lanes = (a.k === 'num' && hasThread(a.sym)) || (b.k === 'num' && hasThread(b.sym)) ? THREAD : '';
-        const why = `\`${name}\` is set under ${guard.replace(' could not', ', which could not')}${lanes}`;
-        // a pointer set to another place in the same array, into another array, or first set there still points into
+        // a pointer each branch sets the same way on every thread (`if (flag) p = a; else p = b;`): either one; a
+        // pointer set to another place in the same array, into another array, or first set there still points into
         // shared memory: what it indexes is reported unknown, not dropped
-        const into = a.k === 'ptr' ? a : b.k === 'ptr' ? b : null;
-        v.value = into ? unknownPointer(into, why) : unk(why);
-        if (operands && !sameValue(a, vars[i][2], act)) {
+        const way = differingWays([a, b], v.type, act, wholeWarp, name, `${name}@${line}`, () => `\`${name}\`, set under the guard \`${text}\` at line ${line},`,
+          () => `\`${name}\` is set under ${guard.replace(' could not', ', which could not')}`);
+        if (!way) return;
+        v.value = way.value;
+        if (way.unknown && operands && !sameValue(a, vars[i][2], act)) {
           this.guardedSets.push({ v, unknown: v.value, value: a, cond: text, operands, mask: consMask });
           if (this.guardedSets.length > MAX_GUARDED_SETS) this.guardedSets.shift();
         }
@@ -943,18 +930,10 @@ export class Interp {
       const left = ['return', 'break', 'continue'].filter((w) => gone.has(w));
       // `if (n <= 0 || threadIdx.x >= 16) return;`: the lanes a per-lane part sends out do leave
       const certain = left.length && cons && this.plainExit(cons) ? this.knownParts(condNode, act, '||') : null;
-      // the loop may end there after any iteration: its trip count is not known (see execLoop)
-      if (lp && left.includes('break')) lp.uncertainExit ??= guard;
-      if (left.includes('return')) for (const l of this.loops) l.uncertainExit ??= guard;
       if (left.length) {
-        const note = certain
+        this.leftIn(left, guard, certain
           ? `${guard}; the lanes where ${certain.known} holds leave at its \`${left.join('`, `')}\`, every other lane is assumed to go on past it`
-          : `${guard}; every lane is assumed to go on past its \`${left.join('`, `')}\``;
-        if (!this.exitNotes.includes(note)) {
-          this.exitNotes.push(note);
-          if (!left.includes('return')) this.loopExitNotes.add(note);
-          this.assumptionEpoch++;
-        }
+          : `${guard}; every lane is assumed to go on past its \`${left.join('`, `')}\``);
         this.touch();
       }
       if (certain && this.anyActive(certain.mask)) this.withMask(this.and(certain.mask), () => this.exec(cons!));
@@ -976,6 +955,22 @@ export class Interp {
     else this.skipped(cons, decided(false));
     if (altStmt && this.anyActive(f)) this.withMask(this.and(f), () => this.exec(altStmt));
     else this.skipped(altStmt, decided(true));
+  }
+
+  /**
+   * A `return`, `break` or `continue` (`left`) that some ways through a branch take and others do not: the loops it may
+   * end have a trip count not known (`uncertain` says why, see execLoop), and the code after it is analysed with
+   * `note` among its assumptions.
+   */
+  private leftIn(left: string[], uncertain: string, note: string): void {
+    const lp = this.loops[this.loops.length - 1];
+    if (lp && left.includes('break')) lp.uncertainExit ??= uncertain;
+    if (left.includes('return')) for (const l of this.loops) l.uncertainExit ??= uncertain;
+    if (!this.exitNotes.includes(note)) {
+      this.exitNotes.push(note);
+      if (!left.includes('return')) this.loopExitNotes.add(note);
+      this.assumptionEpoch++;
+    }
   }
 
   /**
@@ -1012,13 +1007,16 @@ export class Interp {
     const f = this.frame();
     const lp = this.loops[this.loops.length - 1];
     const scope = this.scope();
-    const cellValues = (v: Var) => (v.cells ? new Map([...v.cells.elems].map(([k, c]) => [k, c.value])) : null);
     const vars: { name: string; v: Var; value: Value; unset?: Uint8Array; unsetWhy?: string; cells: Map<number, Value> | null }[] = [];
     for (const name of this.assignedNames(branches.flat()).keys()) {
       const v = this.lookupVar(name);
-      if (v && !v.ref) vars.push({ name, v, value: v.value, unset: v.unset, unsetWhy: v.unsetWhy, cells: cellValues(v) });
+      if (v && !v.ref) vars.push({ name, v, value: v.value, unset: v.unset, unsetWhy: v.unsetWhy, cells: cellValuesOf(v) });
     }
     const own = new Set(scope.keys());
+    // the names the branch just run declared, gone again (the next runs from the state before the chain)
+    const dropDeclared = () => {
+      for (const k of [...scope.keys()]) if (!own.has(k)) scope.delete(k);
+    };
     const exited = f.exited.slice(), anyExited = f.anyExited, ret = f.ret;
     const brk = lp?.brk.slice(), cont = lp?.cont.slice(), touched = lp?.touched ?? false;
     const outs: { values: Value[]; cells: (Map<number, Value> | null)[]; declared: Map<string, Var | SharedBase>; exited: Uint8Array; brk?: Uint8Array; cont?: Uint8Array; ret: Value | undefined }[] = [];
@@ -1032,7 +1030,7 @@ export class Interp {
           for (const [k, c] of e.v.cells.elems) c.value = e.cells.get(k)!;
         }
       }
-      for (const k of [...scope.keys()]) if (!own.has(k)) scope.delete(k);
+      dropDeclared();
       f.exited.set(exited);
       f.anyExited = anyExited;
       f.ret = ret;
@@ -1044,23 +1042,15 @@ export class Interp {
       this.touch();
       for (const st of stmts) this.exec(st);
       outs.push({
-        values: vars.map((e) => e.v.value), cells: vars.map((e) => cellValues(e.v)), declared: new Map([...scope].filter(([k]) => !own.has(k))),
+        values: vars.map((e) => e.v.value), cells: vars.map((e) => cellValuesOf(e.v)), declared: new Map([...scope].filter(([k]) => !own.has(k))),
         exited: f.exited.slice(), brk: lp?.brk.slice(), cont: lp?.cont.slice(), ret: f.ret,
       });
     }
     const act = this.mask ?? this.ones;
-    const why = (name: string, values: Value[]) =>
-      `\`${name}\` is set differently in the branches of the \`#if\` at line ${line}, which this file does not decide` +
-      (values.some((x) => x.k === 'num' && hasThread(x.sym)) ? THREAD : '');
-    const even = (x: Value) => x.k === 'num' && x.t.kind === 'int' && !hasThread(x.sym) && isUniform(x.v, act);
-    const merged = (name: string, type: CType, values: Value[]): Value => {
-      if (values.every((x) => sameValue(x, values[0], act))) return values[values.length - 1];
-      if (type.kind === 'int' && values.every(even)) return atom(`${name}@${line}`, type);
-      const ptrs = values.filter((x): x is Ptr => x.k === 'ptr');
-      const either = ptrs.length === 2 && values.length === 2 ? eitherPointer(ptrs[0], ptrs[1], `\`${name}\`, set in the branches of the \`#if\` at line ${line},`, act) : null;
-      if (either) return { ...either, name };
-      return ptrs.length ? unknownPointer(ptrs[0], why(name, values)) : unk(why(name, values));
-    };
+    const why = (name: string) => `\`${name}\` is set differently in the branches of the \`#if\` at line ${line}, which this file does not decide`;
+    // a preprocessor condition is one value for the whole program: the branches go one way for every warp
+    const merged = (name: string, type: CType, values: Value[]): Value =>
+      differingWays(values, type, act, true, name, `${name}@${line}`, () => `\`${name}\`, set in the branches of the \`#if\` at line ${line},`, () => why(name))?.value ?? values[values.length - 1];
     vars.forEach((e, i) => {
       const values = outs.map((o) => o.values[i]);
       const last = values[values.length - 1];
@@ -1070,7 +1060,8 @@ export class Interp {
         for (const k of keys) {
           const each = outs.map((o) => o.cells[i]?.get(k)).filter((x): x is Value => !!x);
           const cell = cells.elems.get(k);
-          const value = each.length === outs.length ? merged(`${e.name}[${k}]`, cell?.type ?? e.v.type, each) : unk(why(`${e.name}[${k}]`, each));
+          const value = each.length === outs.length ? merged(`${e.name}[${k}]`, cell?.type ?? e.v.type, each)
+            : unk(why(`${e.name}[${k}]`) + (each.some((x) => x.k === 'num' && hasThread(x.sym)) ? THREAD : ''));
           if (cell) cell.value = value;
           else cells.elems.set(k, { value, type: e.v.type });
         }
@@ -1084,7 +1075,7 @@ export class Interp {
     });
     // a name declared in branches: as the builds that declare it leave it (a __shared__ array: the last declaration,
     // as the facts read it)
-    for (const k of [...scope.keys()]) if (!own.has(k)) scope.delete(k);
+    dropDeclared();
     for (const name of new Set(outs.flatMap((o) => [...o.declared.keys()]))) {
       const decls = outs.map((o) => o.declared.get(name)).filter((d): d is Var | SharedBase => !!d);
       const last = decls[decls.length - 1];
@@ -1118,13 +1109,7 @@ export class Interp {
     }
     if (left.length) {
       const note = `the \`#if\` at line ${line} is not decided here: the \`${left.join('`, `')}\` in some of its branches is taken in some builds only; the code after it is analysed for the others`;
-      if (lp && left.includes('break')) lp.uncertainExit ??= note;
-      if (left.includes('return')) for (const l of this.loops) l.uncertainExit ??= note;
-      if (!this.exitNotes.includes(note)) {
-        this.exitNotes.push(note);
-        if (!left.includes('return')) this.loopExitNotes.add(note);
-        this.assumptionEpoch++;
-      }
+      this.leftIn(left, note, note);
     }
     this.touch();
   }
@@ -3199,8 +3184,8 @@ export class Interp {
     let name = node.childForFieldName('name')?.text;
     // `Data<T>` with `Data` a template template parameter bound to `Strided`: `Strided<T>` (was: a type not known, and
     // the member of it read as the pointer it was initialized from: TensorFlow's topk heap over StridedData)
-    const named = name ? this.cfg.values.get(name) : undefined;
-    if (named?.k === 'other' && named.what.startsWith(TEMPLATE_NAME)) name = named.what.slice(TEMPLATE_NAME.length);
+    const given = name ? this.cfg.values.get(name) : undefined;
+    if (given?.k === 'other' && given.what.startsWith(TEMPLATE_NAME)) name = given.what.slice(TEMPLATE_NAME.length);
     const decl = name ? this.cfg.facts.typeDecls.get(name) : undefined;
     const tdecl = decl?.parent;
     // an alias template (`template <typename T> using Pack4 = Packed<T, 4>;`): its type with the parameters bound.
@@ -7253,6 +7238,33 @@ const MAX_EQUALITY_GROUPS = 32;
 const BUILTIN_INDEXES = new Set(['threadIdx', 'blockIdx', 'blockDim', 'gridDim', 'warpSize']);
 
 /** the two values are the same on every lane of `act` (numbers and pointers; anything else only when identical). */
+/** An int with one value on the active lanes and no per-lane part: what branches may leave as a warp-uniform unknown. */
+function uniformInt(x: Value, act: Uint8Array): boolean {
+  return x.k === 'num' && x.t.kind === 'int' && !hasThread(x.sym) && isUniform(x.v, act);
+}
+
+/** The values of a local array's kept elements, by flat index (see Var.cells); null where it keeps none. */
+function cellValuesOf(v: Var): Map<number, Value> | null {
+  return v.cells ? new Map([...v.cells.elems].map(([k, c]) => [k, c.value])) : null;
+}
+
+/**
+ * A variable that branches leave `values` (in the order they ran), after them; null where they agree. Where each
+ * branch leaves it one value on every thread and the branches go one way for a whole warp (`wholeWarp`), an int is
+ * the atom `atomName` and two pointers either one (`how` names them, see eitherPointer); else it is unknown for
+ * `why` (THREAD added where a value is per lane), a pointer among them still one into shared memory. `unknown`: the
+ * last case.
+ */
+function differingWays(values: Value[], type: CType, act: Uint8Array, wholeWarp: boolean, name: string, atomName: string, how: () => string, why: () => string): { value: Value; unknown: boolean } | null {
+  if (values.every((x) => sameValue(x, values[0], act))) return null;
+  if (wholeWarp && type.kind === 'int' && values.every((x) => uniformInt(x, act))) return { value: atom(atomName, type), unknown: false };
+  const ptrs = values.filter((x): x is Ptr => x.k === 'ptr');
+  const either = wholeWarp && ptrs.length === 2 && values.length === 2 ? eitherPointer(ptrs[0], ptrs[1], how(), act) : null;
+  if (either) return { value: { ...either, name }, unknown: false };
+  const reason = why() + (values.some((x) => x.k === 'num' && hasThread(x.sym)) ? THREAD : '');
+  return { value: ptrs.length ? unknownPointer(ptrs[0], reason) : unk(reason), unknown: true };
+}
+
 function sameValue(a: Value, b: Value, act: Uint8Array): boolean {
   if (a === b) return true;
   if (a.k === 'ptr' && b.k === 'ptr') return a.base === b.base && a.to === b.to && sameValue(a.off, b.off, act);

@@ -164,32 +164,28 @@ function finding(list: SiteResult[], modelNote: string): AccessFinding {
           (Object.keys(oobHit!.context).length ? ` (${contextText(oobHit!.context)})` : '') + ` in block ${oobHit!.block.join('x')}`,
       }
     : undefined;
-  if (known.length === 0) {
-    const reason = first.reason ?? 'the address could not be evaluated';
+  // unknown for `reason`, with every context's assumptions (and `extra` after them)
+  const unknownFinding = (reason: string, extra?: string): AccessFinding => {
     for (const r of list) for (const a of r.assumptions) addA(a);
+    if (extra) addA(extra);
     return {
       ...base, status: 'unknown', degree: null, wavefronts: null, idealWavefronts: null, worst: null,
       kernel: first.kernel, block: first.block, cases: [], assumptions, message: `${first.name}: unknown: ${reason}`, reason,
       ...(outOfBounds ? { outOfBounds } : {}),
     };
-  }
+  };
+  if (known.length === 0) return unknownFinding(first.reason ?? 'the address could not be evaluated');
   let worst = known[0];
   for (const r of known) if (better(r, worst)) worst = r;
   // a request not known in some context where it is made (and not merely past the cap on contexts): where the known
   // ones need no more wavefronts than ideal, that says nothing of the others; a conflict found is one all the same
   const open = unknown.filter((r) => !r.unreached && !r.more);
   if (open.length && worst.summary!.degree <= 1) {
-    const reason = open[0].reason ?? 'the address could not be evaluated';
-    for (const r of list) for (const a of r.assumptions) addA(a);
     let contexts = 0;
     for (const r of unknown) contexts += r.more ?? 1;
     const f = worst.figures!;
-    addA(`in ${plural(known.length, 'context')} it is evaluated: ${statusOf(f)}, ${plural(f.wavefronts, 'wavefront')} (ideal ${f.idealWavefronts}); in ${plural(contexts, 'other context')} it is not`);
-    return {
-      ...base, status: 'unknown', degree: null, wavefronts: null, idealWavefronts: null, worst: null,
-      kernel: first.kernel, block: first.block, cases: [], assumptions, message: `${first.name}: unknown: ${reason}`, reason,
-      ...(outOfBounds ? { outOfBounds } : {}),
-    };
+    return unknownFinding(open[0].reason ?? 'the address could not be evaluated',
+      `in ${plural(known.length, 'context')} it is evaluated: ${statusOf(f)}, ${plural(f.wavefronts, 'wavefront')} (ideal ${f.idealWavefronts}); in ${plural(contexts, 'other context')} it is not`);
   }
   // cases: one per context (worst warp), listed only when the degree differs between them
   const byCtx = new Map<string, SiteResult>();

@@ -287,6 +287,11 @@ function spellLaunchBoundsMacros(text: string): string {
   return blankKernelAttributes(spellInPlace(text, defs, true));
 }
 
+/** The names the file `#define`s, each with the rest of its `#define` line (parameters and the first line of the body). */
+function definedNames(text: string): Map<string, string> {
+  return new Map([...text.matchAll(/^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]*([^\n]*)$/gm)].map((m) => [m[1], m[2]]));
+}
+
 /**
  * A use of a function-like macro the file does not define, in capitals, right before `__global__` (PyTorch's
  * `template <typename T>` / `C10_LAUNCH_BOUNDS_1(1024)` / `__global__ void k(...)`, the macro from a header): a
@@ -294,7 +299,7 @@ function spellLaunchBoundsMacros(text: string): string {
  * namespace, lost every kernel after it. Blanked, offsets kept.
  */
 function blankAttributeMacrosBeforeKernels(text: string): string {
-  const defined = new Set([...text.matchAll(/^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)/gm)].map((m) => m[1]));
+  const defined = definedNames(text);
   const out = text.split('');
   let changed = false;
   const re = /(^|[\s>;{}])([A-Z_][A-Z0-9_]*)[ \t]*\(/gm;
@@ -319,7 +324,7 @@ function blankAttributeMacrosBeforeKernels(text: string): string {
  * passed or assigned) and only those words or a name in capitals the file does not define as anything else.
  */
 function blankLambdaSpaces(text: string): string {
-  const defined = new Map([...text.matchAll(/^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]*([^\n]*)$/gm)].map((m) => [m[1], m[2]]));
+  const defined = definedNames(text);
   const space = (w: string) => w === '__device__' || w === '__host__' || (/^[A-Z_][A-Z0-9_]*$/.test(w) && (!defined.has(w) || /^(?:__host__|__device__|\s)*$/.test(defined.get(w)!)));
   return text.replace(/([(,=]\s*\[[^\[\]\n]*\])(\s*)((?:[A-Za-z_]\w*\s+)*?[A-Za-z_]\w*)(\s*\()/g, (m, head: string, ws: string, words: string, open: string) =>
     words.split(/\s+/).every(space) ? `${head}${ws}${words.replace(/[^\s]/g, ' ')}${open}` : m);
